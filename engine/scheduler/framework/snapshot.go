@@ -1,0 +1,308 @@
+package framework
+
+import (
+	"sort"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// PodIndex is an aggregate over assigned pods that a plugin keeps up to
+// date as pods come and go (PodTopologySpread's per-node match counts), so
+// no scheduling decision rescans every pod. Snapshot calls it on every
+// change after the change is applied to the NodeInfo.
+type PodIndex interface {
+	PodAdded(node *NodeInfo, pod *PodInfo)
+	PodRemoved(node *NodeInfo, pod *PodInfo)
+	// NodesChanged is called after nodes are added, removed or relabelled;
+	// the index must rebuild (or drop) what depends on node order or labels.
+	NodesChanged(s *Snapshot)
+}
+
+// Topology maps every node to its domain for one topology key.
+type Topology struct {
+	Key string
+	// DomainOf[nodeIndex] is the domain id, or -1 when the node lacks the key.
+	DomainOf []int32
+	// Domains[id] is the domain's value; sorted, so ids follow value order.
+	Domains []string
+}
+
+// Snapshot is the cluster state the scheduler reads: every node with its
+// assigned pods, kept up to date incrementally as pods bind and leave.
+// Unlike upstream there is no separate cache to clone from: the engine is
+// single-threaded between cycles, so the snapshot is the cache.
+type Snapshot struct {
+	// Nodes sorted by name; NodeInfo.Index is the position.
+	Nodes  []*NodeInfo
+	byName map[string]*NodeInfo
+	// pods by namespace/name → the NodeInfo they are on.
+	podNode map[string]*NodeInfo
+	// NamespaceLabels holds each namespace's labels (namespaceSelector).
+	NamespaceLabels map[string]map[string]string
+
+	indexes    map[string]PodIndex
+	topologies map[string]*Topology
+	generation int64
+}
+
+// NewSnapshot returns an empty snapshot.
+func NewSnapshot() *Snapshot {
+	return &Snapshot{
+		byName:          map[string]*NodeInfo{},
+		podNode:         map[string]*NodeInfo{},
+		NamespaceLabels: map[string]map[string]string{},
+		indexes:         map[string]PodIndex{},
+		topologies:      map[string]*Topology{},
+	}
+}
+
+// Generation increases on every change.
+func (s *Snapshot) Generation() int64 { return s.generation }
+
+// Get returns the NodeInfo of a node, or nil.
+func (s *Snapshot) Get(name string) *NodeInfo { return s.byName[name] }
+
+// NodeOfPod returns the NodeInfo a pod (namespace/name) is assigned to.
+func (s *Snapshot) NodeOfPod(key string) *NodeInfo { return s.podNode[key] }
+
+// NumNodes returns the number of nodes.
+func (s *Snapshot) NumNodes() int { return len(s.Nodes) }
+
+// NamespaceLabelsOf returns a namespace's labels; namespaces the lab has
+// not seen get the kubernetes.io/metadata.name label the API server adds.
+func (s *Snapshot) NamespaceLabelsOf(ns string) map[string]string {
+	if l, ok := s.NamespaceLabels[ns]; ok {
+		return l
+	}
+	return map[string]string{api.LabelMetadataName: ns}
+}
+
+// SetNamespace records a namespace's labels.
+func (s *Snapshot) SetNamespace(ns string, labels map[string]string) {
+	l := map[string]string{}
+	for k, v := range labels {
+		l[k] = v
+	}
+	l[api.LabelMetadataName] = ns
+	s.NamespaceLabels[ns] = l
+	s.generation++
+}
+
+// AddNode adds a node (or replaces one of the same name, keeping its pods).
+func (s *Snapshot) AddNode(n *api.Node) *NodeInfo {
+	if ni := s.byName[n.Name]; ni != nil {
+		s.UpdateNode(n)
+		return ni
+	}
+	ni := &NodeInfo{Node: n, Allocatable: api.ResourcesOf(n.Status.Allocatable)}
+	s.byName[n.Name] = ni
+	i := sort.Search(len(s.Nodes), func(i int) bool { return s.Nodes[i].Node.Name >= n.Name })
+	s.Nodes = append(s.Nodes, nil)
+	copy(s.Nodes[i+1:], s.Nodes[i:])
+	s.Nodes[i] = ni
+	s.nodesChanged()
+	return ni
+}
+
+// UpdateNode replaces a node's object (labels, taints, allocatable…).
+func (s *Snapshot) UpdateNode(n *api.Node) {
+	ni := s.byName[n.Name]
+	if ni == nil {
+		s.AddNode(n)
+		return
+	}
+	ni.Node = n
+	ni.Allocatable = api.ResourcesOf(n.Status.Allocatable)
+	ni.Generation++
+	s.nodesChanged()
+}
+
+// RemoveNode removes a node; its pods are dropped from the snapshot (the
+// engine deletes them as the pod garbage collector would).
+func (s *Snapshot) RemoveNode(name string) {
+	ni := s.byName[name]
+	if ni == nil {
+		return
+	}
+	for _, p := range ni.Pods {
+		delete(s.podNode, p.Pod.Key())
+	}
+	delete(s.byName, name)
+	s.Nodes = append(s.Nodes[:ni.Index], s.Nodes[ni.Index+1:]...)
+	s.nodesChanged()
+}
+
+func (s *Snapshot) nodesChanged() {
+	for i, ni := range s.Nodes {
+		ni.Index = i
+	}
+	s.topologies = map[string]*Topology{}
+	s.generation++
+	for _, idx := range s.indexes {
+		idx.NodesChanged(s)
+	}
+}
+
+// AddPod assigns a pod to the node named in pod.Spec.NodeName. Terminal
+// pods hold nothing and are not added.
+func (s *Snapshot) AddPod(pi *PodInfo) {
+	p := pi.Pod
+	if p.IsTerminal() {
+		return
+	}
+	ni := s.byName[p.Spec.NodeName]
+	if ni == nil {
+		return
+	}
+	if old := s.podNode[p.Key()]; old != nil {
+		s.RemovePod(p.Key())
+	}
+	ni.Pods = append(ni.Pods, pi)
+	if len(pi.RequiredAffinityTerms) > 0 || len(pi.PreferredAffinityTerms) > 0 ||
+		len(pi.RequiredAntiAffinityTerms) > 0 || len(pi.PreferredAntiAffinityTerms) > 0 {
+		ni.PodsWithAffinity = append(ni.PodsWithAffinity, pi)
+	}
+	if len(pi.RequiredAntiAffinityTerms) > 0 {
+		ni.PodsWithRequiredAntiAffinity = append(ni.PodsWithRequiredAntiAffinity, pi)
+	}
+	ni.Requested.Add(pi.Requests)
+	ni.NonZeroRequested.Add(pi.NonZeroRequests)
+	for _, hp := range HostPortsOf(p) {
+		if ni.UsedPorts == nil {
+			ni.UsedPorts = map[HostPort]struct{}{}
+		}
+		ni.UsedPorts[hp] = struct{}{}
+	}
+	ni.Generation++
+	s.podNode[p.Key()] = ni
+	s.generation++
+	for _, idx := range s.indexes {
+		idx.PodAdded(ni, pi)
+	}
+}
+
+// RemovePod removes an assigned pod by namespace/name.
+func (s *Snapshot) RemovePod(key string) {
+	ni := s.podNode[key]
+	if ni == nil {
+		return
+	}
+	var pi *PodInfo
+	for i, x := range ni.Pods {
+		if x.Pod.Key() == key {
+			pi = x
+			ni.Pods = append(ni.Pods[:i], ni.Pods[i+1:]...)
+			break
+		}
+	}
+	if pi == nil {
+		return
+	}
+	ni.PodsWithAffinity = removePodInfo(ni.PodsWithAffinity, pi)
+	ni.PodsWithRequiredAntiAffinity = removePodInfo(ni.PodsWithRequiredAntiAffinity, pi)
+	ni.Requested.Sub(pi.Requests)
+	ni.NonZeroRequested.Sub(pi.NonZeroRequests)
+	if len(ni.UsedPorts) > 0 {
+		ni.UsedPorts = nil
+		for _, other := range ni.Pods {
+			for _, hp := range HostPortsOf(other.Pod) {
+				if ni.UsedPorts == nil {
+					ni.UsedPorts = map[HostPort]struct{}{}
+				}
+				ni.UsedPorts[hp] = struct{}{}
+			}
+		}
+	}
+	ni.Generation++
+	delete(s.podNode, key)
+	s.generation++
+	for _, idx := range s.indexes {
+		idx.PodRemoved(ni, pi)
+	}
+}
+
+// UpdatePod replaces an assigned pod's object (e.g. it started
+// terminating, or its labels changed), keeping indexes consistent.
+func (s *Snapshot) UpdatePod(pi *PodInfo) {
+	s.RemovePod(pi.Pod.Key())
+	s.AddPod(pi)
+}
+
+func removePodInfo(list []*PodInfo, pi *PodInfo) []*PodInfo {
+	for i, x := range list {
+		if x == pi {
+			return append(list[:i], list[i+1:]...)
+		}
+	}
+	return list
+}
+
+// Index returns the PodIndex registered under key, building it with build
+// (which must account for every pod already assigned) on first use.
+func (s *Snapshot) Index(key string, build func(*Snapshot) PodIndex) PodIndex {
+	if idx, ok := s.indexes[key]; ok {
+		return idx
+	}
+	idx := build(s)
+	s.indexes[key] = idx
+	return idx
+}
+
+// Topology returns the node → domain map for a topology key, computed once
+// per key and node set.
+func (s *Snapshot) Topology(key string) *Topology {
+	if t, ok := s.topologies[key]; ok {
+		return t
+	}
+	t := &Topology{Key: key, DomainOf: make([]int32, len(s.Nodes))}
+	seen := map[string]struct{}{}
+	for _, ni := range s.Nodes {
+		if v, ok := ni.Node.Labels[key]; ok {
+			seen[v] = struct{}{}
+		}
+	}
+	for v := range seen {
+		t.Domains = append(t.Domains, v)
+	}
+	sort.Strings(t.Domains)
+	ids := make(map[string]int32, len(t.Domains))
+	for i, v := range t.Domains {
+		ids[v] = int32(i)
+	}
+	for i, ni := range s.Nodes {
+		if v, ok := ni.Node.Labels[key]; ok {
+			t.DomainOf[i] = ids[v]
+		} else {
+			t.DomainOf[i] = -1
+		}
+	}
+	s.topologies[key] = t
+	return t
+}
+
+// HostPortsOf lists the host ports a pod's containers ask for
+// (NodePorts; the API server defaults protocol TCP and hostIP 0.0.0.0).
+func HostPortsOf(p *api.Pod) []HostPort {
+	var out []HostPort
+	add := func(cs []api.Container) {
+		for i := range cs {
+			for _, port := range cs[i].Ports {
+				if port.HostPort <= 0 {
+					continue
+				}
+				proto := port.Protocol
+				if proto == "" {
+					proto = "TCP"
+				}
+				ip := port.HostIP
+				if ip == "" {
+					ip = "0.0.0.0"
+				}
+				out = append(out, HostPort{IP: ip, Protocol: proto, Port: port.HostPort})
+			}
+		}
+	}
+	add(p.Spec.InitContainers)
+	add(p.Spec.Containers)
+	return out
+}

@@ -1,0 +1,94 @@
+package framework
+
+import "strings"
+
+// Code is the result kind of a plugin call, as framework.Code upstream.
+type Code int
+
+const (
+	// Success: the node passes / the call succeeded.
+	Success Code = iota
+	// Error: an internal error; the pod is not scheduled this cycle.
+	Error
+	// Unschedulable: the node does not fit now; preemption may help.
+	Unschedulable
+	// UnschedulableAndUnresolvable: the node does not fit and preemption
+	// cannot help (the node is not a preemption candidate).
+	UnschedulableAndUnresolvable
+	// Skip: PreFilter/PreScore say the plugin has nothing to do for this pod.
+	Skip
+)
+
+func (c Code) String() string {
+	switch c {
+	case Success:
+		return "Success"
+	case Error:
+		return "Error"
+	case Unschedulable:
+		return "Unschedulable"
+	case UnschedulableAndUnresolvable:
+		return "UnschedulableAndUnresolvable"
+	case Skip:
+		return "Skip"
+	}
+	return "Unknown"
+}
+
+// Status is a plugin's verdict. A nil *Status means Success. Reasons are
+// exactly the strings kube-scheduler prints (they feed the FitError
+// histogram); Plugin names the plugin that produced it.
+type Status struct {
+	Code    Code
+	Reasons []string
+	Plugin  string
+	Err     error
+}
+
+// NewStatus builds a status.
+func NewStatus(code Code, reasons ...string) *Status {
+	return &Status{Code: code, Reasons: reasons}
+}
+
+// AsStatus wraps an internal error.
+func AsStatus(err error) *Status {
+	if err == nil {
+		return nil
+	}
+	return &Status{Code: Error, Reasons: []string{err.Error()}, Err: err}
+}
+
+// IsSuccess reports a nil or Success status.
+func (s *Status) IsSuccess() bool { return s == nil || s.Code == Success }
+
+// IsSkip reports a Skip status.
+func (s *Status) IsSkip() bool { return s != nil && s.Code == Skip }
+
+// IsRejected reports Unschedulable or UnschedulableAndUnresolvable.
+func (s *Status) IsRejected() bool {
+	return s != nil && (s.Code == Unschedulable || s.Code == UnschedulableAndUnresolvable)
+}
+
+// CodeOf returns the status code (Success for nil).
+func (s *Status) CodeOf() Code {
+	if s == nil {
+		return Success
+	}
+	return s.Code
+}
+
+// WithPlugin sets the plugin name and returns s.
+func (s *Status) WithPlugin(name string) *Status {
+	if s != nil {
+		s.Plugin = name
+	}
+	return s
+}
+
+// Message joins the reasons with ", " as Status.Message upstream.
+func (s *Status) Message() string {
+	if s == nil {
+		return ""
+	}
+	return strings.Join(s.Reasons, ", ")
+}
