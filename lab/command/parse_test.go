@@ -1,0 +1,193 @@
+package command
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func i64(v int64) *int64 { return &v }
+
+func TestParseVerbs(t *testing.T) {
+	cases := []struct {
+		line string
+		want Command
+	}{
+		{"add zone zone-d --nodes 3 --cpu 8 --memory 32Gi --pods 110 --label tier=gold",
+			AddZone{Name: "zone-d", Nodes: 3, Shape: Shape{CPU: "8", Memory: "32Gi", Pods: "110"}, Labels: []KV{{Key: "tier", Value: "gold"}}}},
+		{"add zone z1 --taint=dedicated=gpu:NoSchedule",
+			AddZone{Name: "z1", Taints: []TaintSpec{{Key: "dedicated", Value: "gpu", Effect: "NoSchedule"}}}},
+		{"add node node-7 --zone zone-a", AddNode{Name: "node-7", Zone: "zone-a"}},
+		{"remove node node-1", Remove{Kind: "node", Name: "node-1"}},
+		{"remove zone zone-c", Remove{Kind: "zone", Name: "zone-c"}},
+		{"label node node-1 disk=ssd gpu-", Label{Node: "node-1", Labels: []KV{{Key: "disk", Value: "ssd"}, {Key: "gpu", Remove: true}}}},
+		{"label node/node-1 disk=ssd", Label{Node: "node-1", Labels: []KV{{Key: "disk", Value: "ssd"}}}},
+		{"taint node node-2 dedicated=gpu:NoSchedule spot- x:NoExecute-",
+			Taint{Node: "node-2", Taints: []TaintSpec{{Key: "dedicated", Value: "gpu", Effect: "NoSchedule"}, {Key: "spot", Remove: true}, {Key: "x", Effect: "NoExecute", Remove: true}}}},
+		{"cordon node-5", Cordon{Node: "node-5"}},
+		{"uncordon node/node-5", Cordon{Node: "node-5", Uncordon: true}},
+		{"drain node-2 --ignore-daemonsets --timeout 2m", Drain{Node: "node-2", IgnoreDaemonSets: true, Timeout: 2 * time.Minute}},
+		{"drain node-2 --force --grace-period=10", Drain{Node: "node-2", Force: true, GracePeriod: i64(10)}},
+		{"scale deployment/web --replicas=6", Scale{Kind: "deployment", Name: "web", Replicas: 6}},
+		{"scale deploy web --replicas 0", Scale{Kind: "deployment", Name: "web", Replicas: 0}},
+		{"scale sts/db --replicas=3", Scale{Kind: "statefulset", Name: "db", Replicas: 3}},
+		{"apply -f extra.yaml", Apply{File: "extra.yaml"}},
+		{"delete pod web-1 --grace-period=0 --force", Delete{Kind: "pod", Name: "web-1", GracePeriod: i64(0), Force: true}},
+		{"delete deployment/web --cascade=orphan", Delete{Kind: "deployment", Name: "web", Cascade: "orphan"}},
+		{"delete po web-1 --now", Delete{Kind: "pod", Name: "web-1", GracePeriod: i64(1)}},
+		{"rollout restart deployment/web", Rollout{Action: "restart", Kind: "deployment", Name: "web"}},
+		{"rollout undo deployment/web --to-revision=2", Rollout{Action: "undo", Kind: "deployment", Name: "web", ToRevision: 2}},
+		{"set spread deployment/web maxSkew=2 whenUnsatisfiable=ScheduleAnyway minDomains=3",
+			SetSpread{Kind: "deployment", Name: "web", Fields: []KV{{Key: "maxSkew", Value: "2"}, {Key: "whenUnsatisfiable", Value: "ScheduleAnyway"}, {Key: "minDomains", Value: "3"}}}},
+		{"set spread deployment/web --constraint 1 nodeTaintsPolicy=Honor",
+			SetSpread{Kind: "deployment", Name: "web", Index: 1, Fields: []KV{{Key: "nodeTaintsPolicy", Value: "Honor"}}}},
+		{"set spread deployment/web --add topologyKey=kubernetes.io/hostname maxSkew=1",
+			SetSpread{Kind: "deployment", Name: "web", Add: true, Fields: []KV{{Key: "topologyKey", Value: "kubernetes.io/hostname"}, {Key: "maxSkew", Value: "1"}}}},
+		{"set spread deployment/web --remove 0", SetSpread{Kind: "deployment", Name: "web", Delete: true}},
+		{"set priority deployment/web high", SetPriority{Kind: "deployment", Name: "web", Class: "high"}},
+		{"pressure node node-4 memory=90%", Pressure{Node: "node-4", Percent: 90}},
+		{"pressure node node-4 memory=off", Pressure{Node: "node-4", Off: true}},
+		{"usage pod/batch-1 memory=1.2Gi", Usage{Kind: "pod", Name: "batch-1", Memory: "1.2Gi"}},
+		{"usage deployment web memory=150%", Usage{Kind: "deployment", Name: "web", Memory: "150%"}},
+		{"advance 30s", Advance{D: 30 * time.Second}},
+		{"advance 1m30s", Advance{D: 90 * time.Second}},
+		{"advance 45", Advance{D: 45 * time.Second}},
+		{"seed 42", Seed{N: 42}},
+		{"seed -3", Seed{N: -3}},
+		{"fail node node-3 --unreachable", NodeHealth{Node: "node-3", Fail: true, Unreachable: true}},
+		{"recover node node-3", NodeHealth{Node: "node-3"}},
+		{"undo", Undo{}},
+		{"  Redo  ", Redo{}},
+	}
+	for _, c := range cases {
+		t.Run(c.line, func(t *testing.T) {
+			got, err := Parse(c.line)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("got %#v\nwant %#v", got, c.want)
+			}
+			// canonical form parses back to the same command
+			again, err := Parse(got.String())
+			if err != nil {
+				t.Fatalf("re-parse of %q: %v", got.String(), err)
+			}
+			if !reflect.DeepEqual(again, got) {
+				t.Fatalf("round trip %q: got %#v", got.String(), again)
+			}
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := []struct{ line, want string }{
+		{"", "empty command"},
+		{"frobnicate", `unknown command "frobnicate"; commands are: add node, add zone, advance,`},
+		{"add", "add what?"},
+		{"add pod x", `unknown command "add"`},
+		{"add zone", "give exactly one zone name"},
+		{"add zone Zone_A", `invalid name "Zone_A"`},
+		{"add zone z --nodes 0", "--nodes takes a number from 1 to 5000"},
+		{"add zone z --nodes", "--nodes needs a value"},
+		{"add zone z --bogus", "unknown flag --bogus; flags are --cpu, --label, --memory, --nodes, --pods, --taint"},
+		{"add zone z --taint gpu", "needs an effect"},
+		{"add zone z --taint a=b:Sometimes", `taint effect "Sometimes"`},
+		{"add zone z --pods many", `--pods takes a whole number, not "many"`},
+		{"add node n1", "--zone is required"},
+		{"label node n1", "give at least one k=v or k-"},
+		{"label node n1 =x", `"=x": expected key=value`},
+		{"label node n1 a=b=c", `label value "b=c"`},
+		{"taint node n1", "give at least one taint"},
+		{"taint node n1 k=v-", "to remove a taint give key- or key:Effect-"},
+		{"cordon", "missing node name"},
+		{"cordon a b", `unexpected "b"`},
+		{"drain n1 --timeout soon", `--timeout: bad duration "soon"`},
+		{"drain n1 --grace-period=x", "--grace-period takes whole seconds"},
+		{"drain n1 --grace-period=-5", "must be ≥ 0"},
+		{"scale deployment/web", "--replicas is required"},
+		{"scale deployment/web --replicas=-1", "--replicas takes a number from 0 to 100000"},
+		{"scale pod/web --replicas=1", "pod is not allowed here; kinds here are deployment, statefulset, replicaset"},
+		{"scale widget/web --replicas=1", `unknown kind "widget"`},
+		{"scale web --replicas=1", `missing name after "web"`},
+		{"apply", "give -f FILE"},
+		{"delete pod", `missing name after "pod"`},
+		{"delete pod x --cascade=maybe", "--cascade must be background, orphan or foreground"},
+		{"rollout", "give an action"},
+		{"rollout jump deployment/web", `unknown rollout action "jump"`},
+		{"rollout restart deployment/web --to-revision=2", "--to-revision goes with rollout undo"},
+		{"set spread deployment/web", "give at least one field=value"},
+		{"set spread deployment/web maxSkew=0", `maxSkew must be a whole number > 0, not "0"`},
+		{"set spread deployment/web skew=1", `unknown spread field "skew"; fields are labelSelector, matchLabelKeys, maxSkew`},
+		{"set spread deployment/web whenUnsatisfiable=Maybe", "whenUnsatisfiable must be DoNotSchedule or ScheduleAnyway"},
+		{"set spread deployment/web --add maxSkew=1", "a new constraint needs topologyKey"},
+		{"set spread deployment/web --add --remove 1 topologyKey=zone", "exclude each other"},
+		{"set priority deployment/web", "give one priority class name"},
+		{"set colour red", `unknown command "set"`},
+		{"pressure node n1", "give memory=P% or memory=off"},
+		{"pressure node n1 memory=120%", "between 0% and 100%"},
+		{"pressure node n1 memory=90", `"90": give a percentage like 90%`},
+		{"usage pod/x cpu=1", "give memory=QUANTITY or memory=P%"},
+		{"usage pod/x memory=", "memory= needs a value"},
+		{"advance", "give one duration"},
+		{"advance -5s", "must not be negative"},
+		{"advance 100000h", "at most a year"},
+		{"seed x", `seed "x": give an integer`},
+		{"undo now", `unexpected "now"`},
+		{`label node n1 "a=b`, "unterminated \" quote"},
+		{`cordon n1\`, "line ends with a backslash"},
+	}
+	for _, c := range cases {
+		t.Run(c.line, func(t *testing.T) {
+			_, err := Parse(c.line)
+			if err == nil {
+				t.Fatalf("no error; want %q", c.want)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %q does not contain %q", err.Error(), c.want)
+			}
+		})
+	}
+}
+
+func TestUsageInErrors(t *testing.T) {
+	_, err := Parse("scale deployment/web")
+	if err == nil || !strings.Contains(err.Error(), "(usage: scale deployment|statefulset|replicaset/NAME --replicas=N)") {
+		t.Fatalf("usage missing: %v", err)
+	}
+}
+
+func TestVerbsDescribed(t *testing.T) {
+	for _, v := range Verbs() {
+		if v.Usage == "" || v.Help == "" {
+			t.Errorf("verb %q lacks usage or help", v.Name)
+		}
+		if !strings.HasPrefix(v.Usage, v.Name) && !strings.HasPrefix(v.Usage, strings.Fields(v.Name)[0]) {
+			t.Errorf("usage of %q does not start with the verb: %q", v.Name, v.Usage)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"add zone z --nodes 3", "taint node n k=v:NoSchedule", "set spread deployment/web maxSkew=2",
+		"delete pod x --grace-period=0 --force", "advance 30s", "label node n 'a=b c'", `drain "n1" --timeout=2m`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		cmd, err := Parse(line)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error message")
+			}
+			return
+		}
+		again, err := Parse(cmd.String())
+		if err != nil {
+			t.Fatalf("canonical form %q of %q does not parse: %v", cmd.String(), line, err)
+		}
+		if !reflect.DeepEqual(again, cmd) {
+			t.Fatalf("round trip of %q via %q: %#v != %#v", line, cmd.String(), again, cmd)
+		}
+	})
+}
