@@ -1,0 +1,121 @@
+package podtopologyspread
+
+import (
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+// matchIndex counts, per node, the assigned pods of one namespace that
+// match one selector, excluding terminating pods (countPodsMatchSelector
+// bypasses pods with a deletionTimestamp, upstream #87621). The Snapshot
+// keeps it up to date (framework.PodIndex), so PreFilter and PreScore read
+// counts instead of scanning pods.
+type matchIndex struct {
+	namespace string
+	selector  api.Selector
+	// perNode[NodeInfo.Index] is the number of matching pods on the node.
+	perNode []int32
+	// counted remembers which pods were counted, so a removal undoes
+	// exactly what the addition did even if the pod object changed since.
+	counted map[*framework.PodInfo]int32
+	// sums caches per-domain totals for topologies asked for, updated
+	// incrementally; keyed by Topology so a node change drops them.
+	sums map[*framework.Topology][]int32
+	// stale is set when nodes changed; the next use rebuilds.
+	stale bool
+}
+
+func indexKey(namespace string, sel api.Selector) string {
+	return Name + "/" + namespace + "/" + sel.String()
+}
+
+// index returns the (up to date) index for a namespace and a counting
+// selector, registering it with the snapshot on first use.
+func index(snap *framework.Snapshot, namespace string, sel api.Selector) *matchIndex {
+	idx := snap.Index(indexKey(namespace, sel), func(s *framework.Snapshot) framework.PodIndex {
+		m := &matchIndex{namespace: namespace, selector: sel}
+		m.rebuild(s)
+		return m
+	}).(*matchIndex)
+	if idx.stale {
+		idx.rebuild(snap)
+	}
+	return idx
+}
+
+func (m *matchIndex) matches(p *api.Pod) bool {
+	return p.DeletionTimestamp == nil && p.Namespace == m.namespace && m.selector.Matches(p.Labels)
+}
+
+func (m *matchIndex) rebuild(s *framework.Snapshot) {
+	m.perNode = make([]int32, len(s.Nodes))
+	m.counted = map[*framework.PodInfo]int32{}
+	m.sums = nil
+	m.stale = false
+	for _, ni := range s.Nodes {
+		for _, pi := range ni.Pods {
+			if m.matches(pi.Pod) {
+				m.perNode[ni.Index]++
+				m.counted[pi] = int32(ni.Index)
+			}
+		}
+	}
+}
+
+// PodAdded implements framework.PodIndex.
+func (m *matchIndex) PodAdded(node *framework.NodeInfo, pi *framework.PodInfo) {
+	if m.stale || !m.matches(pi.Pod) || node.Index >= len(m.perNode) {
+		return
+	}
+	m.perNode[node.Index]++
+	m.counted[pi] = int32(node.Index)
+	for t, sums := range m.sums {
+		if d := t.DomainOf[node.Index]; d >= 0 {
+			sums[d]++
+		}
+	}
+}
+
+// PodRemoved implements framework.PodIndex.
+func (m *matchIndex) PodRemoved(node *framework.NodeInfo, pi *framework.PodInfo) {
+	if m.stale {
+		return
+	}
+	i, ok := m.counted[pi]
+	if !ok {
+		return
+	}
+	delete(m.counted, pi)
+	m.perNode[i]--
+	for t, sums := range m.sums {
+		if d := t.DomainOf[i]; d >= 0 {
+			sums[d]--
+		}
+	}
+}
+
+// NodesChanged implements framework.PodIndex: node indexes and domains
+// moved, so counts are rebuilt on next use.
+func (m *matchIndex) NodesChanged(*framework.Snapshot) {
+	m.stale = true
+	m.sums = nil
+}
+
+// domainSums returns the matching pods per domain of t over every node
+// with the key; the slice is shared and must not be modified.
+func (m *matchIndex) domainSums(t *framework.Topology) []int32 {
+	if s, ok := m.sums[t]; ok {
+		return s
+	}
+	s := make([]int32, len(t.Domains))
+	for i, n := range m.perNode {
+		if d := t.DomainOf[i]; d >= 0 {
+			s[d] += n
+		}
+	}
+	if m.sums == nil {
+		m.sums = map[*framework.Topology][]int32{}
+	}
+	m.sums[t] = s
+	return s
+}

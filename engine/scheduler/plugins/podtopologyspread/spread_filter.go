@@ -1,0 +1,314 @@
+package podtopologyspread
+
+import (
+	"fmt"
+	"math"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+const preFilterStateKey framework.StateKey = "PreFilter" + Name
+
+// preFilterState is upstream's preFilterState (filtering.go) with domains
+// as ids of the constraint's framework.Topology instead of label values.
+type preFilterState struct {
+	constraints []constraint
+	topos       []*framework.Topology
+	// matchNum[i][d] is TpValueToMatchNum: matching pods in domain d over
+	// the nodes eligible for constraint i.
+	matchNum [][]int32
+	// eligible[i][d] says domain d is a key of TpValueToMatchNum[i] (some
+	// eligible node is in it); nil means every domain is.
+	eligible [][]bool
+	// numDomains[i] is len(TpValueToMatchNum[i]).
+	numDomains []int
+	paths      []criticalPaths
+	selfMatch  []int32
+}
+
+// Clone implements framework.StateData (preemption dry runs mutate the copy
+// with AddPod/RemovePod). Constraints and topologies are shared.
+func (s *preFilterState) Clone() framework.StateData {
+	if s == nil {
+		return (*preFilterState)(nil)
+	}
+	c := *s
+	c.matchNum = make([][]int32, len(s.matchNum))
+	for i, m := range s.matchNum {
+		c.matchNum[i] = append([]int32(nil), m...)
+	}
+	c.eligible = make([][]bool, len(s.eligible))
+	for i, e := range s.eligible {
+		if e != nil {
+			c.eligible[i] = append([]bool(nil), e...)
+		}
+	}
+	c.numDomains = append([]int(nil), s.numDomains...)
+	c.paths = append([]criticalPaths(nil), s.paths...)
+	return &c
+}
+
+// minMatchNum is the global minimum for the skew, taking minDomains into
+// account: 0 while fewer domains than minDomains are eligible.
+func (s *preFilterState) minMatchNum(i int) int {
+	if s.numDomains[i] < int(s.constraints[i].MinDomains) {
+		return 0
+	}
+	return s.paths[i][0].matchNum
+}
+
+// criticalPaths keeps the two domains with the fewest matching pods, as
+// upstream: [0] always holds the minimum, [1] is at least [0] but not
+// necessarily the second minimum once AddPod/RemovePod updated it (the
+// preemption algorithm only ever changes one node per copy).
+type criticalPaths [2]struct {
+	domain   int32 // -1: none yet
+	matchNum int
+}
+
+func newCriticalPaths() criticalPaths {
+	return criticalPaths{{domain: -1, matchNum: math.MaxInt32}, {domain: -1, matchNum: math.MaxInt32}}
+}
+
+// update is criticalPaths.update of filtering.go.
+func (p *criticalPaths) update(domain int32, num int) {
+	i := -1
+	if domain == p[0].domain {
+		i = 0
+	} else if domain == p[1].domain {
+		i = 1
+	}
+	if i >= 0 {
+		p[i].matchNum = num
+		if p[0].matchNum > p[1].matchNum {
+			p[0], p[1] = p[1], p[0]
+		}
+		return
+	}
+	if num < p[0].matchNum {
+		p[1] = p[0]
+		p[0].domain, p[0].matchNum = domain, num
+	} else if num < p[1].matchNum {
+		p[1].domain, p[1].matchNum = domain, num
+	}
+}
+
+// PreFilter implements framework.PreFilterPlugin: it counts matching pods
+// per domain for every hard constraint (calPreFilterState). Pods without
+// hard constraints (including every pod that only gets the system
+// defaults, which are ScheduleAnyway) make it return Skip.
+func (pl *Plugin) PreFilter(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot) (*framework.PreFilterResult, *framework.Status) {
+	cs, err := pl.constraintsFor(pod.Pod, api.DoNotSchedule)
+	if err != nil {
+		return nil, framework.AsStatus(fmt.Errorf("get constraints from pod: %w", err))
+	}
+	if len(cs) == 0 {
+		return nil, framework.NewStatus(framework.Skip)
+	}
+	s := pl.calPreFilterState(pod.Pod, snap, cs)
+	state.Write(preFilterStateKey, s)
+	pl.lastFilter.Store(&filterCache{cycle: state, state: s})
+	return nil, nil
+}
+
+// PreFilterExtensions implements framework.PreFilterPlugin.
+func (pl *Plugin) PreFilterExtensions() framework.PreFilterExtensions { return pl }
+
+// calPreFilterState fills matchNum per constraint. Upstream visits every
+// node that has all the constraints' keys and, per constraint, passes its
+// inclusion policies, adding the node's matching pods to its domain.
+// Here a constraint whose eligible nodes are simply "every node with its
+// key" (no policy filters a node, and no node with the key lacks another
+// constraint's key) takes the index's cached per-domain sums: O(domains).
+// The others share one O(nodes) pass over the index's per-node counts.
+func (pl *Plugin) calPreFilterState(pod *api.Pod, snap *framework.Snapshot, cs []constraint) *preFilterState {
+	n := len(cs)
+	s := &preFilterState{
+		constraints: cs,
+		topos:       make([]*framework.Topology, n),
+		matchNum:    make([][]int32, n),
+		eligible:    make([][]bool, n),
+		numDomains:  make([]int, n),
+		paths:       make([]criticalPaths, n),
+		selfMatch:   make([]int32, n),
+	}
+	metas := make([]*topologyMeta, n)
+	for i := range cs {
+		metas[i] = pl.topology(snap, cs[i].TopologyKey)
+		s.topos[i] = metas[i].topo
+		if cs[i].Selector.Matches(pod.Labels) {
+			s.selfMatch[i] = 1
+		}
+	}
+	var slow []int
+	indexes := make([]*matchIndex, n)
+	for i := range cs {
+		c := &cs[i]
+		t := s.topos[i]
+		if c.counts() {
+			indexes[i] = index(snap, pod.Namespace, c.Selector)
+		}
+		if !c.filterNodes(pod) && keysImplied(cs, metas, i) {
+			if indexes[i] != nil {
+				s.matchNum[i] = append([]int32(nil), indexes[i].domainSums(t)...)
+			} else {
+				s.matchNum[i] = make([]int32, len(t.Domains))
+			}
+			s.numDomains[i] = len(t.Domains)
+			continue
+		}
+		s.matchNum[i] = make([]int32, len(t.Domains))
+		s.eligible[i] = make([]bool, len(t.Domains))
+		slow = append(slow, i)
+	}
+	if len(slow) > 0 {
+		pl.countSlow(pod, snap, s, metas, indexes, slow)
+	}
+	for i := range cs {
+		s.paths[i] = newCriticalPaths()
+		for d, num := range s.matchNum[i] {
+			if s.eligible[i] == nil || s.eligible[i][d] {
+				s.paths[i].update(int32(d), int(num))
+			}
+		}
+	}
+	return s
+}
+
+// keysImplied reports whether every node with constraint i's key has the
+// keys of all other constraints, so "has all keys" filters nothing for it.
+func keysImplied(cs []constraint, metas []*topologyMeta, i int) bool {
+	for j := range cs {
+		if cs[j].TopologyKey != cs[i].TopologyKey && metas[j].missing > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// countSlow is the node loop of calPreFilterState for the constraints in slow.
+func (pl *Plugin) countSlow(pod *api.Pod, snap *framework.Snapshot, s *preFilterState, metas []*topologyMeta, indexes []*matchIndex, slow []int) {
+	var partial []*framework.Topology // topologies some node lacks
+	for _, m := range metas {
+		if m.missing > 0 {
+			partial = append(partial, m.topo)
+		}
+	}
+	needAffinity, needTaints := false, false
+	for _, i := range slow {
+		c := &s.constraints[i]
+		needAffinity = needAffinity || (c.NodeAffinityPolicy == api.PolicyHonor && hasRequiredNodeAffinity(pod))
+		needTaints = needTaints || c.NodeTaintsPolicy == api.PolicyHonor
+	}
+nodes:
+	for n, ni := range snap.Nodes {
+		for _, t := range partial {
+			if t.DomainOf[n] < 0 {
+				continue nodes
+			}
+		}
+		e := eligibilityOf(pod, ni.Node, needAffinity, needTaints)
+		for _, i := range slow {
+			if !s.constraints[i].includes(e) {
+				continue
+			}
+			d := s.topos[i].DomainOf[n]
+			if !s.eligible[i][d] {
+				s.eligible[i][d] = true
+				s.numDomains[i]++
+			}
+			if indexes[i] != nil {
+				s.matchNum[i][d] += indexes[i].perNode[n]
+			}
+		}
+	}
+}
+
+// filterState returns the state PreFilter wrote for this cycle.
+func (pl *Plugin) filterState(state *framework.CycleState) (*preFilterState, error) {
+	if c := pl.lastFilter.Load(); c != nil && c.cycle == state {
+		return c.state, nil
+	}
+	s, ok := state.Read(preFilterStateKey).(*preFilterState)
+	if !ok || s == nil {
+		return nil, fmt.Errorf("reading %q from cycleState: not found", preFilterStateKey)
+	}
+	return s, nil
+}
+
+// Filter implements framework.FilterPlugin: for every hard constraint,
+// 'existing matching num' + 'self-match (1 or 0)' - 'global minimum' must
+// not exceed maxSkew. O(constraints) per node, no map lookups.
+func (pl *Plugin) Filter(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	s, err := pl.filterState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	for i := range s.constraints {
+		d := domainOf(s.topos[i], node)
+		if d < 0 {
+			return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch)
+		}
+		skew := int(s.matchNum[i][d]) + int(s.selfMatch[i]) - s.minMatchNum(i)
+		if skew > int(s.constraints[i].MaxSkew) {
+			return framework.NewStatus(framework.Unschedulable, ErrReasonConstraintsNotMatch)
+		}
+	}
+	return nil
+}
+
+// AddPod implements framework.PreFilterExtensions.
+func (pl *Plugin) AddPod(state *framework.CycleState, podToSchedule, podToAdd *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	s, err := pl.filterState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	s.updateWithPod(podToAdd.Pod, podToSchedule.Pod, node, 1)
+	return nil
+}
+
+// RemovePod implements framework.PreFilterExtensions.
+func (pl *Plugin) RemovePod(state *framework.CycleState, podToSchedule, podToRemove *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	s, err := pl.filterState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	s.updateWithPod(podToRemove.Pod, podToSchedule.Pod, node, -1)
+	return nil
+}
+
+// updateWithPod is upstream's: a pod of the preemptor's namespace on a
+// node with every key changes its domain's count for each constraint whose
+// selector matches it and whose inclusion policies admit the node. As
+// upstream it does not look at the pod's deletionTimestamp.
+func (s *preFilterState) updateWithPod(updated, preemptor *api.Pod, node *framework.NodeInfo, delta int32) {
+	if s == nil || node == nil || node.Node == nil || updated.Namespace != preemptor.Namespace {
+		return
+	}
+	domains := make([]int32, len(s.constraints))
+	for i := range s.constraints {
+		domains[i] = domainOf(s.topos[i], node)
+		if domains[i] < 0 {
+			return
+		}
+	}
+	needAffinity, needTaints := hasRequiredNodeAffinity(preemptor), false
+	for i := range s.constraints {
+		needTaints = needTaints || s.constraints[i].NodeTaintsPolicy == api.PolicyHonor
+	}
+	e := eligibilityOf(preemptor, node.Node, needAffinity, needTaints)
+	for i := range s.constraints {
+		c := &s.constraints[i]
+		if !c.Selector.Matches(updated.Labels) || !c.includes(e) {
+			continue
+		}
+		d := domains[i]
+		s.matchNum[i][d] += delta
+		if s.eligible[i] != nil && !s.eligible[i][d] {
+			s.eligible[i][d] = true
+			s.numDomains[i]++
+		}
+		s.paths[i].update(d, int(s.matchNum[i][d]))
+	}
+}
