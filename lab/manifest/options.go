@@ -1,0 +1,41 @@
+package manifest
+
+import "time"
+
+// Default limits (see the package comment).
+const (
+	DefaultMaxBytes   = 32 << 20
+	DefaultMaxObjects = 200_000
+	DefaultMaxDepth   = 100
+	DefaultMaxErrors  = 50
+	// aliasBudgetBase and aliasBudgetFactor bound alias expansion: a
+	// document may expand to at most factor × its node count + base nodes.
+	aliasBudgetBase   = 100_000
+	aliasBudgetFactor = 10
+)
+
+// Options tunes Load. The zero value is ready to use.
+type Options struct {
+	MaxBytes   int // input size limit; 0 ⇒ DefaultMaxBytes
+	MaxObjects int // objects per load; 0 ⇒ DefaultMaxObjects
+	MaxDepth   int // nesting depth after alias expansion; 0 ⇒ DefaultMaxDepth
+	MaxErrors  int // errors reported before giving up; 0 ⇒ DefaultMaxErrors
+	// Reference is the instant api.Time 0 stands for; zero ⇒ the newest
+	// timestamp in the file.
+	Reference time.Time
+	// KeepFieldPositions keeps the position of every decoded field
+	// (Objects.FieldPos); off by default to save memory on big imports.
+	KeepFieldPositions bool
+}
+
+func (o Options) maxBytes() int   { return orDefault(o.MaxBytes, DefaultMaxBytes) }
+func (o Options) maxObjects() int { return orDefault(o.MaxObjects, DefaultMaxObjects) }
+func (o Options) maxDepth() int   { return orDefault(o.MaxDepth, DefaultMaxDepth) }
+func (o Options) maxErrors() int  { return orDefault(o.MaxErrors, DefaultMaxErrors) }
+
+func orDefault(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}

@@ -1,0 +1,240 @@
+package manifest
+
+import (
+	"go.yaml.in/yaml/v3"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+func decodePod(d *decoder, n *yaml.Node) (any, []fieldError) {
+	p := &api.Pod{}
+	d.fields(n, "", schemaTop, func(key string, v *yaml.Node, path string) {
+		switch key {
+		case "metadata":
+			d.meta(v, path, &p.ObjectMeta, true)
+		case "spec":
+			d.podSpec(v, path, &p.Spec)
+		case "status":
+			d.podStatus(v, path, &p.Status)
+		}
+	})
+	errs := validateObjectMeta(&p.ObjectMeta, "metadata", true, subdomainName)
+	errs = append(errs, validatePodSpec(&p.Spec, "spec")...)
+	return p, errs
+}
+
+func (d *decoder) podSpec(n *yaml.Node, path string, s *api.PodSpec) {
+	d.fields(n, path, schemaPodSpec, func(key string, v *yaml.Node, p string) {
+		switch key {
+		case "nodeName":
+			s.NodeName = d.str(v, p)
+		case "nodeSelector":
+			s.NodeSelector = d.stringMap(v, p)
+		case "affinity":
+			s.Affinity = d.affinity(v, p)
+		case "tolerations":
+			d.seq(v, p, func(_ int, e *yaml.Node, p string) {
+				s.Tolerations = append(s.Tolerations, d.toleration(e, p))
+			})
+		case "topologySpreadConstraints":
+			d.seq(v, p, func(_ int, e *yaml.Node, p string) {
+				s.TopologySpreadConstraints = append(s.TopologySpreadConstraints, d.spreadConstraint(e, p))
+			})
+		case "priorityClassName":
+			s.PriorityClassName = d.str(v, p)
+		case "priority":
+			s.Priority = d.int32p(v, p)
+		case "preemptionPolicy":
+			s.PreemptionPolicy = d.strp(v, p)
+		case "terminationGracePeriodSeconds":
+			s.TerminationGracePeriodSeconds = d.int64p(v, p)
+		case "activeDeadlineSeconds":
+			s.ActiveDeadlineSeconds = d.int64p(v, p)
+		case "containers":
+			s.Containers = d.containers(v, p)
+		case "initContainers":
+			s.InitContainers = d.containers(v, p)
+		case "overhead":
+			s.Overhead = d.resourceList(v, p)
+		case "resources":
+			r := d.resources(v, p)
+			s.Resources = &r
+		case "schedulerName":
+			s.SchedulerName = d.str(v, p)
+		case "hostNetwork":
+			s.HostNetwork = d.boolean(v, p)
+		case "schedulingGates":
+			d.seq(v, p, func(_ int, e *yaml.Node, p string) {
+				name := ""
+				d.fields(e, p, schemaSchedulingGate, func(_ string, v *yaml.Node, p string) { name = d.str(v, p) })
+				s.SchedulingGates = append(s.SchedulingGates, name)
+			})
+		case "restartPolicy":
+			s.RestartPolicy = d.str(v, p)
+		case "serviceAccountName":
+			s.ServiceAccount = d.str(v, p)
+		case "serviceAccount":
+			// deprecated alias of serviceAccountName
+			if s.ServiceAccount == "" {
+				s.ServiceAccount = d.str(v, p)
+			}
+		}
+	})
+}
+
+func (d *decoder) containers(n *yaml.Node, path string) []api.Container {
+	var out []api.Container
+	d.seq(n, path, func(_ int, e *yaml.Node, p string) {
+		out = append(out, d.container(e, p))
+	})
+	return out
+}
+
+func (d *decoder) container(n *yaml.Node, path string) api.Container {
+	var c api.Container
+	d.fields(n, path, schemaContainer, func(key string, v *yaml.Node, p string) {
+		switch key {
+		case "name":
+			c.Name = d.str(v, p)
+		case "image":
+			c.Image = d.str(v, p)
+		case "command":
+			c.Command = d.strings(v, p)
+		case "args":
+			c.Args = d.strings(v, p)
+		case "ports":
+			d.seq(v, p, func(_ int, e *yaml.Node, p string) {
+				c.Ports = append(c.Ports, d.containerPort(e, p))
+			})
+		case "resources":
+			c.Resources = d.resources(v, p)
+		case "restartPolicy":
+			c.RestartPolicy = d.str(v, p)
+		case "lifecycle":
+			d.fields(v, p, schemaLifecycle, func(_ string, v *yaml.Node, p string) {
+				c.Lifecycle = &api.Lifecycle{PreStop: d.handler(v, p)}
+			})
+		case "livenessProbe":
+			c.ProbeTerminationGracePeriodSeconds = d.probe(v, p)
+		case "readinessProbe", "startupProbe":
+			d.probe(v, p)
+		}
+	})
+	return c
+}
+
+func (d *decoder) containerPort(n *yaml.Node, path string) api.ContainerPort {
+	var cp api.ContainerPort
+	d.fields(n, path, schemaContainerPort, func(key string, v *yaml.Node, p string) {
+		switch key {
+		case "name":
+			cp.Name = d.str(v, p)
+		case "containerPort":
+			cp.ContainerPort, _ = d.int32(v, p)
+		case "hostPort":
+			cp.HostPort, _ = d.int32(v, p)
+		case "hostIP":
+			cp.HostIP = d.str(v, p)
+		case "protocol":
+			cp.Protocol = d.str(v, p)
+		}
+	})
+	return cp
+}
+
+func (d *decoder) resources(n *yaml.Node, path string) api.ResourceRequirements {
+	var r api.ResourceRequirements
+	d.fields(n, path, schemaResources, func(key string, v *yaml.Node, p string) {
+		switch key {
+		case "requests":
+			r.Requests = d.resourceList(v, p)
+		case "limits":
+			r.Limits = d.resourceList(v, p)
+		}
+	})
+	return r
+}
+
+func (d *decoder) handler(n *yaml.Node, path string) *api.LifecycleHandler {
+	h := &api.LifecycleHandler{}
+	d.fields(n, path, schemaHandler, func(key string, v *yaml.Node, p string) {
+		switch key {
+		case "exec":
+			d.fields(v, p, schemaExec, func(_ string, v *yaml.Node, p string) { h.ExecCommand = d.strings(v, p) })
+		case "httpGet":
+			h.HTTPGetPath = "/"
+			d.fields(v, p, schemaHTTPGet, func(_ string, v *yaml.Node, p string) { h.HTTPGetPath = d.str(v, p) })
+		case "sleep":
+			d.fields(v, p, schemaSleep, func(_ string, v *yaml.Node, p string) { h.SleepSeconds = d.int64p(v, p) })
+		}
+	})
+	return h
+}
+
+// probe checks a probe's fields and returns its terminationGracePeriodSeconds.
+func (d *decoder) probe(n *yaml.Node, path string) *int64 {
+	var grace *int64
+	d.fields(n, path, schemaProbe, func(_ string, v *yaml.Node, p string) { grace = d.int64p(v, p) })
+	return grace
+}
+
+func (d *decoder) podStatus(n *yaml.Node, path string, s *api.PodStatus) {
+	d.fields(n, path, schemaPodStatus, func(key string, v *yaml.Node, p string) {
+		switch key {
+		case "phase":
+			s.Phase = d.str(v, p)
+		case "conditions":
+			s.Conditions = d.conditions(v, p, schemaPodCondition)
+		case "reason":
+			s.Reason = d.str(v, p)
+		case "message":
+			s.Message = d.str(v, p)
+		case "nominatedNodeName":
+			s.NominatedNodeName = d.str(v, p)
+		case "startTime":
+			d.timestamp(v, p, true, func(t api.Time) { s.StartTime = &t })
+		case "qosClass":
+			s.QOSClass = d.str(v, p)
+		case "containerStatuses":
+			d.seq(v, p, func(_ int, e *yaml.Node, p string) {
+				var cs api.ContainerStatus
+				d.fields(e, p, schemaContainerStatus, func(key string, v *yaml.Node, p string) {
+					switch key {
+					case "name":
+						cs.Name = d.str(v, p)
+					case "ready":
+						cs.Ready = d.boolean(v, p)
+					case "restartCount":
+						cs.RestartCount, _ = d.int32(v, p)
+					}
+				})
+				s.ContainerStatuses = append(s.ContainerStatuses, cs)
+			})
+		}
+	})
+}
+
+// conditions decodes node or pod conditions.
+func (d *decoder) conditions(n *yaml.Node, path string, s *schema) []api.Condition {
+	var out []api.Condition
+	d.seq(n, path, func(i int, e *yaml.Node, p string) {
+		var c api.Condition
+		d.fields(e, p, s, func(key string, v *yaml.Node, p string) {
+			switch key {
+			case "type":
+				c.Type = d.str(v, p)
+			case "status":
+				c.Status = d.str(v, p)
+			case "reason":
+				c.Reason = d.str(v, p)
+			case "message":
+				c.Message = d.str(v, p)
+			case "lastTransitionTime":
+				// out is complete by the time timestamps are resolved.
+				d.timestamp(v, p, true, func(t api.Time) { out[i].LastTransitionTime = t })
+			}
+		})
+		out = append(out, c)
+	})
+	return out
+}
