@@ -1,0 +1,50 @@
+package controllers
+
+import "podlab.dev/podlab/engine/api"
+
+// claimPods is PodControllerRefManager.ClaimPods with ClaimObject
+// (pkg/controller/controller_ref_manager.go): a pod controlled by the owner
+// is kept while it matches the selector and released when it no longer
+// does; an orphan (no controller) that matches, is not being deleted and is
+// in the owner's namespace is adopted; pods of other controllers are left
+// alone. A deleting owner neither adopts nor releases.
+func (m *Manager) claimPods(kind string, owner *api.ObjectMeta, sel api.Selector, pods []*api.Pod) []*api.Pod {
+	var claimed []*api.Pod
+	ownerDeleting := owner.DeletionTimestamp != nil
+	for _, p := range pods {
+		ref := p.ControllerRef()
+		if ref != nil {
+			if ref.UID != owner.UID {
+				continue
+			}
+			if sel.Matches(p.Labels) {
+				claimed = append(claimed, p)
+				continue
+			}
+			if ownerDeleting {
+				continue
+			}
+			// Release: drop our owner reference.
+			var refs []api.OwnerReference
+			for _, r := range p.OwnerReferences {
+				if r.UID != owner.UID {
+					refs = append(refs, r)
+				}
+			}
+			if m.cluster.SetPodOwnership(p.Namespace, p.Name, p.Labels, refs) == nil {
+				m.acted()
+			}
+			continue
+		}
+		if ownerDeleting || !sel.Matches(p.Labels) || p.DeletionTimestamp != nil || p.Namespace != owner.Namespace {
+			continue
+		}
+		// Adopt: add a controller reference to us.
+		refs := append(append([]api.OwnerReference(nil), p.OwnerReferences...), controllerRef(kind, owner))
+		if m.cluster.SetPodOwnership(p.Namespace, p.Name, p.Labels, refs) == nil {
+			m.acted()
+			claimed = append(claimed, p)
+		}
+	}
+	return claimed
+}

@@ -1,0 +1,72 @@
+package controllers
+
+import (
+	"encoding/json"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// copyTemplate deep-copies a pod template so a pod (which admission and the
+// kubelet mutate) never shares maps or slices with its workload. api types
+// are plain data, so a JSON round trip copies them exactly.
+func copyTemplate(t *api.PodTemplateSpec) api.PodTemplateSpec {
+	var out api.PodTemplateSpec
+	b, err := json.Marshal(t)
+	if err == nil {
+		err = json.Unmarshal(b, &out)
+	}
+	if err != nil {
+		// Cannot happen for api types; fall back to a shallow copy.
+		return *t
+	}
+	return out
+}
+
+// templatesEqual reports equal templates ignoring the pod-template-hash
+// label, as deploymentutil.EqualIgnoreHash. Labels and annotations are
+// compared as maps (nil equals empty, as apimachinery's semantic DeepEqual);
+// the rest through its JSON encoding.
+func templatesEqual(a, b *api.PodTemplateSpec) bool {
+	ca, cb := *a, *b
+	la, lb := withoutHash(a.Labels), withoutHash(b.Labels)
+	ca.Labels, cb.Labels = nil, nil
+	if !mapsEqual(la, lb) || !mapsEqual(ca.Annotations, cb.Annotations) {
+		return false
+	}
+	ca.Annotations, cb.Annotations = nil, nil
+	ja, err1 := json.Marshal(&ca)
+	jb, err2 := json.Marshal(&cb)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
+}
+
+func withoutHash(l map[string]string) map[string]string {
+	out := make(map[string]string, len(l))
+	for k, v := range l {
+		if k != api.LabelPodTemplateHash {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func cloneMap(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }

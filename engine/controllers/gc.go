@@ -1,0 +1,269 @@
+package controllers
+
+import (
+	"fmt"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// Deletion propagation policies (metav1.DeletionPropagation).
+const (
+	PropagationBackground = "Background"
+	PropagationForeground = "Foreground"
+	PropagationOrphan     = "Orphan"
+)
+
+const gcSource = "garbage-collector-controller"
+
+// ownerExists reports whether an owner reference points at a live object.
+// Only kinds the controllers manage are judged; other owners (nodes for
+// mirror pods, unknown kinds) are assumed to exist.
+func (m *Manager) ownerExists(ref *api.OwnerReference, namespace string) bool {
+	k := key(namespace, ref.Name)
+	var uid string
+	switch ref.Kind {
+	case KindDeployment:
+		if o := m.deployments[k]; o != nil {
+			uid = o.UID
+		}
+	case KindReplicaSet:
+		if o := m.replicaSets[k]; o != nil {
+			uid = o.UID
+		}
+	case KindStatefulSet:
+		if o := m.statefulSets[k]; o != nil {
+			uid = o.UID
+		}
+	case KindDaemonSet:
+		if o := m.daemonSets[k]; o != nil {
+			uid = o.UID
+		}
+	case KindJob:
+		if o := m.jobs[k]; o != nil {
+			uid = o.UID
+		}
+	case KindCronJob:
+		if o := m.cronJobs[k]; o != nil {
+			uid = o.UID
+		}
+	default:
+		return true
+	}
+	return uid == ref.UID
+}
+
+// orphaned reports an object whose owner references all point at objects
+// that are gone: the garbage collector deletes it (background cascading
+// deletion). An object without owners is never collected.
+func (m *Manager) orphaned(meta *api.ObjectMeta) bool {
+	if len(meta.OwnerReferences) == 0 {
+		return false
+	}
+	for i := range meta.OwnerReferences {
+		if m.ownerExists(&meta.OwnerReferences[i], meta.Namespace) {
+			return false
+		}
+	}
+	return true
+}
+
+// collectGarbage is the garbage collector's attemptToDeleteItem for the
+// dependents the lab has: ReplicaSets and Jobs whose owners are gone are
+// removed, pods whose owners are gone are deleted gracefully; an owner
+// deleted in the foreground is removed once it has no dependents left.
+func (m *Manager) collectGarbage() {
+	for _, k := range sortedKeys(m.replicaSets) {
+		if rs := m.replicaSets[k]; m.orphaned(&rs.ObjectMeta) {
+			m.removeReplicaSet(rs)
+		}
+	}
+	for _, k := range sortedKeys(m.jobs) {
+		if j := m.jobs[k]; m.orphaned(&j.ObjectMeta) {
+			m.removeJob(j)
+		}
+	}
+	for _, p := range m.pods("") {
+		if p.DeletionTimestamp == nil && m.orphaned(&p.ObjectMeta) {
+			if err := m.cluster.DeletePod(p.Namespace, p.Name); err == nil {
+				m.acted()
+			}
+		}
+	}
+	m.finishForegroundDeletions()
+}
+
+func (m *Manager) removeReplicaSet(rs *ReplicaSet) {
+	delete(m.replicaSets, rs.Key())
+	m.changed = true
+}
+
+func (m *Manager) removeJob(j *Job) {
+	delete(m.jobs, j.Key())
+	m.changed = true
+}
+
+// hasDependents reports whether any object still names uid as an owner.
+func (m *Manager) hasDependents(uid string) bool {
+	for _, rs := range m.replicaSets {
+		if hasOwner(&rs.ObjectMeta, uid) {
+			return true
+		}
+	}
+	for _, j := range m.jobs {
+		if hasOwner(&j.ObjectMeta, uid) {
+			return true
+		}
+	}
+	for _, p := range m.pods("") {
+		if hasOwner(&p.ObjectMeta, uid) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasOwner(meta *api.ObjectMeta, uid string) bool {
+	for _, r := range meta.OwnerReferences {
+		if r.UID == uid {
+			return true
+		}
+	}
+	return false
+}
+
+// finishForegroundDeletions removes owners deleted with propagation
+// Foreground once their dependents are gone (pods fully terminated).
+func (m *Manager) finishForegroundDeletions() {
+	for _, k := range sortedKeys(m.deployments) {
+		if d := m.deployments[k]; d.DeletionTimestamp != nil && !m.hasDependents(d.UID) {
+			delete(m.deployments, k)
+			m.changed = true
+		}
+	}
+	for _, k := range sortedKeys(m.replicaSets) {
+		if rs := m.replicaSets[k]; rs.DeletionTimestamp != nil && !m.hasDependents(rs.UID) {
+			delete(m.replicaSets, k)
+			m.changed = true
+		}
+	}
+	for _, k := range sortedKeys(m.statefulSets) {
+		if s := m.statefulSets[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
+			delete(m.statefulSets, k)
+			m.changed = true
+		}
+	}
+	for _, k := range sortedKeys(m.daemonSets) {
+		if s := m.daemonSets[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
+			delete(m.daemonSets, k)
+			m.changed = true
+		}
+	}
+	for _, k := range sortedKeys(m.jobs) {
+		if s := m.jobs[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
+			delete(m.jobs, k)
+			m.changed = true
+		}
+	}
+}
+
+// Delete deletes a workload (kind as in ownerReferences) with the given
+// propagation policy, as `kubectl delete --cascade=background|foreground|orphan`:
+// Background removes the object at once and lets the garbage collector
+// delete its ReplicaSets/Jobs and pods (gracefully); Foreground marks it
+// deleting, deletes dependents first and removes it when none is left;
+// Orphan removes it and strips its owner reference from dependents.
+func (m *Manager) Delete(kind, namespace, name, propagation string) error {
+	meta, remove := m.lookup(kind, namespace, name)
+	if meta == nil {
+		return fmt.Errorf("%s %q not found", kind, key(namespace, name))
+	}
+	switch propagation {
+	case "", PropagationBackground:
+		remove()
+	case PropagationForeground:
+		t := m.now
+		meta.DeletionTimestamp = &t
+		m.foregroundDeleteDependents(meta.UID)
+	case PropagationOrphan:
+		m.orphanDependents(meta.UID)
+		remove()
+	default:
+		return fmt.Errorf("unknown propagation policy %q (use Background, Foreground or Orphan)", propagation)
+	}
+	m.changed = true
+	return nil
+}
+
+// foregroundDeleteDependents marks dependent ReplicaSets/Jobs deleting in
+// the foreground too and deletes dependent pods.
+func (m *Manager) foregroundDeleteDependents(uid string) {
+	t := m.now
+	for _, rs := range m.replicaSets {
+		if hasOwner(&rs.ObjectMeta, uid) && rs.DeletionTimestamp == nil {
+			rs.DeletionTimestamp = &t
+			m.foregroundDeleteDependents(rs.UID)
+		}
+	}
+	for _, j := range m.jobs {
+		if hasOwner(&j.ObjectMeta, uid) && j.DeletionTimestamp == nil {
+			j.DeletionTimestamp = &t
+			m.foregroundDeleteDependents(j.UID)
+		}
+	}
+	for _, p := range m.cluster.Pods("") {
+		if hasOwner(&p.ObjectMeta, uid) && p.DeletionTimestamp == nil {
+			if m.cluster.DeletePod(p.Namespace, p.Name) == nil {
+				m.acted()
+			}
+		}
+	}
+}
+
+// orphanDependents strips uid from every dependent's owner references.
+func (m *Manager) orphanDependents(uid string) {
+	for _, rs := range m.replicaSets {
+		rs.OwnerReferences = removeOwner(rs.OwnerReferences, uid)
+	}
+	for _, j := range m.jobs {
+		j.OwnerReferences = removeOwner(j.OwnerReferences, uid)
+	}
+	for _, p := range m.cluster.Pods("") {
+		if hasOwner(&p.ObjectMeta, uid) {
+			if m.cluster.SetPodOwnership(p.Namespace, p.Name, p.Labels, removeOwner(p.OwnerReferences, uid)) == nil {
+				m.acted()
+			}
+		}
+	}
+}
+
+// lookup finds a workload's metadata and a func removing it.
+func (m *Manager) lookup(kind, namespace, name string) (*api.ObjectMeta, func()) {
+	k := key(namespace, name)
+	switch kind {
+	case KindDeployment:
+		if o := m.deployments[k]; o != nil {
+			return &o.ObjectMeta, func() { delete(m.deployments, k) }
+		}
+	case KindReplicaSet:
+		if o := m.replicaSets[k]; o != nil {
+			return &o.ObjectMeta, func() { delete(m.replicaSets, k) }
+		}
+	case KindStatefulSet:
+		if o := m.statefulSets[k]; o != nil {
+			return &o.ObjectMeta, func() { delete(m.statefulSets, k) }
+		}
+	case KindDaemonSet:
+		if o := m.daemonSets[k]; o != nil {
+			return &o.ObjectMeta, func() { delete(m.daemonSets, k) }
+		}
+	case KindJob:
+		if o := m.jobs[k]; o != nil {
+			return &o.ObjectMeta, func() { delete(m.jobs, k) }
+		}
+	case KindCronJob:
+		if o := m.cronJobs[k]; o != nil {
+			return &o.ObjectMeta, func() { delete(m.cronJobs, k) }
+		}
+	}
+	return nil, nil
+}

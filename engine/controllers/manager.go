@@ -1,0 +1,233 @@
+package controllers
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// maxPassesPerInstant bounds how often Reconcile re-runs the controllers at
+// one virtual instant. Each pass lets every controller react to what the
+// others did (a Deployment scaling a ReplicaSet, the ReplicaSet creating
+// pods), like the real controllers reacting to watch events within
+// milliseconds. A converging cluster needs a handful of passes.
+const maxPassesPerInstant = 64
+
+// Manager runs every workload controller over one cluster. It owns the
+// workload objects and their status. It is not safe for concurrent use:
+// the engine calls it from its single event loop.
+type Manager struct {
+	cluster Cluster
+	names   *names
+	now     api.Time
+	started bool
+
+	deployments  map[string]*Deployment
+	replicaSets  map[string]*ReplicaSet
+	statefulSets map[string]*StatefulSet
+	daemonSets   map[string]*DaemonSet
+	jobs         map[string]*Job
+	cronJobs     map[string]*CronJob
+
+	// wake is the earliest future instant a controller asked to be run at
+	// (minReadySeconds, Job run time, TTL, cron schedule); 0 when none.
+	wake    api.Time
+	hasWake bool
+
+	// changed records that a controller acted during the current pass.
+	changed bool
+	// podCache holds the pods of the current pass; nil after a change.
+	podCache []*api.Pod
+}
+
+// New returns a Manager over the cluster; seed makes generated pod-name
+// suffixes and UIDs reproducible.
+func New(c Cluster, seed int64) *Manager {
+	return &Manager{
+		cluster:      c,
+		names:        newNames(seed),
+		deployments:  map[string]*Deployment{},
+		replicaSets:  map[string]*ReplicaSet{},
+		statefulSets: map[string]*StatefulSet{},
+		daemonSets:   map[string]*DaemonSet{},
+		jobs:         map[string]*Job{},
+		cronJobs:     map[string]*CronJob{},
+	}
+}
+
+// Start lets the controllers act. The engine calls it once the whole
+// scenario has been loaded, so a ReplicaSet sees every pre-existing pod (and
+// adopts the orphans among them) before it creates or deletes any.
+func (m *Manager) Start() { m.started = true }
+
+// Started reports whether Start was called.
+func (m *Manager) Started() bool { return m.started }
+
+// NextWake returns the earliest future instant at which some controller
+// wants to run again even if nothing changes in the cluster.
+func (m *Manager) NextWake() (api.Time, bool) { return m.wake, m.hasWake }
+
+// requeueAt asks for a Reconcile at t (AddAfter on upstream work queues).
+func (m *Manager) requeueAt(t api.Time) {
+	if t <= m.now {
+		t = m.now + 1
+	}
+	if !m.hasWake || t < m.wake {
+		m.wake, m.hasWake = t, true
+	}
+}
+
+// Reconcile runs every controller at virtual time now until none of them
+// acts any more (or maxPassesPerInstant is reached). It returns the number
+// of passes that changed something.
+func (m *Manager) Reconcile(now api.Time) int {
+	if !m.started {
+		return 0
+	}
+	m.now = now
+	acted := 0
+	for pass := 0; pass < maxPassesPerInstant; pass++ {
+		m.changed = false
+		m.podCache = nil
+		m.hasWake = false
+		m.syncAll()
+		if !m.changed {
+			break
+		}
+		acted++
+	}
+	m.podCache = nil
+	return acted
+}
+
+// syncAll runs each controller once, in a fixed order.
+func (m *Manager) syncAll() {
+	for _, k := range sortedKeys(m.cronJobs) {
+		m.syncCronJob(m.cronJobs[k])
+	}
+	for _, k := range sortedKeys(m.jobs) {
+		if j, ok := m.jobs[k]; ok {
+			m.syncJob(j)
+		}
+	}
+	for _, k := range sortedKeys(m.deployments) {
+		m.syncDeployment(m.deployments[k])
+	}
+	for _, k := range sortedKeys(m.replicaSets) {
+		if rs, ok := m.replicaSets[k]; ok {
+			m.syncReplicaSet(rs)
+		}
+	}
+	for _, k := range sortedKeys(m.statefulSets) {
+		m.syncStatefulSet(m.statefulSets[k])
+	}
+	for _, k := range sortedKeys(m.daemonSets) {
+		m.syncDaemonSet(m.daemonSets[k])
+	}
+	m.collectGarbage()
+}
+
+func sortedKeys[V any](mp map[string]V) []string {
+	keys := make([]string, 0, len(mp))
+	for k := range mp {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// pods returns the cluster's pods of the namespace for the current pass.
+func (m *Manager) pods(namespace string) []*api.Pod {
+	if m.podCache == nil {
+		m.podCache = m.cluster.Pods("")
+		sort.Slice(m.podCache, func(i, j int) bool { return m.podCache[i].Key() < m.podCache[j].Key() })
+	}
+	if namespace == "" {
+		return m.podCache
+	}
+	lo := sort.Search(len(m.podCache), func(i int) bool { return m.podCache[i].Namespace >= namespace })
+	hi := sort.Search(len(m.podCache), func(i int) bool { return m.podCache[i].Namespace > namespace })
+	return m.podCache[lo:hi]
+}
+
+// acted records a change made through the cluster in this pass.
+func (m *Manager) acted() {
+	m.changed = true
+	m.podCache = nil
+}
+
+func (m *Manager) record(kind string, meta *api.ObjectMeta, source, typ, reason, format string, args ...any) {
+	m.cluster.Record(Event{Time: m.now, Type: typ, Reason: reason, Message: fmt.Sprintf(format, args...),
+		Kind: kind, Namespace: meta.Namespace, Name: meta.Name, Source: source})
+}
+
+// newObjectMeta fills what the API server sets on create.
+func (m *Manager) initMeta(meta *api.ObjectMeta) {
+	if meta.Namespace == "" {
+		meta.Namespace = "default"
+	}
+	if meta.UID == "" {
+		meta.UID = m.names.uid()
+	}
+	if meta.Generation == 0 {
+		meta.Generation = 1
+	}
+}
+
+// createPodFromTemplate is controller.RealPodControl.CreatePods
+// (GetPodFromTemplate): labels, annotations and spec from the template,
+// generateName "<owner>-", the owner as controller.
+func (m *Manager) createPodFromTemplate(tmpl *api.PodTemplateSpec, kind string, owner *api.ObjectMeta, source string, name string, mutate func(*api.Pod)) (*api.Pod, error) {
+	t := copyTemplate(tmpl)
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{
+		Namespace:         owner.Namespace,
+		Labels:            t.Labels,
+		Annotations:       t.Annotations,
+		OwnerReferences:   []api.OwnerReference{controllerRef(kind, owner)},
+		CreationTimestamp: m.now,
+		UID:               m.names.uid(),
+	}, Spec: t.Spec}
+	if p.Labels == nil {
+		p.Labels = map[string]string{}
+	}
+	if mutate != nil {
+		mutate(p)
+	}
+	var err error
+	for attempt := 0; attempt < 8; attempt++ {
+		p.Name = name
+		if name == "" {
+			p.Name = generateNamePrefix(owner.Name+"-") + m.names.suffix()
+		}
+		if err = m.cluster.CreatePod(p); err == nil || name != "" {
+			break
+		}
+	}
+	if err != nil {
+		m.record(kind, owner, source, EventWarning, "FailedCreate", "Error creating: %v", err)
+		return nil, err
+	}
+	m.acted()
+	m.record(kind, owner, source, EventNormal, "SuccessfulCreate", "Created pod: %s", p.Name)
+	return p, nil
+}
+
+// deletePod is RealPodControl.DeletePod: graceful deletion plus the event.
+func (m *Manager) deletePod(p *api.Pod, kind string, owner *api.ObjectMeta, source string) {
+	if err := m.cluster.DeletePod(p.Namespace, p.Name); err != nil {
+		m.record(kind, owner, source, EventWarning, "FailedDelete", "Error deleting: %v", err)
+		return
+	}
+	m.acted()
+	m.record(kind, owner, source, EventNormal, "SuccessfulDelete", "Deleted pod: %s", p.Name)
+}
+
+// seconds converts whole seconds to a duration.
+func seconds[T int32 | int64](s T) time.Duration { return time.Duration(s) * time.Second }
+
+// SetNow tells the Manager the current virtual time before a user
+// operation (Restart stamps it; created objects get it as creation time)
+// when no Reconcile ran at that instant yet.
+func (m *Manager) SetNow(now api.Time) { m.now = now }

@@ -1,0 +1,146 @@
+package controllers
+
+import "podlab.dev/podlab/engine/api"
+
+// Kinds of the workloads the controllers manage (ownerReferences' kind).
+const (
+	KindDeployment  = "Deployment"
+	KindReplicaSet  = "ReplicaSet"
+	KindStatefulSet = "StatefulSet"
+	KindDaemonSet   = "DaemonSet"
+	KindJob         = "Job"
+	KindCronJob     = "CronJob"
+)
+
+// Condition is a workload condition (apps/v1 DeploymentCondition and the
+// batch/v1 JobCondition share this shape).
+type Condition struct {
+	Type               string
+	Status             string
+	Reason             string
+	Message            string
+	LastUpdateTime     api.Time
+	LastTransitionTime api.Time
+}
+
+// ReplicaSet is a ReplicaSet with its status.
+type ReplicaSet struct {
+	api.ReplicaSet
+	Status ReplicaSetStatus
+	selector api.Selector
+}
+
+// ReplicaSetStatus is apps/v1 ReplicaSetStatus.
+type ReplicaSetStatus struct {
+	Replicas             int32
+	FullyLabeledReplicas int32
+	ReadyReplicas        int32
+	AvailableReplicas    int32
+	TerminatingReplicas  int32
+	ObservedGeneration   int64
+}
+
+// Deployment is a Deployment with its status.
+type Deployment struct {
+	api.Deployment
+	Status   DeploymentStatus
+	selector api.Selector
+}
+
+// DeploymentStatus is apps/v1 DeploymentStatus.
+type DeploymentStatus struct {
+	ObservedGeneration  int64
+	Replicas            int32
+	UpdatedReplicas     int32
+	ReadyReplicas       int32
+	AvailableReplicas   int32
+	UnavailableReplicas int32
+	TerminatingReplicas int32
+	Conditions          []Condition
+	CollisionCount      *int32
+}
+
+// StatefulSet is a StatefulSet with its status.
+type StatefulSet struct {
+	api.StatefulSet
+	Status   StatefulSetStatus
+	selector api.Selector
+}
+
+// StatefulSetStatus is apps/v1 StatefulSetStatus.
+type StatefulSetStatus struct {
+	ObservedGeneration int64
+	Replicas           int32
+	ReadyReplicas      int32
+	CurrentReplicas    int32
+	UpdatedReplicas    int32
+	AvailableReplicas  int32
+	CurrentRevision    string
+	UpdateRevision     string
+}
+
+// DaemonSet is a DaemonSet with its status.
+type DaemonSet struct {
+	api.DaemonSet
+	Status   DaemonSetStatus
+	selector api.Selector
+}
+
+// DaemonSetStatus is apps/v1 DaemonSetStatus.
+type DaemonSetStatus struct {
+	CurrentNumberScheduled int32
+	NumberMisscheduled     int32
+	DesiredNumberScheduled int32
+	NumberReady            int32
+	UpdatedNumberScheduled int32
+	NumberAvailable        int32
+	NumberUnavailable      int32
+	ObservedGeneration     int64
+}
+
+// Job is a Job with its status.
+type Job struct {
+	api.Job
+	Status   JobStatus
+	selector api.Selector
+}
+
+// JobStatus is batch/v1 JobStatus.
+type JobStatus struct {
+	Conditions     []Condition
+	StartTime      *api.Time
+	CompletionTime *api.Time
+	Active         int32
+	Succeeded      int32
+	Failed         int32
+	Terminating    int32
+	Ready          int32
+}
+
+// CronJob is a CronJob with its status.
+type CronJob struct {
+	api.CronJob
+	Status CronJobStatus
+}
+
+// CronJobStatus is batch/v1 CronJobStatus.
+type CronJobStatus struct {
+	Active             []string // names of running Jobs
+	LastScheduleTime   *api.Time
+	LastSuccessfulTime *api.Time
+}
+
+// controllerRef is metav1.NewControllerRef for one of our workloads.
+func controllerRef(kind string, m *api.ObjectMeta) api.OwnerReference {
+	apiVersion := "apps/v1"
+	if kind == KindJob || kind == KindCronJob {
+		apiVersion = "batch/v1"
+	}
+	return api.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: m.Name, UID: m.UID, Controller: true, BlockOwnerDeletion: true}
+}
+
+// isControlledBy is metav1.IsControlledBy.
+func isControlledBy(m *api.ObjectMeta, uid string) bool {
+	ref := m.ControllerRef()
+	return ref != nil && ref.UID == uid
+}

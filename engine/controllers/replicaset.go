@@ -1,0 +1,205 @@
+package controllers
+
+import (
+	"fmt"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// burstReplicas is the ReplicaSet controller's --concurrent... burst limit
+// (replicaset.BurstReplicas = 500): at most this many creates or deletes
+// per sync; the next pass of the same instant continues.
+const burstReplicas = 500
+
+const replicaSetSource = "replicaset-controller"
+
+// AddReplicaSet adds a ReplicaSet (from a manifest or created by a
+// Deployment), applying apps/v1 defaulting (replicas 1).
+func (m *Manager) AddReplicaSet(obj *api.ReplicaSet) (*ReplicaSet, error) {
+	if _, ok := m.replicaSets[key(obj.Namespace, obj.Name)]; ok {
+		return nil, fmt.Errorf("replicaset %s already exists", obj.Key())
+	}
+	rs := &ReplicaSet{ReplicaSet: *obj}
+	m.initMeta(&rs.ObjectMeta)
+	if rs.Spec.Replicas == nil {
+		rs.Spec.Replicas = ptr(int32(1))
+	}
+	sel, err := compileWorkloadSelector(rs.Spec.Selector, rs.Spec.Template.Labels)
+	if err != nil {
+		return nil, fmt.Errorf("replicaset %s: %w", rs.Key(), err)
+	}
+	rs.selector = sel
+	if rs.CreationTimestamp == 0 && m.started {
+		rs.CreationTimestamp = m.now
+	}
+	m.replicaSets[rs.Key()] = rs
+	m.changed = true
+	return rs, nil
+}
+
+// compileWorkloadSelector compiles spec.selector and checks what apps/v1
+// validation checks: it is non-empty and selects the template's labels.
+func compileWorkloadSelector(ls *api.LabelSelector, templateLabels map[string]string) (api.Selector, error) {
+	if ls == nil {
+		return api.Nothing(), fmt.Errorf("spec.selector: Required value")
+	}
+	sel, err := api.CompileSelector(ls)
+	if err != nil {
+		return api.Nothing(), fmt.Errorf("spec.selector: %w", err)
+	}
+	if sel.Empty() {
+		return api.Nothing(), fmt.Errorf("spec.selector: Invalid value: empty selector is invalid for deployment")
+	}
+	if !sel.Matches(templateLabels) {
+		return api.Nothing(), fmt.Errorf("spec.template.metadata.labels: Invalid value: %v: `selector` does not match template `labels`", templateLabels)
+	}
+	return sel, nil
+}
+
+func key(namespace, name string) string {
+	if namespace == "" {
+		namespace = "default"
+	}
+	return namespace + "/" + name
+}
+
+// ReplicaSet returns the ReplicaSet namespace/name, or nil.
+func (m *Manager) ReplicaSet(namespace, name string) *ReplicaSet {
+	return m.replicaSets[key(namespace, name)]
+}
+
+// ReplicaSets returns every ReplicaSet sorted by namespace/name.
+func (m *Manager) ReplicaSets() []*ReplicaSet {
+	out := make([]*ReplicaSet, 0, len(m.replicaSets))
+	for _, k := range sortedKeys(m.replicaSets) {
+		out = append(out, m.replicaSets[k])
+	}
+	return out
+}
+
+// syncReplicaSet is ReplicaSetController.syncReplicaSet.
+func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
+	var active, terminating []*api.Pod
+	for _, p := range m.pods(rs.Namespace) {
+		if isPodActive(p) {
+			active = append(active, p)
+		} else if isPodTerminating(p) && isControlledBy(&p.ObjectMeta, rs.UID) && rs.selector.Matches(p.Labels) {
+			terminating = append(terminating, p)
+		}
+	}
+	filtered := m.claimPods(KindReplicaSet, &rs.ObjectMeta, rs.selector, active)
+	if rs.DeletionTimestamp == nil {
+		filtered = m.manageReplicas(rs, filtered)
+	}
+	m.replicaSetStatus(rs, filtered, terminating)
+}
+
+// manageReplicas is ReplicaSetController.manageReplicas; it returns the
+// active pods after its changes.
+func (m *Manager) manageReplicas(rs *ReplicaSet, pods []*api.Pod) []*api.Pod {
+	diff := len(pods) - int(*rs.Spec.Replicas)
+	switch {
+	case diff < 0:
+		n := min(-diff, burstReplicas)
+		for range n {
+			p, err := m.createPodFromTemplate(&rs.Spec.Template, KindReplicaSet, &rs.ObjectMeta, replicaSetSource, "", nil)
+			if err != nil {
+				break
+			}
+			pods = append(pods, p)
+		}
+	case diff > 0:
+		n := min(diff, burstReplicas)
+		victims := pods
+		if n < len(pods) {
+			ranked := RankForScaleDown(pods, m.relatedPods(rs), m.now)
+			victims = make([]*api.Pod, n)
+			for i := range victims {
+				victims[i] = ranked[i].Pod
+			}
+		}
+		gone := make(map[string]bool, n)
+		for _, p := range victims[:n] {
+			m.deletePod(p, KindReplicaSet, &rs.ObjectMeta, replicaSetSource)
+			gone[p.UID] = true
+		}
+		kept := pods[:0:0]
+		for _, p := range pods {
+			if !gone[p.UID] {
+				kept = append(kept, p)
+			}
+		}
+		pods = kept
+	}
+	return pods
+}
+
+// relatedPods is getIndirectlyRelatedPods: the pods selected by every
+// ReplicaSet with the same controller (all ReplicaSets of one Deployment),
+// each pod once. A ReplicaSet without a controller has none.
+func (m *Manager) relatedPods(rs *ReplicaSet) []*api.Pod {
+	ref := rs.ControllerRef()
+	if ref == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []*api.Pod
+	for _, k := range sortedKeys(m.replicaSets) {
+		other := m.replicaSets[k]
+		if other.Namespace != rs.Namespace || !isControlledBy(&other.ObjectMeta, ref.UID) {
+			continue
+		}
+		for _, p := range m.pods(rs.Namespace) {
+			if !seen[p.UID] && other.selector.Matches(p.Labels) {
+				seen[p.UID] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// ScaleDownOrder returns a ReplicaSet's pods in the order it would delete
+// them now, each with the facts that decided its place (for the UI's "why
+// this pod goes first").
+func (m *Manager) ScaleDownOrder(namespace, name string) []RankedPod {
+	rs := m.ReplicaSet(namespace, name)
+	if rs == nil {
+		return nil
+	}
+	m.podCache = nil
+	var pods []*api.Pod
+	for _, p := range m.pods(namespace) {
+		if isPodActive(p) && isControlledBy(&p.ObjectMeta, rs.UID) && rs.selector.Matches(p.Labels) {
+			pods = append(pods, p)
+		}
+	}
+	out := RankForScaleDown(pods, m.relatedPods(rs), m.now)
+	m.podCache = nil
+	return out
+}
+
+// replicaSetStatus is replica_set_utils.go calculateStatus plus the
+// availability re-check of syncReplicaSet.
+func (m *Manager) replicaSetStatus(rs *ReplicaSet, active, terminating []*api.Pod) {
+	st := ReplicaSetStatus{ObservedGeneration: rs.Generation, Replicas: int32(len(active)), TerminatingReplicas: int32(len(terminating))}
+	tmpl := api.SelectorFromSet(rs.Spec.Template.Labels)
+	minReady := rs.Spec.MinReadySeconds
+	for _, p := range active {
+		if tmpl.Matches(p.Labels) {
+			st.FullyLabeledReplicas++
+		}
+		if isPodReady(p) {
+			st.ReadyReplicas++
+			if isPodAvailable(p, minReady, m.now) {
+				st.AvailableReplicas++
+			} else if at, ok := availableAt(p, minReady); ok {
+				m.requeueAt(at)
+			}
+		}
+	}
+	if st != rs.Status {
+		rs.Status = st
+		m.changed = true
+	}
+}

@@ -1,0 +1,196 @@
+package controllers
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// Epoch is the wall-clock instant virtual time 0 stands for, used where
+// Kubernetes writes wall-clock time into objects (kubectl rollout restart's
+// restartedAt) and where CronJob schedules are evaluated. A fixed instant
+// keeps runs reproducible: 2026-01-01T00:00:00Z, a Thursday.
+var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// WallClock maps a virtual instant to wall-clock time.
+func WallClock(t api.Time) time.Time { return Epoch.Add(time.Duration(t)) }
+
+// Scale sets spec.replicas of a Deployment, ReplicaSet or StatefulSet, as
+// `kubectl scale`.
+func (m *Manager) Scale(kind, namespace, name string, replicas int32) error {
+	if replicas < 0 {
+		return fmt.Errorf("scale %s/%s: replicas must be >= 0, got %d", kind, name, replicas)
+	}
+	k := key(namespace, name)
+	switch kind {
+	case KindDeployment:
+		if d := m.deployments[k]; d != nil {
+			d.Spec.Replicas = ptr(replicas)
+			d.Generation++
+			m.changed = true
+			return nil
+		}
+	case KindReplicaSet:
+		if rs := m.replicaSets[k]; rs != nil {
+			rs.Spec.Replicas = ptr(replicas)
+			rs.Generation++
+			m.changed = true
+			return nil
+		}
+	case KindStatefulSet:
+		if s := m.statefulSets[k]; s != nil {
+			s.Spec.Replicas = ptr(replicas)
+			s.Generation++
+			m.changed = true
+			return nil
+		}
+	default:
+		return fmt.Errorf("scale: kind %s has no replicas (use Deployment, ReplicaSet or StatefulSet)", kind)
+	}
+	return fmt.Errorf("scale: %s %q not found", kind, k)
+}
+
+// UpdateDeployment applies an edit to a Deployment's spec (a template edit
+// starts a new rollout), as `kubectl edit`/`apply`; the edited spec must
+// still be valid.
+func (m *Manager) UpdateDeployment(namespace, name string, edit func(*api.DeploymentSpec)) error {
+	d := m.Deployment(namespace, name)
+	if d == nil {
+		return fmt.Errorf("deployment %q not found", key(namespace, name))
+	}
+	spec := d.Spec
+	spec.Template = copyTemplate(&d.Spec.Template)
+	edit(&spec)
+	defaultDeployment(&spec)
+	sel, err := compileWorkloadSelector(spec.Selector, spec.Template.Labels)
+	if err != nil {
+		return fmt.Errorf("deployment %s: %w", d.Key(), err)
+	}
+	d.Spec, d.selector = spec, sel
+	d.Generation++
+	m.changed = true
+	return nil
+}
+
+// SetImage is `kubectl set image deployment/NAME CONTAINER=IMAGE`.
+func (m *Manager) SetImage(namespace, name, container, image string) error {
+	found := false
+	err := m.UpdateDeployment(namespace, name, func(s *api.DeploymentSpec) {
+		for i := range s.Template.Spec.Containers {
+			if s.Template.Spec.Containers[i].Name == container {
+				s.Template.Spec.Containers[i].Image = image
+				found = true
+			}
+		}
+	})
+	if err == nil && !found {
+		return fmt.Errorf("unable to find container named %q", container)
+	}
+	return err
+}
+
+// Restart is `kubectl rollout restart`: it stamps the template with
+// kubectl.kubernetes.io/restartedAt (RFC 3339 wall-clock time, see Epoch),
+// which creates a new revision.
+func (m *Manager) Restart(namespace, name string) error {
+	return m.UpdateDeployment(namespace, name, func(s *api.DeploymentSpec) {
+		s.Template.Annotations = cloneMap(s.Template.Annotations)
+		s.Template.Annotations[RestartedAtAnnotation] = WallClock(m.now).Format(time.RFC3339)
+	})
+}
+
+// Pause and Resume are `kubectl rollout pause|resume`.
+func (m *Manager) Pause(namespace, name string, paused bool) error {
+	return m.UpdateDeployment(namespace, name, func(s *api.DeploymentSpec) { s.Paused = paused })
+}
+
+// Revision is one entry of `kubectl rollout history`.
+type Revision struct {
+	Revision   int64
+	ReplicaSet string
+	Replicas   int32
+	// ChangeCause is the kubernetes.io/change-cause annotation.
+	ChangeCause string
+	Current     bool
+}
+
+// History is `kubectl rollout history deployment/NAME`: one entry per
+// ReplicaSet the Deployment controls, by revision.
+func (m *Manager) History(namespace, name string) ([]Revision, error) {
+	d := m.Deployment(namespace, name)
+	if d == nil {
+		return nil, fmt.Errorf("deployment %q not found", key(namespace, name))
+	}
+	cur := d.Annotations[RevisionAnnotation]
+	var out []Revision
+	for _, rs := range m.ownedReplicaSets(d) {
+		out = append(out, Revision{Revision: revision(&rs.ObjectMeta), ReplicaSet: rs.Name, Replicas: *rs.Spec.Replicas,
+			ChangeCause: rs.Annotations["kubernetes.io/change-cause"], Current: rs.Annotations[RevisionAnnotation] == cur})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Revision < out[j].Revision })
+	return out, nil
+}
+
+func (m *Manager) ownedReplicaSets(d *Deployment) []*ReplicaSet {
+	var out []*ReplicaSet
+	for _, k := range sortedKeys(m.replicaSets) {
+		if rs := m.replicaSets[k]; rs.Namespace == d.Namespace && isControlledBy(&rs.ObjectMeta, d.UID) {
+			out = append(out, rs)
+		}
+	}
+	return out
+}
+
+// Undo is `kubectl rollout undo [--to-revision=N]` (kubectl's
+// DeploymentRollbacker): the template of the ReplicaSet with that revision
+// (the previous one when toRevision is 0) is copied back into the
+// Deployment, without its pod-template-hash label, with its annotations.
+// It returns kubectl's message.
+func (m *Manager) Undo(namespace, name string, toRevision int64) (string, error) {
+	d := m.Deployment(namespace, name)
+	if d == nil {
+		return "", fmt.Errorf("deployment %q not found", key(namespace, name))
+	}
+	if d.Spec.Paused {
+		return "", fmt.Errorf("you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again")
+	}
+	owned := m.ownedReplicaSets(d)
+	if toRevision == 0 {
+		toRevision = lastRevision(owned)
+		if toRevision == 0 {
+			return "", fmt.Errorf("no rollout history found for deployment %q", name)
+		}
+	}
+	var target *ReplicaSet
+	for _, rs := range owned {
+		if revision(&rs.ObjectMeta) == toRevision {
+			target = rs
+		}
+	}
+	if target == nil {
+		return "", fmt.Errorf("unable to find specified revision %d in history", toRevision)
+	}
+	if templatesEqual(&target.Spec.Template, &d.Spec.Template) {
+		return fmt.Sprintf("skipped rollback (current template already matches revision %d)", toRevision), nil
+	}
+	tmpl := copyTemplate(&target.Spec.Template)
+	delete(tmpl.Labels, api.LabelPodTemplateHash)
+	annotations := map[string]string{}
+	for k, v := range d.Annotations {
+		if skipCopyAnnotation(k) {
+			annotations[k] = v
+		}
+	}
+	for k, v := range target.Annotations {
+		if !skipCopyAnnotation(k) {
+			annotations[k] = v
+		}
+	}
+	if err := m.UpdateDeployment(namespace, name, func(s *api.DeploymentSpec) { s.Template = tmpl }); err != nil {
+		return "", err
+	}
+	d.Annotations = annotations
+	return "rolled back", nil
+}
