@@ -142,9 +142,9 @@ func describe(n *yaml.Node) string {
 
 // pair is one key/value of a mapping after merge keys are expanded.
 type pair struct {
-	key      string
-	keyNode  *yaml.Node
-	value    *yaml.Node
+	key       string
+	keyNode   *yaml.Node
+	value     *yaml.Node
 	fromMerge bool
 }
 

@@ -45,7 +45,7 @@ var kindNames = func() []string {
 // header is the identity of a document, read before decoding it.
 type header struct {
 	apiVersion, kind, name string
-	kindNode, apiNode     *yaml.Node
+	kindNode, apiNode      *yaml.Node
 }
 
 func (d *decoder) header(ps []pair) header {

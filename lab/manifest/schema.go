@@ -78,10 +78,10 @@ var (
 	// Template metadata: the same fields; the API server ignores most of them.
 	schemaTemplateMeta = schemaObjectMeta
 
-	schemaNodeSpec      = newSchema("taints unschedulable", "podCIDR podCIDRs providerID externalID configSource")
-	schemaTaint         = newSchema("key value effect timeAdded", "")
-	schemaNodeStatus    = newSchema("capacity allocatable conditions images", "phase addresses daemonEndpoints nodeInfo volumesInUse volumesAttached config runtimeHandlers features declaredFeatures")
-	schemaNodeCondition = newSchema("type status reason message lastTransitionTime", "lastHeartbeatTime")
+	schemaNodeSpec       = newSchema("taints unschedulable", "podCIDR podCIDRs providerID externalID configSource")
+	schemaTaint          = newSchema("key value effect timeAdded", "")
+	schemaNodeStatus     = newSchema("capacity allocatable conditions images", "phase addresses daemonEndpoints nodeInfo volumesInUse volumesAttached config runtimeHandlers features declaredFeatures")
+	schemaNodeCondition  = newSchema("type status reason message lastTransitionTime", "lastHeartbeatTime")
 	schemaContainerImage = newSchema("names sizeBytes", "")
 
 	schemaPodSpec = newSchema(
@@ -116,12 +116,12 @@ var (
 
 	schemaPodStatus = newSchema("phase conditions reason message nominatedNodeName startTime qosClass containerStatuses",
 		"hostIP hostIPs podIP podIPs initContainerStatuses ephemeralContainerStatuses resize resourceClaimStatuses observedGeneration allocatedResources extendedResourceClaimStatus")
-	schemaPodCondition     = newSchema("type status reason message lastTransitionTime", "lastProbeTime observedGeneration")
-	schemaContainerStatus  = newSchema("name ready restartCount", "state lastState image imageID containerID started allocatedResources resources volumeMounts user allocatedResourcesStatus stopSignal")
-	schemaNamespaceSpec    = newSchema("", "finalizers")
-	schemaPDBSpec          = newSchema("minAvailable maxUnavailable selector unhealthyPodEvictionPolicy", "")
-	schemaPDBStatus        = newSchema("disruptionsAllowed currentHealthy desiredHealthy expectedPods disruptedPods", "observedGeneration conditions")
-	schemaTemplate         = newSchema("metadata spec", "")
+	schemaPodCondition    = newSchema("type status reason message lastTransitionTime", "lastProbeTime observedGeneration")
+	schemaContainerStatus = newSchema("name ready restartCount", "state lastState image imageID containerID started allocatedResources resources volumeMounts user allocatedResourcesStatus stopSignal")
+	schemaNamespaceSpec   = newSchema("", "finalizers")
+	schemaPDBSpec         = newSchema("minAvailable maxUnavailable selector unhealthyPodEvictionPolicy", "")
+	schemaPDBStatus       = newSchema("disruptionsAllowed currentHealthy desiredHealthy expectedPods disruptedPods", "observedGeneration conditions")
+	schemaTemplate        = newSchema("metadata spec", "")
 
 	schemaDeploymentSpec  = newSchema("replicas selector template strategy minReadySeconds revisionHistoryLimit paused progressDeadlineSeconds", "")
 	schemaDeployStrategy  = newSchema("type rollingUpdate", "")
