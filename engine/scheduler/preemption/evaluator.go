@@ -1,0 +1,175 @@
+package preemption
+
+import (
+	"sort"
+	"strings"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+// ReasonPreemptionByScheduler is the reason of the DisruptionTarget
+// condition the scheduler puts on its victims (v1.PodReasonPreemptionByScheduler).
+const ReasonPreemptionByScheduler = "PreemptionByScheduler"
+
+// Evaluator runs DefaultPreemption for one profile.
+type Evaluator struct {
+	Handle framework.Handle
+	// PDBs returns the budgets in force (with status computed by the caller).
+	PDBs func() []*api.PodDisruptionBudget
+	// TieBreak breaks final ties between equally good candidate nodes;
+	// nil ⇒ smallest node name.
+	TieBreak func(candidates []string) string
+}
+
+// Result is the outcome of a preemption attempt.
+type Result struct {
+	// NominatedNode is "" when preemption found nothing.
+	NominatedNode string
+	// Victims are the pods to evict from NominatedNode, sorted by
+	// namespace/name. Preempt does not remove them.
+	Victims []*framework.PodInfo
+	// Message is DefaultPreemption's PostFilter message, e.g.
+	// "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."
+	// or "preemption: not eligible due to preemptionPolicy=Never."; "" when
+	// a node was nominated. The FitError message appends it after a space.
+	Message string
+	// Candidates are every node where preemption would work, in node-name
+	// order, with the numbers the choice compared; DecidedBy names the
+	// criterion that picked NominatedNode.
+	Candidates []Candidate
+	DecidedBy  Criterion
+	// DryRun holds, for nodes that were tried and are not candidates, why
+	// (e.g. "No preemption victims found for incoming pod", or the filter
+	// that still fails with every lower-priority pod gone).
+	DryRun map[string]*framework.Status
+}
+
+// Preempt is Evaluator.Preempt upstream. nodeStatuses are the filter
+// verdicts of the failed cycle by node name; a node without an entry counts
+// as UnschedulableAndUnresolvable (upstream's default for absent nodes),
+// so when a PreFilter rejected the pod with plain Unschedulable the caller
+// must give every node that status. state is the cycle's state after
+// PreFilter; each dry run works on its own clone.
+func (e *Evaluator) Preempt(state *framework.CycleState, pod *framework.PodInfo, nodeStatuses map[string]*framework.Status) Result {
+	snap := e.Handle.Snapshot()
+	// 1) Is the pod allowed to preempt at all?
+	if ok, msg := e.PodEligibleToPreemptOthers(pod, nodeStatuses); !ok {
+		return Result{Message: postFilterMessage(msg)}
+	}
+	// 2) Candidates: nodes whose failure preemption might fix.
+	if snap.NumNodes() == 0 {
+		return Result{Message: postFilterMessage("no nodes available")}
+	}
+	var potential []*framework.NodeInfo
+	for _, ni := range snap.Nodes {
+		if codeOf(nodeStatuses, ni.Node.Name) == framework.Unschedulable {
+			potential = append(potential, ni)
+		}
+	}
+	if len(potential) == 0 {
+		return Result{Message: postFilterMessage(FitMessage(snap.NumNodes(), nil, ReasonNotHelpful))}
+	}
+	var budgets []budget
+	if e.PDBs != nil {
+		budgets = compileBudgets(e.PDBs())
+	}
+	res := Result{DryRun: map[string]*framework.Status{}}
+	var errs []string
+	for _, ni := range potential {
+		clone := ni.Clone()
+		victims, violations, st := e.selectVictimsOnNode(state.Clone(), pod, clone, budgets)
+		if st.IsSuccess() && len(victims) != 0 {
+			res.Candidates = append(res.Candidates, NewCandidate(ni.Node.Name, victims, violations))
+			continue
+		}
+		if st.IsSuccess() {
+			st = framework.NewStatus(framework.Error, "expected at least one victim pod on node \""+ni.Node.Name+"\"")
+		}
+		if st.Code == framework.Error {
+			errs = append(errs, st.Message())
+		}
+		res.DryRun[ni.Node.Name] = st
+	}
+	if len(res.Candidates) == 0 {
+		if len(errs) > 0 {
+			res.Message = postFilterMessage(aggregate(errs))
+			return res
+		}
+		res.Message = postFilterMessage(FitMessage(snap.NumNodes(), res.DryRun, ReasonNotHelpful))
+		return res
+	}
+	// 3) The best candidate.
+	i, by := Pick(res.Candidates, e.TieBreak)
+	best := res.Candidates[i]
+	res.NominatedNode, res.DecidedBy = best.Node, by
+	res.Victims = append([]*framework.PodInfo(nil), best.Victims...)
+	sort.Slice(res.Victims, func(a, b int) bool { return res.Victims[a].Pod.Key() < res.Victims[b].Pod.Key() })
+	return res
+}
+
+// PodEligibleToPreemptOthers is DefaultPreemption.PodEligibleToPreemptOthers:
+// a pod with preemptionPolicy Never may not preempt; a pod nominated to a
+// node where a lower-priority pod is still terminating because of
+// preemption waits for it, unless that node is now unresolvable for it.
+func (e *Evaluator) PodEligibleToPreemptOthers(pod *framework.PodInfo, nodeStatuses map[string]*framework.Status) (bool, string) {
+	p := pod.Pod
+	if p.Spec.PreemptionPolicy != nil && *p.Spec.PreemptionPolicy == api.PreemptNever {
+		return false, MsgPreemptNever
+	}
+	nom := p.Status.NominatedNodeName
+	if nom == "" {
+		return true, ""
+	}
+	if codeOf(nodeStatuses, nom) == framework.UnschedulableAndUnresolvable {
+		return true, ""
+	}
+	if ni := e.Handle.Snapshot().Get(nom); ni != nil {
+		prio := p.PriorityValue()
+		for _, q := range ni.Pods {
+			if q.Pod.PriorityValue() < prio && TerminatingByPreemption(q.Pod) {
+				return false, MsgTerminatingOnNominated
+			}
+		}
+	}
+	return true, ""
+}
+
+// TerminatingByPreemption reports a pod being deleted with a
+// DisruptionTarget=True condition of reason PreemptionByScheduler.
+func TerminatingByPreemption(p *api.Pod) bool {
+	if p.DeletionTimestamp == nil {
+		return false
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == api.DisruptionTarget {
+			return c.Status == api.ConditionTrue && c.Reason == ReasonPreemptionByScheduler
+		}
+	}
+	return false
+}
+
+func codeOf(statuses map[string]*framework.Status, node string) framework.Code {
+	st, ok := statuses[node]
+	if !ok {
+		return framework.UnschedulableAndUnresolvable
+	}
+	return st.CodeOf()
+}
+
+// aggregate formats errors as utilerrors.NewAggregate(errs).Error():
+// duplicates once, several in brackets.
+func aggregate(errs []string) string {
+	seen := map[string]bool{}
+	var uniq []string
+	for _, e := range errs {
+		if !seen[e] {
+			seen[e] = true
+			uniq = append(uniq, e)
+		}
+	}
+	if len(uniq) == 1 {
+		return uniq[0]
+	}
+	return "[" + strings.Join(uniq, ", ") + "]"
+}

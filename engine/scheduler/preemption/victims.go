@@ -1,0 +1,126 @@
+package preemption
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+// ReasonNoVictims is the dry-run status of a node with no lower-priority pod.
+const ReasonNoVictims = "No preemption victims found for incoming pod"
+
+// notStarted stands for the start time of a pod that has not started:
+// upstream uses time.Now(), which is later than every real start time.
+const notStarted = api.Time(math.MaxInt64)
+
+// startTime is util.GetPodStartTime.
+func startTime(p *api.Pod) api.Time {
+	if p.Status.StartTime != nil {
+		return *p.Status.StartTime
+	}
+	return notStarted
+}
+
+// moreImportant is util.MoreImportantPod: higher priority first, then the
+// pod that started earlier.
+func moreImportant(a, b *api.Pod) bool {
+	pa, pb := a.PriorityValue(), b.PriorityValue()
+	if pa != pb {
+		return pa > pb
+	}
+	return startTime(a) < startTime(b)
+}
+
+// selectVictimsOnNode is DefaultPreemption.SelectVictimsOnNode on a cloned
+// node and state: remove every lower-priority pod, check that the preemptor
+// fits, then add pods back — budget-violating ones first, each group most
+// important first — keeping every pod that still lets the preemptor fit.
+// It returns the victims (most important first) and how many of them
+// violate a budget, or the status that makes the node unsuitable.
+func (e *Evaluator) selectVictimsOnNode(state *framework.CycleState, pod *framework.PodInfo, ni *framework.NodeInfo, budgets []budget) ([]*framework.PodInfo, int, *framework.Status) {
+	h := e.Handle
+	prio := pod.Pod.PriorityValue()
+	var potential []*framework.PodInfo
+	for _, p := range ni.Pods {
+		if p.Pod.PriorityValue() < prio {
+			potential = append(potential, p)
+		}
+	}
+	remove := func(p *framework.PodInfo) *framework.Status {
+		ni.RemovePodInfo(p)
+		if st := h.RunPreFilterExtensionRemovePod(state, pod, p, ni); !st.IsSuccess() {
+			return asError(st, "removing pod %s", p.Pod.Key())
+		}
+		return nil
+	}
+	add := func(p *framework.PodInfo) *framework.Status {
+		ni.AddPodInfo(p)
+		if st := h.RunPreFilterExtensionAddPod(state, pod, p, ni); !st.IsSuccess() {
+			return asError(st, "adding pod %s", p.Pod.Key())
+		}
+		return nil
+	}
+	for _, p := range potential {
+		if st := remove(p); st != nil {
+			return nil, 0, st
+		}
+	}
+	if len(potential) == 0 {
+		return nil, 0, framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNoVictims)
+	}
+	// If the pod does not fit even with every lower-priority pod gone, the
+	// node cannot help (affinity to a victim is deliberately not
+	// considered, as upstream).
+	if st := h.RunFilterPlugins(state, pod, ni); !st.IsSuccess() {
+		return nil, 0, st
+	}
+	sort.SliceStable(potential, func(i, j int) bool { return moreImportant(potential[i].Pod, potential[j].Pod) })
+	violating, nonViolating := splitByPDBViolation(potential, budgets)
+
+	var victims []*framework.PodInfo
+	reprieve := func(p *framework.PodInfo) (bool, *framework.Status) {
+		if st := add(p); st != nil {
+			return false, st
+		}
+		if h.RunFilterPlugins(state, pod, ni).IsSuccess() {
+			return true, nil
+		}
+		if st := remove(p); st != nil {
+			return false, st
+		}
+		victims = append(victims, p)
+		return false, nil
+	}
+	numViolating := 0
+	for _, p := range violating {
+		fits, st := reprieve(p)
+		if st != nil {
+			return nil, 0, st
+		}
+		if !fits {
+			numViolating++
+		}
+	}
+	for _, p := range nonViolating {
+		if _, st := reprieve(p); st != nil {
+			return nil, 0, st
+		}
+	}
+	// Keep the victims ordered by importance across both groups.
+	if len(violating) != 0 && len(nonViolating) != 0 {
+		sort.SliceStable(victims, func(i, j int) bool { return moreImportant(victims[i].Pod, victims[j].Pod) })
+	}
+	return victims, numViolating, nil
+}
+
+// asError turns a failed extension call into an Error status with context.
+func asError(st *framework.Status, format string, args ...any) *framework.Status {
+	err := st.Err
+	if err == nil {
+		err = fmt.Errorf("%s", st.Message())
+	}
+	return framework.AsStatus(fmt.Errorf(format+": %w", append(args, err)...))
+}
