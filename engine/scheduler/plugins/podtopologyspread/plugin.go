@@ -10,15 +10,16 @@
 // (index.go), so a scheduling cycle costs O(nodes) (O(domains) when no
 // node filtering applies), whatever the number of pods.
 //
-// It imports engine/api and engine/scheduler/framework only.
+// It imports engine/api, engine/scheduler/framework and the plugins'
+// internal cyclecache only.
 package podtopologyspread
 
 import (
 	"fmt"
-	"sync/atomic"
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
 )
 
 // Name is the plugin's name in profiles and in the UI.
@@ -81,21 +82,11 @@ type Plugin struct {
 	// lastFilter / lastScore remember the state the latest PreFilter /
 	// PreScore wrote, so Filter and Score (called once per node) usually
 	// skip the CycleState map lookup.
-	lastFilter atomic.Pointer[filterCache]
-	lastScore  atomic.Pointer[scoreCache]
+	lastFilter cyclecache.Cache[*preFilterState]
+	lastScore  cyclecache.Cache[*preScoreState]
 
 	// topoMeta caches per topology key facts about the current Topology.
 	topoMeta map[string]*topologyMeta
-}
-
-type filterCache struct {
-	cycle *framework.CycleState
-	state *preFilterState
-}
-
-type scoreCache struct {
-	cycle *framework.CycleState
-	state *preScoreState
 }
 
 var (

@@ -6,6 +6,7 @@ import (
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
 )
 
 const preFilterStateKey framework.StateKey = "PreFilter" + Name
@@ -101,14 +102,16 @@ func (p *criticalPaths) update(domain int32, num int) {
 func (pl *Plugin) PreFilter(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot) (*framework.PreFilterResult, *framework.Status) {
 	cs, err := pl.constraintsFor(pod.Pod, api.DoNotSchedule)
 	if err != nil {
+		pl.lastFilter.Store(state, nil)
 		return nil, framework.AsStatus(fmt.Errorf("get constraints from pod: %w", err))
 	}
 	if len(cs) == 0 {
+		pl.lastFilter.Store(state, nil) // a reused CycleState must not see an older pod's state
 		return nil, framework.NewStatus(framework.Skip)
 	}
 	s := pl.calPreFilterState(pod.Pod, snap, cs)
 	state.Write(preFilterStateKey, s)
-	pl.lastFilter.Store(&filterCache{cycle: state, state: s})
+	pl.lastFilter.Store(state, s)
 	return nil, nil
 }
 
@@ -227,10 +230,7 @@ nodes:
 
 // filterState returns the state PreFilter wrote for this cycle.
 func (pl *Plugin) filterState(state *framework.CycleState) (*preFilterState, error) {
-	if c := pl.lastFilter.Load(); c != nil && c.cycle == state {
-		return c.state, nil
-	}
-	s, ok := state.Read(preFilterStateKey).(*preFilterState)
+	s, ok := cyclecache.Get(&pl.lastFilter, state, preFilterStateKey)
 	if !ok || s == nil {
 		return nil, fmt.Errorf("reading %q from cycleState: not found", preFilterStateKey)
 	}

@@ -73,7 +73,7 @@ func TestFilterDocsExamples(t *testing.T) {
 			// 0 pods no longer set the global minimum: zoneB (1) may take the
 			// pod. node5 passes this filter (its domain is not eligible, so it
 			// counts 0) but NodeAffinity rejects it.
-			name: "node affinity excluding zoneC: zoneB fits",
+			name:  "node affinity excluding zoneC: zoneB fits",
 			nodes: append(append([]string{}, docsNodes...), "node5 node=node5 zone=zoneC"),
 			pods:  []string{"p1 @node1 foo=bar", "p2 @node2 foo=bar", "p3 @node3 foo=bar"},
 			pod:   docsPod().Spread(1, "zone", dns, fooBar).NodeAffinityNotIn("zone", "zoneC").Obj(),

@@ -6,6 +6,7 @@ import (
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
 )
 
 const preScoreStateKey framework.StateKey = "PreScore" + Name
@@ -42,14 +43,17 @@ func (s *preScoreState) Clone() framework.StateData { return s }
 // constraints.
 func (pl *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot, feasible []*framework.NodeInfo) *framework.Status {
 	if snap.NumNodes() == 0 {
+		pl.lastScore.Store(state, nil)
 		return framework.NewStatus(framework.Skip)
 	}
 	p := pod.Pod
 	cs, err := pl.constraintsFor(p, api.ScheduleAnyway)
 	if err != nil {
+		pl.lastScore.Store(state, nil)
 		return framework.AsStatus(fmt.Errorf("calculating preScoreState: %w", err))
 	}
 	if len(cs) == 0 {
+		pl.lastScore.Store(state, nil)
 		return framework.NewStatus(framework.Skip)
 	}
 	// Only require that nodes have all the topology labels if using
@@ -58,7 +62,7 @@ func (pl *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, 
 	requireAll := len(p.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
 	s := pl.calPreScoreState(p, snap, feasible, cs, requireAll)
 	state.Write(preScoreStateKey, s)
-	pl.lastScore.Store(&scoreCache{cycle: state, state: s})
+	pl.lastScore.Store(state, s)
 	return nil
 }
 
@@ -205,10 +209,7 @@ nodes:
 }
 
 func (pl *Plugin) scoreState(state *framework.CycleState) (*preScoreState, error) {
-	if c := pl.lastScore.Load(); c != nil && c.cycle == state {
-		return c.state, nil
-	}
-	s, ok := state.Read(preScoreStateKey).(*preScoreState)
+	s, ok := cyclecache.Get(&pl.lastScore, state, preScoreStateKey)
 	if !ok || s == nil {
 		return nil, fmt.Errorf("reading %q from cycleState: not found", preScoreStateKey)
 	}
