@@ -1,0 +1,285 @@
+package scheduler
+
+import (
+	"errors"
+	"math/rand/v2"
+	"sort"
+
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+// Result is the outcome of one scheduling cycle.
+type Result struct {
+	// Node is the chosen node, "" if the pod is unschedulable.
+	Node string
+	// Message is the FitError message (with the preemption part when
+	// preemption ran) or the internal error when the cycle failed.
+	Message string
+	// Reasons is the FitError histogram: reason → number of nodes.
+	Reasons map[string]int
+	// NominatedNode and Victims are the preemption outcome; the victims
+	// are not removed and the nomination is not recorded (the caller
+	// does both).
+	NominatedNode string
+	Victims       []*framework.PodInfo
+	// Explanation is filled by ScheduleOneExplained only.
+	Explanation *Explanation
+	// Plugins are the plugins that rejected the pod (upstream's
+	// Diagnosis.UnschedulablePlugins), sorted; the queue uses them to
+	// decide which cluster events can make the pod schedulable.
+	Plugins []string
+	// Err is set when the cycle failed with an internal error (a plugin
+	// returned Error): the pod backs off instead of waiting for an event.
+	Err error
+}
+
+// errNoNodesAvailable is schedule_one.go's ErrNoNodesAvailable.
+var errNoNodesAvailable = errors.New("no nodes available to schedule pods")
+
+// outcome is what one run of the algorithm found, before it is turned
+// into a Result or an Explanation. Slices point into the scheduler's
+// buffers and are valid until the next cycle.
+type outcome struct {
+	state    *framework.CycleState
+	numNodes int
+	// preFilter is the PreFilter rejection every node carries.
+	preFilter *framework.Status
+	// narrowing lists the plugins whose PreFilterResult narrowed the
+	// nodes; narrowed is that set (nil: all nodes).
+	narrowing []string
+	narrowed  map[string]struct{}
+	absent    *framework.Status
+	feasible  []*framework.NodeInfo
+	table     scoreTable
+	// chosen is the position in feasible of the chosen node, -1 if none.
+	chosen int
+	err    *framework.Status
+}
+
+// ScheduleOne runs one scheduling cycle for the pod (schedulePod and, on
+// failure, the PostFilter of schedulingAlgorithm in
+// pkg/scheduler/schedule_one.go). It does not bind: the caller sets
+// spec.nodeName and calls Snapshot.AddPod. The pod must not be assigned.
+func (s *Scheduler) ScheduleOne(pi *framework.PodInfo) Result {
+	return s.schedule(pi, false)
+}
+
+// ScheduleOneExplained is ScheduleOne with the Explanation filled (it
+// scores even when one node is feasible; the decision is the same).
+func (s *Scheduler) ScheduleOneExplained(pi *framework.PodInfo) Result {
+	return s.schedule(pi, true)
+}
+
+func (s *Scheduler) schedule(pi *framework.PodInfo, explain bool) Result {
+	o := s.run(pi, explain, s.rng)
+	res := s.result(o, pi)
+	if explain {
+		res.Explanation = s.explanation(o, pi, res.Message)
+	}
+	return res
+}
+
+// result turns an outcome into a Result, running preemption for an
+// unschedulable pod.
+func (s *Scheduler) result(o *outcome, pi *framework.PodInfo) Result {
+	if o.err != nil {
+		return Result{Message: o.err.Message(), Err: statusError(o.err), Plugins: pluginList(o.err.Plugin)}
+	}
+	if o.chosen >= 0 {
+		return Result{Node: o.feasible[o.chosen].Node.Name}
+	}
+	if o.numNodes == 0 {
+		return Result{Message: errNoNodesAvailable.Error(), Reasons: map[string]int{}}
+	}
+	res := Result{Reasons: s.reasonHistogram(o), Plugins: s.rejectingPlugins(o)}
+	var post postFilterResult
+	if !s.cfg.DisablePreemption && s.postFilter != nil {
+		post = s.postFilter(o.state, pi, s.nodeStatuses(o))
+		res.NominatedNode, res.Victims = post.nominatedNode, post.victims
+	}
+	preFilterMsg := ""
+	if o.preFilter != nil {
+		preFilterMsg = o.preFilter.Message()
+	}
+	res.Message = fitErrorMessage(o.numNodes, preFilterMsg, res.Reasons, post.message)
+	return res
+}
+
+// run is the scheduling algorithm (schedulePod / findNodesThatFitPod /
+// prioritizeNodes). explain evaluates every node even for a pod with a
+// nominated node and scores even a single feasible node; the chosen node
+// is the same either way. rng is the tie-break generator to draw from.
+func (s *Scheduler) run(pi *framework.PodInfo, explain bool, rng *rand.Rand) *outcome {
+	o := &outcome{state: framework.NewCycleState(), numNodes: len(s.snap.Nodes), chosen: -1}
+	if o.numNodes == 0 {
+		return o
+	}
+	s.buf.reset(o.numNodes, s.cfg.Parallelism)
+	preRes, st, narrowing := s.runPreFilter(o.state, pi)
+	o.narrowing = narrowing
+	if !st.IsSuccess() {
+		if !st.IsRejected() {
+			o.err = st
+		} else {
+			o.preFilter = st
+		}
+		return o
+	}
+	// A nominated node (set by an earlier preemption) is tried first and
+	// taken without scoring when it passes (evaluateNominatedNode).
+	nominated := s.snap.Get(pi.Pod.Status.NominatedNodeName)
+	if nominated != nil && !explain {
+		if st := s.filterOneWithNominatedPods(o.state, pi, nominated); st.IsSuccess() {
+			o.feasible = append(s.buf.feasible[:0], nominated)
+			o.chosen = 0
+			return o
+		}
+	}
+	nodes := s.snap.Nodes
+	if !preRes.AllNodes() {
+		o.narrowed = preRes.NodeNames
+		o.absent = narrowedStatus(narrowing)
+		nodes = make([]*framework.NodeInfo, 0, len(preRes.NodeNames))
+		for _, ni := range s.snap.Nodes {
+			if _, ok := preRes.NodeNames[ni.Node.Name]; ok {
+				nodes = append(nodes, ni)
+			}
+		}
+	}
+	feasible, st := s.filterNodes(o.state, pi, nodes, o.narrowed)
+	if st != nil {
+		o.err = st
+		return o
+	}
+	o.feasible = feasible
+	if len(feasible) == 0 {
+		return o
+	}
+	nominatedPos := -1
+	if nominated != nil {
+		for i, ni := range feasible {
+			if ni == nominated {
+				nominatedPos = i
+			}
+		}
+	}
+	if len(feasible) == 1 && !explain {
+		o.chosen = 0
+		return o
+	}
+	table, st := s.prioritize(o.state, pi, feasible, explain)
+	if st != nil {
+		o.err = st
+		return o
+	}
+	o.table = table
+	switch {
+	case nominatedPos >= 0:
+		o.chosen = nominatedPos
+	case len(feasible) == 1:
+		o.chosen = 0
+	default:
+		o.chosen = selectHost(feasible, table.totals, s.cfg.TieBreak, rng)
+	}
+	return o
+}
+
+// statusOf returns a node's verdict (nil: feasible), attributed to the
+// rejecting plugin.
+func (s *Scheduler) statusOf(o *outcome, ni *framework.NodeInfo) *framework.Status {
+	if o.preFilter != nil {
+		return o.preFilter
+	}
+	if o.narrowed != nil {
+		if _, ok := o.narrowed[ni.Node.Name]; !ok {
+			return o.absent
+		}
+	}
+	st := s.buf.statuses[ni.Index]
+	if st == nil {
+		return nil
+	}
+	if k := s.buf.rejectedBy[ni.Index]; k > 0 {
+		return withPlugin(st, s.prof.filter[k-1].Name())
+	}
+	return st
+}
+
+// reasonHistogram counts, for every reason, the nodes rejected with it
+// (the histogram FitError.Error prints).
+func (s *Scheduler) reasonHistogram(o *outcome) map[string]int {
+	hist := map[string]int{}
+	if o.preFilter != nil {
+		for _, r := range o.preFilter.Reasons {
+			hist[r] += o.numNodes
+		}
+		return hist
+	}
+	for _, ni := range s.snap.Nodes {
+		var st *framework.Status
+		if o.narrowed != nil {
+			if _, ok := o.narrowed[ni.Node.Name]; !ok {
+				st = o.absent
+			}
+		}
+		if st == nil {
+			st = s.buf.statuses[ni.Index]
+		}
+		if st == nil {
+			continue
+		}
+		for _, r := range st.Reasons {
+			hist[r]++
+		}
+	}
+	return hist
+}
+
+// nodeStatuses returns every node's status for preemption (the
+// Diagnosis.NodeToStatus of upstream, with absent nodes filled in).
+func (s *Scheduler) nodeStatuses(o *outcome) map[string]*framework.Status {
+	out := make(map[string]*framework.Status, o.numNodes)
+	for _, ni := range s.snap.Nodes {
+		if st := s.statusOf(o, ni); st != nil {
+			out[ni.Node.Name] = st
+		}
+	}
+	return out
+}
+
+// rejectingPlugins lists the plugins that rejected the pod somewhere
+// (Diagnosis.UnschedulablePlugins): the PreFilter plugin that rejected
+// it, the plugins that narrowed the nodes, and every plugin that was the
+// first to reject a node.
+func (s *Scheduler) rejectingPlugins(o *outcome) []string {
+	set := map[string]bool{}
+	for _, p := range o.narrowing {
+		set[p] = true
+	}
+	if o.preFilter != nil {
+		if o.preFilter.Plugin != "" {
+			set[o.preFilter.Plugin] = true
+		}
+	} else {
+		for _, ni := range s.snap.Nodes {
+			if k := s.buf.rejectedBy[ni.Index]; k > 0 {
+				set[s.prof.filter[k-1].Name()] = true
+			} else if st := s.buf.statuses[ni.Index]; st != nil && st.Plugin != "" {
+				set[st.Plugin] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func pluginList(p string) []string {
+	if p == "" {
+		return nil
+	}
+	return []string{p}
+}

@@ -1,0 +1,128 @@
+package scheduler
+
+import (
+	"math/rand/v2"
+
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+// Explanation is everything one cycle computed for a pod, node by node:
+// the data behind `podlab explain` and the UI's explain pane.
+type Explanation struct {
+	// Pod is namespace/name.
+	Pod      string
+	NumNodes int
+	// Feasible lists the nodes that passed every filter, by name.
+	Feasible []string
+	// Chosen is the node ScheduleOne picks ("" if none).
+	Chosen string
+	// Message is the FitError message when no node is feasible.
+	Message string
+	// Weights are the score plugins' weights.
+	Weights map[string]int64
+	// ScoreOrder lists the score plugins in profile order.
+	ScoreOrder []string
+	// Nodes holds one verdict per node, sorted by node name.
+	Nodes []NodeVerdict
+}
+
+// NodeVerdict is one node's part of an Explanation.
+type NodeVerdict struct {
+	Node     string
+	Feasible bool
+	// Plugin is the first filter plugin that rejected the node ("" if
+	// feasible, or when a PreFilter result left the node out).
+	Plugin string
+	Code   framework.Code
+	// Reasons are the rejecting status' reasons, exactly as upstream.
+	Reasons []string
+	// Scores are normalised scores (0..100) per score plugin, for feasible
+	// nodes only; skipped and unmodelled plugins report 0.
+	Scores map[string]int64
+	// RawScores are the scores before NormalizeScore.
+	RawScores map[string]int64
+	// Total is Σ weight × normalised score.
+	Total int64
+	// Details holds each Explainer plugin's view of the node (e.g.
+	// PodTopologySpread's per-domain counts).
+	Details map[string]any
+}
+
+// Explain runs one cycle for the pod without changing anything: the
+// tie-break generator is copied, so the next ScheduleOne still makes the
+// choice Explain reports. Every node is filtered and, when at least one is
+// feasible, every feasible node is scored (upstream skips scoring when
+// only one node is feasible; the chosen node is the same).
+func (s *Scheduler) Explain(pi *framework.PodInfo) *Explanation {
+	pcg := *s.pcg
+	o := s.run(pi, true, rand.New(&pcg))
+	res := s.result(o, pi)
+	return s.explanation(o, pi, res.Message)
+}
+
+func (s *Scheduler) explanation(o *outcome, pi *framework.PodInfo, message string) *Explanation {
+	e := &Explanation{
+		Pod:        pi.Pod.Key(),
+		NumNodes:   o.numNodes,
+		Weights:    s.Weights(),
+		ScoreOrder: append([]string(nil), s.prof.scoreNames...),
+		Nodes:      make([]NodeVerdict, 0, o.numNodes),
+	}
+	if o.chosen >= 0 {
+		e.Chosen = o.feasible[o.chosen].Node.Name
+	} else {
+		e.Message = message
+	}
+	scoreIndex := map[string]int{}
+	for p, pl := range s.prof.score {
+		scoreIndex[pl.Name()] = p
+	}
+	explainable := o.err == nil && o.preFilter == nil
+	j := 0 // position in o.feasible (both are in name order)
+	for _, ni := range s.snap.Nodes {
+		v := NodeVerdict{Node: ni.Node.Name}
+		if o.err != nil {
+			v.Code = framework.Error
+			v.Reasons = append([]string(nil), o.err.Reasons...)
+			e.Nodes = append(e.Nodes, v)
+			continue
+		}
+		if st := s.statusOf(o, ni); st != nil {
+			v.Plugin, v.Code = st.Plugin, st.Code
+			if o.narrowed != nil && st == o.absent {
+				v.Plugin = ""
+			}
+			v.Reasons = append([]string(nil), st.Reasons...)
+		} else if j < len(o.feasible) && o.feasible[j] == ni {
+			v.Feasible = true
+			e.Feasible = append(e.Feasible, ni.Node.Name)
+			v.Scores = make(map[string]int64, len(s.prof.scoreNames))
+			v.RawScores = make(map[string]int64, len(s.prof.scoreNames))
+			for _, name := range s.prof.scoreNames {
+				v.Scores[name], v.RawScores[name] = 0, 0
+				p, ok := scoreIndex[name]
+				if !ok || o.table.normalized == nil || o.table.normalized[p] == nil {
+					continue
+				}
+				v.Scores[name] = o.table.normalized[p][j].Score
+				v.RawScores[name] = o.table.raw[p][j].Score
+			}
+			if o.table.totals != nil {
+				v.Total = o.table.totals[j]
+			}
+			j++
+		}
+		if explainable {
+			for _, x := range s.prof.explainers {
+				if d := x.ExplainNode(o.state, pi, ni); d != nil {
+					if v.Details == nil {
+						v.Details = map[string]any{}
+					}
+					v.Details[x.Name()] = d
+				}
+			}
+		}
+		e.Nodes = append(e.Nodes, v)
+	}
+	return e
+}

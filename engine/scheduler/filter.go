@@ -1,0 +1,218 @@
+package scheduler
+
+import (
+	"fmt"
+
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+// cycleBuffers are reused from cycle to cycle so that filtering and
+// scoring allocate nothing per node.
+type cycleBuffers struct {
+	// statuses[nodeIndex] is the node's rejection (nil: feasible).
+	statuses []*framework.Status
+	// rejectedBy[nodeIndex] is 1 + the index of the filter plugin that
+	// rejected the node (0: none, or not a filter plugin).
+	rejectedBy []int8
+	// cand[worker] holds the worker's surviving node positions.
+	cand [][]int32
+	// workerErr[worker] is set when a filter returned neither success nor
+	// a rejection (an internal error fails the whole cycle upstream).
+	workerErr []*framework.Status
+	feasible  []*framework.NodeInfo
+	filters   []activeFilter
+	scores    [][]framework.NodeScore
+	raw       [][]framework.NodeScore
+	totals    []int64
+}
+
+type activeFilter struct {
+	plugin framework.FilterPlugin
+	index  int8
+}
+
+func (b *cycleBuffers) reset(numNodes, workers int) {
+	if cap(b.statuses) < numNodes {
+		b.statuses = make([]*framework.Status, numNodes)
+		b.rejectedBy = make([]int8, numNodes)
+	}
+	b.statuses = b.statuses[:numNodes]
+	b.rejectedBy = b.rejectedBy[:numNodes]
+	clear(b.statuses)
+	clear(b.rejectedBy)
+	for len(b.cand) < workers {
+		b.cand = append(b.cand, nil)
+		b.workerErr = append(b.workerErr, nil)
+	}
+	clear(b.workerErr)
+}
+
+// filterNodes runs the filter plugins on nodes, as findNodesThatPassFilters
+// with percentageOfNodesToScore = 100: every node is evaluated (upstream
+// stops after numFeasibleNodesToFind feasible nodes from a rotating start;
+// the lab evaluates all so that explain and schedule agree and results do
+// not depend on history). Loops are plugin-major over a fixed partition of
+// the nodes: each worker keeps the positions still feasible and runs the
+// next plugin on those only, which gives every node exactly the verdict of
+// RunFilterPlugins (first rejecting plugin wins). Nodes holding nominated
+// pods of at least the pod's priority then get the first pass of
+// RunFilterPluginsWithNominatedPods (see nominatedPass). It fills
+// buf.statuses/rejectedBy and returns the feasible nodes in name order, or
+// an Error status.
+func (s *Scheduler) filterNodes(state *framework.CycleState, pi *framework.PodInfo, nodes []*framework.NodeInfo, narrowed map[string]struct{}) ([]*framework.NodeInfo, *framework.Status) {
+	b := &s.buf
+	b.filters = b.filters[:0]
+	for i, pl := range s.prof.filter {
+		if state.SkipFilterPlugins[pl.Name()] {
+			continue
+		}
+		b.filters = append(b.filters, activeFilter{plugin: pl, index: int8(i)})
+	}
+	filters := b.filters
+	workers := parallelize(s.cfg.Parallelism, len(nodes), func(w, lo, hi int) {
+		cand := b.cand[w][:0]
+		for k := lo; k < hi; k++ {
+			cand = append(cand, int32(k))
+		}
+		for _, f := range filters {
+			j := 0
+			for _, k := range cand {
+				ni := nodes[k]
+				st := f.plugin.Filter(state, pi, ni)
+				if st == nil || st.Code == framework.Success {
+					cand[j] = k
+					j++
+					continue
+				}
+				if st.Code != framework.Unschedulable && st.Code != framework.UnschedulableAndUnresolvable {
+					b.workerErr[w] = errorStatus(fmt.Errorf("running %q filter plugin: %w", f.plugin.Name(), statusError(st)), f.plugin.Name())
+				}
+				b.statuses[ni.Index] = st
+				b.rejectedBy[ni.Index] = f.index + 1
+			}
+			cand = cand[:j]
+			if j == 0 {
+				break
+			}
+		}
+		b.cand[w] = cand
+	})
+	for _, st := range b.workerErr {
+		if st != nil {
+			return nil, st
+		}
+	}
+	if st := s.nominatedPass(state, pi, narrowed); st != nil {
+		return nil, st
+	}
+	b.feasible = b.feasible[:0]
+	for w := 0; w < workers; w++ {
+		for _, k := range b.cand[w] {
+			if ni := nodes[k]; b.statuses[ni.Index] == nil {
+				b.feasible = append(b.feasible, ni)
+			}
+		}
+	}
+	return b.feasible, nil
+}
+
+// nominatedPass runs the first pass of RunFilterPluginsWithNominatedPods
+// (pkg/scheduler/framework/runtime/framework.go) on every node that holds
+// nominated pods of at least the pod's priority: the filters run with
+// those pods added to the node and to the PreFilter state, and a rejection
+// there is the node's verdict. The plugin-major loop already ran the
+// second pass (without them) on every node, so a node is feasible only if
+// both passes accept it, and its status is the first pass's when that one
+// rejects — exactly upstream's order. It returns an Error status, if any.
+func (s *Scheduler) nominatedPass(state *framework.CycleState, pi *framework.PodInfo, narrowed map[string]struct{}) *framework.Status {
+	if s.nominator.Len() == 0 {
+		return nil
+	}
+	for _, name := range s.nominator.nodes() {
+		ni := s.snap.Get(name)
+		if ni == nil {
+			continue
+		}
+		if narrowed != nil {
+			if _, ok := narrowed[name]; !ok {
+				continue
+			}
+		}
+		added, st := s.filterWithNominatedPods(state, pi, ni)
+		if !added || st.IsSuccess() {
+			continue
+		}
+		if !st.IsRejected() {
+			return st
+		}
+		s.buf.statuses[ni.Index] = st
+		s.buf.rejectedBy[ni.Index] = 0
+		if i, ok := s.prof.filterIndex[st.Plugin]; ok {
+			s.buf.rejectedBy[ni.Index] = int8(i + 1)
+		}
+	}
+	return nil
+}
+
+// filterWithNominatedPods is the first pass of
+// RunFilterPluginsWithNominatedPods (addGENominatedPods + RunFilterPlugins).
+// It reports whether any nominated pod was added.
+func (s *Scheduler) filterWithNominatedPods(state *framework.CycleState, pi *framework.PodInfo, ni *framework.NodeInfo) (bool, *framework.Status) {
+	nominated := s.nominator.NominatedPodsForNode(ni.Node.Name)
+	if len(nominated) == 0 {
+		return false, nil
+	}
+	prio := pi.Pod.PriorityValue()
+	key := pi.Pod.Key()
+	var (
+		stateOut *framework.CycleState
+		nodeOut  *framework.NodeInfo
+	)
+	for _, np := range nominated {
+		if np.Pod.PriorityValue() < prio || np.Pod.Key() == key {
+			continue
+		}
+		if nodeOut == nil {
+			nodeOut = ni.Clone()
+			stateOut = state.Clone()
+		}
+		nodeOut.AddPodInfo(np)
+		if st := s.RunPreFilterExtensionAddPod(stateOut, pi, np, nodeOut); !st.IsSuccess() {
+			return true, st
+		}
+	}
+	if nodeOut == nil {
+		return false, nil
+	}
+	return true, s.runFilterPlugins(stateOut, pi, nodeOut)
+}
+
+// runFilterPlugins runs every filter plugin (except those PreFilter
+// skipped) on one node and returns the first rejection, attributed to its
+// plugin, as frameworkImpl.RunFilterPlugins.
+func (s *Scheduler) runFilterPlugins(state *framework.CycleState, pi *framework.PodInfo, ni *framework.NodeInfo) *framework.Status {
+	for _, pl := range s.prof.filter {
+		if state.SkipFilterPlugins[pl.Name()] {
+			continue
+		}
+		st := pl.Filter(state, pi, ni)
+		if st.IsSuccess() {
+			continue
+		}
+		if !st.IsRejected() {
+			return errorStatus(fmt.Errorf("running %q filter plugin: %w", pl.Name(), statusError(st)), pl.Name())
+		}
+		return withPlugin(st, pl.Name())
+	}
+	return nil
+}
+
+// filterOneWithNominatedPods is RunFilterPluginsWithNominatedPods on one
+// node: both passes when nominated pods were added.
+func (s *Scheduler) filterOneWithNominatedPods(state *framework.CycleState, pi *framework.PodInfo, ni *framework.NodeInfo) *framework.Status {
+	added, st := s.filterWithNominatedPods(state, pi, ni)
+	if added && !st.IsSuccess() {
+		return st
+	}
+	return s.runFilterPlugins(state, pi, ni)
+}

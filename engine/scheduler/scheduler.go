@@ -1,0 +1,101 @@
+package scheduler
+
+import (
+	"math/rand/v2"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+// TieBreak chooses among feasible nodes with the same highest total score.
+type TieBreak int
+
+const (
+	// TieBreakRandom picks uniformly among the best nodes by reservoir
+	// sampling in node-name order, as selectHost did upstream, with a
+	// generator seeded from Config.Seed (reproducible runs).
+	TieBreakRandom TieBreak = iota
+	// TieBreakByName picks the smallest node name (what the oracle does).
+	TieBreakByName
+)
+
+// Config configures a Scheduler.
+type Config struct {
+	// Seed seeds the tie-break generator (TieBreakRandom).
+	Seed     int64
+	TieBreak TieBreak
+	// DefaultConstraints / DefaultingType are PodTopologySpread's args
+	// (DefaultingType "System", the default, or "List").
+	DefaultConstraints []api.TopologySpreadConstraint
+	DefaultingType     string
+	// PDBs returns the disruption budgets in force, for preemption; nil ⇒ none.
+	PDBs func() []*api.PodDisruptionBudget
+	// DisablePreemption turns DefaultPreemption (the PostFilter) off.
+	DisablePreemption bool
+	// Parallelism is the number of goroutines Filter and Score use
+	// (default 2). Results do not depend on it: every node's verdict and
+	// score is computed independently and written to its own slot.
+	Parallelism int
+}
+
+// Scheduler runs scheduling cycles for one profile against a Snapshot. It
+// is not safe for concurrent use: the engine calls it from its single
+// loop (it parallelises inside a cycle by itself).
+type Scheduler struct {
+	cfg       Config
+	snap      *framework.Snapshot
+	prof      *profile
+	nominator *Nominator
+	// pcg is the tie-break generator's state; Explain copies it so a
+	// preview does not change what the next ScheduleOne picks.
+	pcg *rand.PCG
+	rng *rand.Rand
+	// postFilter runs preemption for an unschedulable pod (nil: none).
+	postFilter postFilterFunc
+	buf        cycleBuffers
+}
+
+// postFilterFunc is the PostFilter extension point: it gets the per-node
+// statuses of a failed cycle and returns the preemption outcome.
+type postFilterFunc func(state *framework.CycleState, pi *framework.PodInfo, statuses map[string]*framework.Status) postFilterResult
+
+type postFilterResult struct {
+	nominatedNode string
+	victims       []*framework.PodInfo
+	message       string
+}
+
+// newScheduler builds a scheduler around an explicit plugin list (New
+// passes the default profile; tests pass fakes).
+func newScheduler(cfg Config, snap *framework.Snapshot, plugins []framework.Plugin, weights map[string]int64, scoreOrder []string) *Scheduler {
+	if cfg.Parallelism <= 0 {
+		cfg.Parallelism = 2
+	}
+	seed := uint64(cfg.Seed)
+	pcg := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
+	return &Scheduler{
+		cfg:       cfg,
+		snap:      snap,
+		prof:      newProfile(plugins, weights, scoreOrder),
+		nominator: NewNominator(),
+		pcg:       pcg,
+		rng:       rand.New(pcg),
+	}
+}
+
+// Snapshot returns the cluster state the scheduler reads.
+func (s *Scheduler) Snapshot() *framework.Snapshot { return s.snap }
+
+// Nominator returns the nominated-pods registry the cycle consults (the
+// engine records preemptors' nominations here and deletes them when the
+// pod is bound or deleted).
+func (s *Scheduler) Nominator() *Nominator { return s.nominator }
+
+// Weights returns every score plugin of the profile with its weight.
+func (s *Scheduler) Weights() map[string]int64 {
+	out := make(map[string]int64, len(s.prof.weights))
+	for k, v := range s.prof.weights {
+		out[k] = v
+	}
+	return out
+}

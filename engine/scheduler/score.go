@@ -1,0 +1,129 @@
+package scheduler
+
+import (
+	"fmt"
+
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+// runPreScore runs the PreScore plugins as frameworkImpl.RunPreScorePlugins:
+// Skip marks the plugin's Score to be skipped; anything else but success
+// fails the cycle.
+func (s *Scheduler) runPreScore(state *framework.CycleState, pi *framework.PodInfo, feasible []*framework.NodeInfo) *framework.Status {
+	var skip map[string]bool
+	defer func() { state.SkipScorePlugins = skip }()
+	for _, pl := range s.prof.preScore {
+		st := pl.PreScore(state, pi, s.snap, feasible)
+		if st.IsSkip() {
+			if skip == nil {
+				skip = map[string]bool{}
+			}
+			skip[pl.Name()] = true
+			continue
+		}
+		if !st.IsSuccess() {
+			return errorStatus(fmt.Errorf("running PreScore plugin %q: %w", pl.Name(), statusError(st)), pl.Name())
+		}
+	}
+	return nil
+}
+
+// scoreTable holds one cycle's scores: per score plugin of the profile
+// (in profile order), the normalised score of every feasible node (nil
+// for plugins PreScore skipped), the raw scores when asked for, and each
+// node's weighted total.
+type scoreTable struct {
+	normalized [][]framework.NodeScore
+	raw        [][]framework.NodeScore
+	totals     []int64
+}
+
+// prioritize runs PreScore, Score, NormalizeScore and the weights over the
+// feasible nodes as prioritizeNodes / frameworkImpl.RunScorePlugins. Score
+// runs plugin-major over a fixed partition of the nodes; each node's score
+// lands in its own slot, so the result does not depend on parallelism.
+// keepRaw keeps the scores before normalisation (explain). The table's
+// slices are reused by the next cycle.
+func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInfo, feasible []*framework.NodeInfo, keepRaw bool) (scoreTable, *framework.Status) {
+	if st := s.runPreScore(state, pi, feasible); st != nil {
+		return scoreTable{}, st
+	}
+	b := &s.buf
+	n := len(feasible)
+	plugins := s.prof.score
+	for len(b.scores) < len(plugins) {
+		b.scores = append(b.scores, nil)
+		b.raw = append(b.raw, nil)
+	}
+	table := scoreTable{normalized: make([][]framework.NodeScore, len(plugins))}
+	if keepRaw {
+		table.raw = make([][]framework.NodeScore, len(plugins))
+	}
+	for p, pl := range plugins {
+		if state.SkipScorePlugins[pl.Name()] {
+			continue
+		}
+		if cap(b.scores[p]) < n {
+			b.scores[p] = make([]framework.NodeScore, n, max(n, 2*cap(b.scores[p])))
+		}
+		table.normalized[p] = b.scores[p][:n]
+	}
+	clear(b.workerErr)
+	parallelize(s.cfg.Parallelism, n, func(w, lo, hi int) {
+		for p, pl := range plugins {
+			scores := table.normalized[p]
+			if scores == nil {
+				continue
+			}
+			for i := lo; i < hi; i++ {
+				ni := feasible[i]
+				sc, st := pl.Score(state, pi, ni)
+				if !st.IsSuccess() {
+					b.workerErr[w] = errorStatus(fmt.Errorf("running Score plugins: plugin %q failed with: %w", pl.Name(), statusError(st)), pl.Name())
+					return
+				}
+				scores[i] = framework.NodeScore{Name: ni.Node.Name, Index: ni.Index, Score: sc}
+			}
+		}
+	})
+	for _, st := range b.workerErr {
+		if st != nil {
+			return scoreTable{}, st
+		}
+	}
+	for p, pl := range plugins {
+		scores := table.normalized[p]
+		if scores == nil {
+			continue
+		}
+		if keepRaw {
+			table.raw[p] = append([]framework.NodeScore(nil), scores...)
+		}
+		if ext := pl.ScoreExtensions(); ext != nil {
+			if st := ext.NormalizeScore(state, pi, scores); !st.IsSuccess() {
+				return scoreTable{}, errorStatus(fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", pl.Name(), statusError(st)), pl.Name())
+			}
+		}
+	}
+	if cap(b.totals) < n {
+		b.totals = make([]int64, n, max(n, 2*cap(b.totals)))
+	}
+	totals := b.totals[:n]
+	clear(totals)
+	for p, pl := range plugins {
+		scores := table.normalized[p]
+		if scores == nil {
+			continue
+		}
+		for i := range scores {
+			sc := scores[i].Score
+			if sc > framework.MaxNodeScore || sc < framework.MinNodeScore {
+				return scoreTable{}, errorStatus(fmt.Errorf("applying score defaultWeights on Score plugins: plugin %q returns an invalid score %v, it should in the range of [%v, %v] after normalizing",
+					pl.Name(), sc, framework.MinNodeScore, framework.MaxNodeScore), pl.Name())
+			}
+			totals[i] += sc * pl.weight
+		}
+	}
+	table.totals = totals
+	return table, nil
+}
