@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/preemption"
 )
 
 // Result is the outcome of one scheduling cycle.
@@ -28,6 +29,9 @@ type Result struct {
 	// Diagnosis.UnschedulablePlugins), sorted; the queue uses them to
 	// decide which cluster events can make the pod schedulable.
 	Plugins []string
+	// Preemption is the full preemption outcome (candidates, the criterion
+	// that decided, dry-run verdicts) when preemption ran.
+	Preemption *preemption.Result
 	// Err is set when the cycle failed with an internal error (a plugin
 	// returned Error): the pod backs off instead of waiting for an event.
 	Err error
@@ -72,7 +76,7 @@ func (s *Scheduler) ScheduleOneExplained(pi *framework.PodInfo) Result {
 
 func (s *Scheduler) schedule(pi *framework.PodInfo, explain bool) Result {
 	o := s.run(pi, explain, s.rng)
-	res := s.result(o, pi)
+	res := s.result(o, pi, s.rng)
 	if explain {
 		res.Explanation = s.explanation(o, pi, res.Message)
 	}
@@ -81,7 +85,7 @@ func (s *Scheduler) schedule(pi *framework.PodInfo, explain bool) Result {
 
 // result turns an outcome into a Result, running preemption for an
 // unschedulable pod.
-func (s *Scheduler) result(o *outcome, pi *framework.PodInfo) Result {
+func (s *Scheduler) result(o *outcome, pi *framework.PodInfo, rng *rand.Rand) Result {
 	if o.err != nil {
 		return Result{Message: o.err.Message(), Err: statusError(o.err), Plugins: pluginList(o.err.Plugin)}
 	}
@@ -94,8 +98,8 @@ func (s *Scheduler) result(o *outcome, pi *framework.PodInfo) Result {
 	res := Result{Reasons: s.reasonHistogram(o), Plugins: s.rejectingPlugins(o)}
 	var post postFilterResult
 	if !s.cfg.DisablePreemption && s.postFilter != nil {
-		post = s.postFilter(o.state, pi, s.nodeStatuses(o))
-		res.NominatedNode, res.Victims = post.nominatedNode, post.victims
+		post = s.postFilter(o.state, pi, s.nodeStatuses(o), rng)
+		res.NominatedNode, res.Victims, res.Preemption = post.nominatedNode, post.victims, post.full
 	}
 	preFilterMsg := ""
 	if o.preFilter != nil {

@@ -55,8 +55,9 @@ type NodeVerdict struct {
 // only one node is feasible; the chosen node is the same).
 func (s *Scheduler) Explain(pi *framework.PodInfo) *Explanation {
 	pcg := *s.pcg
-	o := s.run(pi, true, rand.New(&pcg))
-	res := s.result(o, pi)
+	rng := rand.New(&pcg)
+	o := s.run(pi, true, rng)
+	res := s.result(o, pi, rng)
 	return s.explanation(o, pi, res.Message)
 }
 

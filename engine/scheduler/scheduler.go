@@ -5,6 +5,7 @@ import (
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/preemption"
 )
 
 // TieBreak chooses among feasible nodes with the same highest total score.
@@ -28,6 +29,10 @@ type Config struct {
 	// (DefaultingType "System", the default, or "List").
 	DefaultConstraints []api.TopologySpreadConstraint
 	DefaultingType     string
+	// SpreadSelectors is PodTopologySpread's Selectors hook: the selector
+	// of the workload that owns a pod, for default constraints (nil: no
+	// default constraints apply).
+	SpreadSelectors func(pod *api.Pod) api.Selector
 	// PDBs returns the disruption budgets in force, for preemption; nil ⇒ none.
 	PDBs func() []*api.PodDisruptionBudget
 	// DisablePreemption turns DefaultPreemption (the PostFilter) off.
@@ -57,12 +62,14 @@ type Scheduler struct {
 
 // postFilterFunc is the PostFilter extension point: it gets the per-node
 // statuses of a failed cycle and returns the preemption outcome.
-type postFilterFunc func(state *framework.CycleState, pi *framework.PodInfo, statuses map[string]*framework.Status) postFilterResult
+// rng is the tie-break generator of the cycle.
+type postFilterFunc func(state *framework.CycleState, pi *framework.PodInfo, statuses map[string]*framework.Status, rng *rand.Rand) postFilterResult
 
 type postFilterResult struct {
 	nominatedNode string
 	victims       []*framework.PodInfo
 	message       string
+	full          *preemption.Result
 }
 
 // newScheduler builds a scheduler around an explicit plugin list (New
