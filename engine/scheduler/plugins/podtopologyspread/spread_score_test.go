@@ -409,6 +409,20 @@ func TestSystemDefaults(t *testing.T) {
 			t.Errorf("scores = %v, want %v", got, want)
 		}
 	})
+	t.Run("nodes without a zone share the \"\" zone with nodes labelled zone=\"\"", func(t *testing.T) {
+		// upstream reads node.Labels[zone] as "" for node-b, so its 3 pods
+		// count for node-a's explicit "" zone; node-b itself gets no zone
+		// term. hostname: ln 5, +2; zone ("" and z1): ln 4, +4.
+		// node-a: 2 + 3·1.386+4 = 10.16 → 10; node-b: 3·1.609+2 = 6.83 → 7;
+		// node-c: 2 + 4 = 6; normalised 100·(16−s)/10.
+		ns := nodes("node-a "+h+"=node-a "+z+"=", "node-b "+h+"=node-b", "node-c "+h+"=node-c "+z+"=z1")
+		snap := newSnapshot(t, ns, pods("r1 @node-b foo=1", "r2 @node-b foo=2", "r3 @node-b foo=3"))
+		got := normalizedScores(t, mustNew(t, Args{Selectors: owned}), snap, pod, nil)
+		want := map[string]int64{"node-a": 60, "node-b": 90, "node-c": 100}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("scores = %v, want %v", got, want)
+		}
+	})
 	t.Run("List with user defaults", func(t *testing.T) {
 		snap := newSnapshot(t, ns, pods("r1 @node-a foo=x"))
 		pl := mustNew(t, Args{DefaultingType: ListDefaulting, Selectors: owned, DefaultConstraints: []api.TopologySpreadConstraint{
