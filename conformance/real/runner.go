@@ -1,0 +1,275 @@
+// Package real runs the real kube-scheduler v1.36 framework in-process on a
+// scenario: the default profile (v1 KubeSchedulerConfiguration defaults)
+// built with frameworkruntime.NewFramework from the in-tree registry, a
+// fake clientset with started informers, and the scheduler cache
+// (backend/cache) that refreshes one snapshot before every cycle, the way
+// pkg/scheduler/scheduler.go wires them. The scheduling cycle follows
+// pkg/scheduler/schedule_one.go (schedulePod, findNodesThatFitPod,
+// evaluateNominatedNode, prioritizeNodes) with two deliberate
+// differences: every node is evaluated (no numFeasibleNodesToFind
+// cut-off) and ties go to the smallest node name.
+package real
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	v1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
+	"k8s.io/klog/v2"
+	configv1 "k8s.io/kube-scheduler/config/v1"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/features"
+	schedulerapi "k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
+	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodevolumelimits"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+	"k8s.io/kubernetes/pkg/scheduler/metrics"
+	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
+
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+
+	"podlab.dev/podlab/conformance/scenario"
+)
+
+// Options tune the runner.
+type Options struct {
+	// Parallelism is the framework's parallelism (goroutines for Filter,
+	// Score and preemption dry runs); 0 ⇒ 2. No effect on decisions.
+	Parallelism int
+	// DisablePreemption skips DefaultPreemption after a failed cycle.
+	DisablePreemption bool
+}
+
+// Runner holds one framework instance over one cluster state.
+type Runner struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	logger klog.Logger
+
+	fw      framework.Framework
+	cache   internalcache.Cache
+	snap    *internalcache.Snapshot
+	preempt *defaultpreemption.DefaultPreemption
+
+	weights  map[string]int64
+	numNodes int
+	bound    map[string]*v1.Pod // namespace/name → pod (as stored in the cache)
+	pdbs     []*policyv1.PodDisruptionBudget
+	seq      int // bind sequence, for synthetic start times
+}
+
+// New builds a runner over a scenario's nodes and bound pods.
+func New(s *scenario.Scenario, opts Options) (*Runner, error) {
+	if opts.Parallelism <= 0 {
+		opts.Parallelism = 2
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	logger := klog.Background()
+	ctx = klog.NewContext(ctx, logger)
+	r := &Runner{ctx: ctx, cancel: cancel, logger: logger, bound: map[string]*v1.Pod{}}
+	if err := r.build(s, opts); err != nil {
+		cancel()
+		return nil, err
+	}
+	return r, nil
+}
+
+// Close stops the informers.
+func (r *Runner) Close() { r.cancel() }
+
+// defaultProfile returns the default-scheduler profile exactly as
+// scheduler.New derives it: v1 defaults converted to the internal config.
+func defaultProfile() (*schedulerapi.KubeSchedulerProfile, error) {
+	var versioned configv1.KubeSchedulerConfiguration
+	scheme.Scheme.Default(&versioned)
+	var cfg schedulerapi.KubeSchedulerConfiguration
+	if err := scheme.Scheme.Convert(&versioned, &cfg, nil); err != nil {
+		return nil, fmt.Errorf("convert scheduler config: %w", err)
+	}
+	if len(cfg.Profiles) == 0 {
+		return nil, fmt.Errorf("default scheduler config has no profile")
+	}
+	return &cfg.Profiles[0], nil
+}
+
+func (r *Runner) build(s *scenario.Scenario, opts Options) error {
+	metrics.Register()
+	profile, err := defaultProfile()
+	if err != nil {
+		return err
+	}
+	client := fake.NewClientset()
+	for _, ns := range s.Namespaces {
+		if _, err := client.CoreV1().Namespaces().Create(r.ctx, ns, metav1Create); err != nil {
+			return fmt.Errorf("create namespace %s: %w", ns.Name, err)
+		}
+	}
+	factory := informers.NewSharedInformerFactory(client, 0)
+
+	// DRA manager wired as scheduler.New does (DynamicResourceAllocation is
+	// GA); with no claims every DRA call is a no-op.
+	var draManager fwk.SharedDRAManager
+	if utilfeature.DefaultFeatureGate.Enabled(features.DynamicResourceAllocation) {
+		claims := assumecache.NewAssumeCache(r.logger, factory.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
+		topts := resourceslicetracker.Options{
+			EnableDeviceTaintRules:   utilfeature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules),
+			EnableConsumableCapacity: utilfeature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
+			SliceInformer:            factory.Resource().V1().ResourceSlices(),
+			KubeClient:               client,
+		}
+		if topts.EnableDeviceTaintRules {
+			topts.TaintInformer = factory.Resource().V1beta2().DeviceTaintRules()
+			topts.ClassInformer = factory.Resource().V1().DeviceClasses()
+		}
+		tracker, err := resourceslicetracker.StartTracker(r.ctx, topts)
+		if err != nil {
+			return fmt.Errorf("start resource slice tracker: %w", err)
+		}
+		draManager = dynamicresources.NewDRAManager(r.ctx, claims, tracker, factory)
+	}
+
+	r.cache = internalcache.New(r.ctx, nil, false)
+	r.snap = internalcache.NewEmptySnapshot()
+	fw, err := frameworkruntime.NewFramework(r.ctx, frameworkplugins.NewInTreeRegistry(), profile,
+		frameworkruntime.WithClientSet(client),
+		frameworkruntime.WithInformerFactory(factory),
+		frameworkruntime.WithSharedDRAManager(draManager),
+		frameworkruntime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(factory.Storage().V1().CSINodes().Lister())),
+		frameworkruntime.WithSnapshotSharedLister(r.snap),
+		frameworkruntime.WithPodNominator(noNominations{}),
+		frameworkruntime.WithParallelism(opts.Parallelism),
+		frameworkruntime.WithPodGroupManager(r.cache),
+	)
+	if err != nil {
+		return fmt.Errorf("build framework: %w", err)
+	}
+	r.fw = fw
+	if !opts.DisablePreemption {
+		pl, err := r.newPreemption(profile)
+		if err != nil {
+			return err
+		}
+		r.preempt = pl
+	}
+	factory.Start(r.ctx.Done())
+	for typ, ok := range factory.WaitForCacheSync(r.ctx.Done()) {
+		if !ok {
+			return fmt.Errorf("informer for %v did not sync", typ)
+		}
+	}
+
+	r.weights = map[string]int64{}
+	if p := fw.ListPlugins(); p != nil {
+		for _, pl := range p.Score.Enabled {
+			r.weights[pl.Name] = int64(pl.Weight)
+		}
+	}
+	for _, n := range s.Nodes {
+		r.cache.AddNode(r.logger, n.DeepCopy())
+	}
+	r.numNodes = len(s.Nodes)
+	for _, p := range s.Bound {
+		if err := r.addPod(p.DeepCopy()); err != nil {
+			return err
+		}
+	}
+	r.pdbs = s.PDBs
+	return nil
+}
+
+// newPreemption builds the profile's DefaultPreemption plugin with its
+// configured args over the same framework handle; its Evaluator and
+// SelectVictimsOnNode are used for the dry run.
+func (r *Runner) newPreemption(profile *schedulerapi.KubeSchedulerProfile) (*defaultpreemption.DefaultPreemption, error) {
+	var args *schedulerapi.DefaultPreemptionArgs
+	for _, pc := range profile.PluginConfig {
+		if a, ok := pc.Args.(*schedulerapi.DefaultPreemptionArgs); ok {
+			args = a
+		}
+	}
+	if args == nil {
+		return nil, fmt.Errorf("default profile has no DefaultPreemptionArgs")
+	}
+	pl, err := defaultpreemption.New(r.ctx, args, r.fw, frameworkFeatures())
+	if err != nil {
+		return nil, fmt.Errorf("build DefaultPreemption: %w", err)
+	}
+	return pl, nil
+}
+
+// Weights returns score plugin → weight of the profile.
+func (r *Runner) Weights() map[string]int64 {
+	out := make(map[string]int64, len(r.weights))
+	for k, v := range r.weights {
+		out[k] = v
+	}
+	return out
+}
+
+func (r *Runner) addPod(p *v1.Pod) error {
+	if err := r.cache.AddPod(r.logger, p); err != nil {
+		return fmt.Errorf("add pod %s/%s: %w", p.Namespace, p.Name, err)
+	}
+	r.bound[p.Namespace+"/"+p.Name] = p
+	return nil
+}
+
+func (r *Runner) removePod(key string) error {
+	p := r.bound[key]
+	if p == nil {
+		return fmt.Errorf("remove pod %s: not bound", key)
+	}
+	if err := r.cache.RemovePod(r.logger, p); err != nil {
+		return fmt.Errorf("remove pod %s: %w", key, err)
+	}
+	delete(r.bound, key)
+	return nil
+}
+
+// boundPods returns the bound pods sorted by key (PDB status input).
+func (r *Runner) boundPods() []*v1.Pod {
+	keys := make([]string, 0, len(r.bound))
+	for k := range r.bound {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]*v1.Pod, len(keys))
+	for i, k := range keys {
+		out[i] = r.bound[k]
+	}
+	return out
+}
+
+// currentPDBs returns the budgets with their status: as given in the
+// file, or computed from the pods bound now.
+func (r *Runner) currentPDBs() []*policyv1.PodDisruptionBudget {
+	out := make([]*policyv1.PodDisruptionBudget, 0, len(r.pdbs))
+	bound := r.boundPods()
+	for _, p := range r.pdbs {
+		c := p.DeepCopy()
+		if !scenario.StatusGiven(p) {
+			c.Status = scenario.PDBStatus(p, bound)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// noNominations is a PodNominator that tracks nothing: the harness does
+// not carry nominations across pods (see docs/conformance.md).
+type noNominations struct{}
+
+func (noNominations) AddNominatedPod(klog.Logger, fwk.PodInfo, *fwk.NominatingInfo) {}
+func (noNominations) DeleteNominatedPodIfExists(*v1.Pod)                            {}
+func (noNominations) UpdateNominatedPod(klog.Logger, *v1.Pod, fwk.PodInfo)          {}
+func (noNominations) NominatedPodsForNode(string) []fwk.PodInfo                     { return nil }
