@@ -1,0 +1,270 @@
+package lab
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"podlab.dev/podlab/lab/manifest"
+)
+
+// ScenarioAPIVersion and ScenarioKind identify the lab's own document in a
+// scenario file; every other document is a Kubernetes manifest.
+const (
+	ScenarioAPIVersion = "podlab/v1"
+	ScenarioKind       = "Scenario"
+)
+
+// Scenario is the lab header of a scenario file.
+type Scenario struct {
+	Name        string
+	Title       string
+	Description string
+	Seed        int64
+	Clock       ClockSpec
+	Cluster     ClusterSpec
+	Scheduler   SchedulerSpec
+	Kubelet     KubeletSpec
+	Timeline    []TimelineEntry
+	Lesson      *Lesson
+	// Pos is where the Scenario document starts.
+	Pos manifest.Position
+}
+
+// ClockSpec is how the virtual clock starts in the TUI.
+type ClockSpec struct {
+	Speed  float64 // virtual seconds per real second; 0 ⇒ 1
+	Paused bool
+}
+
+// ClusterSpec is the cluster shorthand: zones of identical nodes.
+type ClusterSpec struct {
+	// ZoneLabel is the label that names a node's zone
+	// (default topology.kubernetes.io/zone).
+	ZoneLabel string
+	// NodeNames is the pattern for generated node names: {zone} and {n}
+	// (1-based, across the cluster) or {i} (1-based, within the zone).
+	// Default "node-{n}".
+	NodeNames string
+	Node      NodeShape
+	Zones     []ZoneSpec
+}
+
+// NodeShape is the allocatable of generated nodes.
+type NodeShape struct {
+	CPU    string
+	Memory string
+	Pods   string
+	Labels map[string]string
+	Taints []string // k=v:Effect
+}
+
+// ZoneSpec describes one zone of the shorthand.
+type ZoneSpec struct {
+	Name  string
+	Nodes int
+	NodeShape
+	// Names lists explicit node names (overrides Nodes and the pattern).
+	Names []string
+	Pos   manifest.Position
+}
+
+// SchedulerSpec configures the scheduler profile.
+type SchedulerSpec struct {
+	TieBreak string // "random" (default) or "name"
+	// DefaultConstraints are the cluster-level PodTopologySpread defaults
+	// (pluginConfig args.defaultConstraints); labelSelector must be empty.
+	DefaultConstraints []DefaultConstraint
+	// DefaultingType is "System" (built-in defaults) or "List".
+	DefaultingType string
+}
+
+// DefaultConstraint is a cluster-level default spread constraint.
+type DefaultConstraint struct {
+	MaxSkew           int32
+	TopologyKey       string
+	WhenUnsatisfiable string
+}
+
+// KubeletSpec configures node-pressure eviction on every node.
+type KubeletSpec struct {
+	EvictionHard              map[string]string        // signal → threshold ("memory.available": "100Mi")
+	EvictionSoft              map[string]string        // signal → threshold
+	EvictionSoftGracePeriod   map[string]time.Duration // signal → grace
+	EvictionMaxPodGracePeriod int64
+	// StartupDelay is how long a bound pod takes to become Running+Ready
+	// unless its lab.podlab.dev/startup annotation says otherwise.
+	StartupDelay time.Duration
+}
+
+// TimelineEntry is a command run at a virtual time.
+type TimelineEntry struct {
+	At  time.Duration
+	Do  string // one command line
+	Pos manifest.Position
+}
+
+// Lesson is a sequence of steps with checks.
+type Lesson struct {
+	Steps []Step
+}
+
+// Step is one lesson step.
+type Step struct {
+	Title string
+	Text  string
+	// Do are commands the instructor can apply with one key.
+	Do []string
+	// Checks turn green when the learner reaches the goal.
+	Checks []StepCheck
+	// Solution are commands that make the checks pass (default: Do); the
+	// preset tests apply them.
+	Solution []string
+	Pos      manifest.Position
+}
+
+// StepCheck is one check with an optional hint.
+type StepCheck struct {
+	Expr string
+	Hint string
+	Pos  manifest.Position
+}
+
+// File is a loaded scenario file: its lab header (nil when the file is
+// plain manifests) and its manifests.
+type File struct {
+	Name     string
+	Scenario *Scenario
+	Objects  *manifest.Objects
+}
+
+// splitScenario separates the lab's Scenario document from the manifests.
+// Both halves keep the original line numbers (the other half's lines are
+// blanked), so every position reported later points into the user's file.
+func splitScenario(data []byte) (scenarioText, manifestText []byte, found bool) {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	var docs [][2]int // [start, end) line ranges
+	start := 0
+	for i, l := range lines {
+		if isDocSeparator(l) {
+			docs = append(docs, [2]int{start, i})
+			start = i
+		}
+	}
+	docs = append(docs, [2]int{start, len(lines)})
+	scen := make([][]byte, len(lines))
+	man := make([][]byte, len(lines))
+	copy(man, lines)
+	for i := range scen {
+		scen[i] = blankLine(lines[i])
+	}
+	for _, d := range docs {
+		if !isScenarioDoc(lines[d[0]:d[1]]) {
+			continue
+		}
+		found = true
+		for i := d[0]; i < d[1]; i++ {
+			scen[i] = lines[i]
+			if !isDocSeparator(lines[i]) {
+				man[i] = blankLine(lines[i])
+			}
+		}
+	}
+	return bytes.Join(scen, nil), bytes.Join(man, nil), found
+}
+
+func isDocSeparator(l []byte) bool {
+	s := strings.TrimRight(string(l), "\r\n")
+	return s == "---" || strings.HasPrefix(s, "--- ") || strings.HasPrefix(s, "---\t")
+}
+
+func blankLine(l []byte) []byte {
+	if bytes.HasSuffix(l, []byte("\r\n")) {
+		return []byte("\r\n")
+	}
+	if bytes.HasSuffix(l, []byte("\n")) {
+		return []byte("\n")
+	}
+	return nil
+}
+
+// isScenarioDoc looks for top-level "apiVersion: podlab/v1" in a document.
+func isScenarioDoc(lines [][]byte) bool {
+	for _, l := range lines {
+		s := strings.TrimRight(string(l), "\r\n")
+		if strings.HasPrefix(s, "apiVersion:") {
+			v := strings.Trim(strings.TrimSpace(strings.TrimPrefix(s, "apiVersion:")), `"'`)
+			if i := strings.Index(v, " #"); i >= 0 {
+				v = strings.TrimSpace(v[:i])
+			}
+			return v == ScenarioAPIVersion
+		}
+	}
+	return false
+}
+
+// LoadFile parses a scenario file: its manifests (through lab/manifest)
+// and its optional lab header. Errors carry file:line:col.
+func LoadFile(name string, data []byte) (*File, error) {
+	scenText, manText, found := splitScenario(data)
+	objs, err := manifest.Load(name, manText, manifest.Options{})
+	if err != nil {
+		return nil, err
+	}
+	f := &File{Name: name, Objects: objs}
+	if !found {
+		return f, nil
+	}
+	s, err := parseScenario(name, scenText)
+	if err != nil {
+		return nil, err
+	}
+	f.Scenario = s
+	return f, nil
+}
+
+func parseScenario(name string, text []byte) (*Scenario, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	var s *Scenario
+	p := &scenarioParser{file: name}
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, &manifest.Error{Diagnostics: []manifest.Diagnostic{yamlErrorDiag(name, err)}}
+		}
+		if len(doc.Content) == 0 {
+			continue
+		}
+		if s != nil {
+			p.errorf(doc.Content[0], "a file may hold only one %s document", ScenarioKind, "merge the two lab headers")
+			break
+		}
+		s = p.scenario(doc.Content[0])
+	}
+	if len(p.errs) > 0 {
+		return nil, &manifest.Error{Diagnostics: p.errs}
+	}
+	return s, nil
+}
+
+func yamlErrorDiag(name string, err error) manifest.Diagnostic {
+	msg := err.Error()
+	line := 1
+	if _, scanErr := fmt.Sscanf(msg, "yaml: line %d:", &line); scanErr == nil {
+		if i := strings.Index(msg, ": "); i >= 0 {
+			if j := strings.Index(msg[i+2:], ": "); j >= 0 {
+				msg = msg[i+2+j+2:]
+			}
+		}
+	}
+	return manifest.Diagnostic{File: name, Line: line, Col: 1, Severity: manifest.SeverityError, Message: msg, Hint: "check the YAML syntax (indentation, quotes, colons)"}
+}
