@@ -8,16 +8,19 @@ import "podlab.dev/podlab/engine/api"
 // does; an orphan (no controller) that matches, is not being deleted and is
 // in the owner's namespace is adopted; pods of other controllers are left
 // alone. A deleting owner neither adopts nor releases.
-func (m *Manager) claimPods(kind string, owner *api.ObjectMeta, sel api.Selector, pods []*api.Pod) []*api.Pod {
+//
+// filter, when set, is ANDed into the match (the StatefulSet's isMemberOf).
+func (m *Manager) claimPods(kind string, owner *api.ObjectMeta, sel api.Selector, pods []*api.Pod, filter func(*api.Pod) bool) []*api.Pod {
 	var claimed []*api.Pod
 	ownerDeleting := owner.DeletionTimestamp != nil
 	for _, p := range pods {
+		matches := sel.Matches(p.Labels) && (filter == nil || filter(p))
 		ref := p.ControllerRef()
 		if ref != nil {
 			if ref.UID != owner.UID {
 				continue
 			}
-			if sel.Matches(p.Labels) {
+			if matches {
 				claimed = append(claimed, p)
 				continue
 			}
@@ -36,7 +39,7 @@ func (m *Manager) claimPods(kind string, owner *api.ObjectMeta, sel api.Selector
 			}
 			continue
 		}
-		if ownerDeleting || !sel.Matches(p.Labels) || p.DeletionTimestamp != nil || p.Namespace != owner.Namespace {
+		if ownerDeleting || !matches || p.DeletionTimestamp != nil || p.Namespace != owner.Namespace {
 			continue
 		}
 		// Adopt: add a controller reference to us.

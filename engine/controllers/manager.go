@@ -210,7 +210,12 @@ func (m *Manager) createPodFromTemplate(tmpl *api.PodTemplateSpec, kind string, 
 		return nil, err
 	}
 	m.acted()
-	m.record(kind, owner, source, EventNormal, "SuccessfulCreate", "Created pod: %s", p.Name)
+	if kind == KindStatefulSet {
+		// stateful_pod_control.go recordPodEvent
+		m.record(kind, owner, source, EventNormal, "SuccessfulCreate", "create Pod %s in StatefulSet %s successful", p.Name, owner.Name)
+	} else {
+		m.record(kind, owner, source, EventNormal, "SuccessfulCreate", "Created pod: %s", p.Name)
+	}
 	return p, nil
 }
 
@@ -221,7 +226,11 @@ func (m *Manager) deletePod(p *api.Pod, kind string, owner *api.ObjectMeta, sour
 		return
 	}
 	m.acted()
-	m.record(kind, owner, source, EventNormal, "SuccessfulDelete", "Deleted pod: %s", p.Name)
+	if kind == KindStatefulSet {
+		m.record(kind, owner, source, EventNormal, "SuccessfulDelete", "delete Pod %s in StatefulSet %s successful", p.Name, owner.Name)
+	} else {
+		m.record(kind, owner, source, EventNormal, "SuccessfulDelete", "Deleted pod: %s", p.Name)
+	}
 }
 
 // seconds converts whole seconds to a duration.

@@ -26,7 +26,7 @@ type Condition struct {
 // ReplicaSet is a ReplicaSet with its status.
 type ReplicaSet struct {
 	api.ReplicaSet
-	Status ReplicaSetStatus
+	Status   ReplicaSetStatus
 	selector api.Selector
 }
 
@@ -65,6 +65,16 @@ type StatefulSet struct {
 	api.StatefulSet
 	Status   StatefulSetStatus
 	selector api.Selector
+	// revisions stands for the set's ControllerRevisions, oldest first.
+	revisions []ControllerRevision
+}
+
+// ControllerRevision is a StatefulSet template revision
+// (apps/v1 ControllerRevision: name "<set>-<hash>", a revision number).
+type ControllerRevision struct {
+	Name     string
+	Revision int64
+	Template api.PodTemplateSpec
 }
 
 // StatefulSetStatus is apps/v1 StatefulSetStatus.

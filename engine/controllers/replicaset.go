@@ -87,7 +87,7 @@ func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
 			terminating = append(terminating, p)
 		}
 	}
-	filtered := m.claimPods(KindReplicaSet, &rs.ObjectMeta, rs.selector, active)
+	filtered := m.claimPods(KindReplicaSet, &rs.ObjectMeta, rs.selector, active, nil)
 	if rs.DeletionTimestamp == nil {
 		filtered = m.manageReplicas(rs, filtered)
 	}

@@ -1,0 +1,355 @@
+package controllers
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+const daemonSetSource = "daemonset-controller"
+
+// LabelPodTemplateGeneration is the DaemonSet's (deprecated, still set)
+// pod-template-generation label.
+const LabelPodTemplateGeneration = "pod-template-generation"
+
+// AddDaemonSet adds a DaemonSet with apps/v1 defaulting (RollingUpdate,
+// maxUnavailable 1, maxSurge 0).
+func (m *Manager) AddDaemonSet(obj *api.DaemonSet) (*DaemonSet, error) {
+	if _, ok := m.daemonSets[key(obj.Namespace, obj.Name)]; ok {
+		return nil, fmt.Errorf("daemonset %s already exists", obj.Key())
+	}
+	ds := &DaemonSet{DaemonSet: *obj}
+	m.initMeta(&ds.ObjectMeta)
+	us := &ds.Spec.UpdateStrategy
+	if us.Type == "" {
+		us.Type = "RollingUpdate"
+	}
+	if us.Type == "RollingUpdate" {
+		if us.RollingUpdate == nil {
+			us.RollingUpdate = &api.RollingUpdateDaemonSet{}
+		}
+		if us.RollingUpdate.MaxUnavailable == nil {
+			us.RollingUpdate.MaxUnavailable = &api.IntOrString{IntVal: 1}
+		}
+		if us.RollingUpdate.MaxSurge == nil {
+			us.RollingUpdate.MaxSurge = &api.IntOrString{IntVal: 0}
+		}
+	}
+	sel, err := compileWorkloadSelector(ds.Spec.Selector, ds.Spec.Template.Labels)
+	if err != nil {
+		return nil, fmt.Errorf("daemonset %s: %w", ds.Key(), err)
+	}
+	ds.selector = sel
+	if m.started {
+		ds.CreationTimestamp = m.now
+	}
+	m.daemonSets[ds.Key()] = ds
+	m.changed = true
+	return ds, nil
+}
+
+// DaemonSet returns the DaemonSet namespace/name, or nil.
+func (m *Manager) DaemonSet(namespace, name string) *DaemonSet {
+	return m.daemonSets[key(namespace, name)]
+}
+
+// DaemonSets returns every DaemonSet sorted by namespace/name.
+func (m *Manager) DaemonSets() []*DaemonSet {
+	out := make([]*DaemonSet, 0, len(m.daemonSets))
+	for _, k := range sortedKeys(m.daemonSets) {
+		out = append(out, m.daemonSets[k])
+	}
+	return out
+}
+
+// UpdateDaemonSet edits a DaemonSet's spec (a template change rolls it).
+func (m *Manager) UpdateDaemonSet(namespace, name string, edit func(*api.DaemonSetSpec)) error {
+	ds := m.DaemonSet(namespace, name)
+	if ds == nil {
+		return fmt.Errorf("daemonset %q not found", key(namespace, name))
+	}
+	spec := ds.Spec
+	spec.Template = copyTemplate(&ds.Spec.Template)
+	edit(&spec)
+	sel, err := compileWorkloadSelector(spec.Selector, spec.Template.Labels)
+	if err != nil {
+		return fmt.Errorf("daemonset %s: %w", ds.Key(), err)
+	}
+	ds.Spec, ds.selector = spec, sel
+	ds.Generation++
+	m.changed = true
+	return nil
+}
+
+// DaemonPodTolerations is daemon/util AddOrUpdateDaemonPodTolerations: the
+// tolerations every DaemonSet pod gets (not-ready and unreachable
+// NoExecute without tolerationSeconds; disk/memory/pid pressure and
+// unschedulable NoSchedule; network-unavailable NoSchedule for hostNetwork
+// pods), replacing any the template has for the same key and effect.
+func DaemonPodTolerations(spec *api.PodSpec) {
+	add := func(k, effect string) {
+		t := api.Toleration{Key: k, Operator: api.TolerationOpExists, Effect: effect}
+		for i := range spec.Tolerations {
+			if spec.Tolerations[i].Key == k && spec.Tolerations[i].Effect == effect {
+				spec.Tolerations[i] = t
+				return
+			}
+		}
+		spec.Tolerations = append(spec.Tolerations, t)
+	}
+	add(api.TaintNodeNotReady, api.TaintEffectNoExecute)
+	add(api.TaintNodeUnreachable, api.TaintEffectNoExecute)
+	add(api.TaintNodeDiskPressure, api.TaintEffectNoSchedule)
+	add(api.TaintNodeMemoryPressure, api.TaintEffectNoSchedule)
+	add(api.TaintNodePIDPressure, api.TaintEffectNoSchedule)
+	add(api.TaintNodeUnschedulable, api.TaintEffectNoSchedule)
+	if spec.HostNetwork {
+		add(api.TaintNodeNetworkUnavailable, api.TaintEffectNoSchedule)
+	}
+}
+
+// nodeShouldRunDaemonPod is NodeShouldRunDaemonPod: shouldRun when the
+// node fits nodeName, node affinity/selector and (with the daemon
+// tolerations) its NoSchedule/NoExecute taints; shouldContinueRunning when
+// only NoSchedule taints are in the way.
+func nodeShouldRunDaemonPod(node *api.Node, ds *DaemonSet) (shouldRun, shouldContinueRunning bool) {
+	tmpl := ds.Spec.Template.Spec
+	if tmpl.NodeName != "" && tmpl.NodeName != node.Name {
+		return false, false
+	}
+	pod := &api.Pod{Spec: tmpl}
+	pod.Spec.Tolerations = append([]api.Toleration(nil), tmpl.Tolerations...)
+	DaemonPodTolerations(&pod.Spec)
+	if !api.PodMatchesNodeSelectorAndAffinityTerms(pod, node) {
+		return false, false
+	}
+	if _, bad := api.FindUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, func(t *api.Taint) bool {
+		return t.Effect == api.TaintEffectNoExecute || t.Effect == api.TaintEffectNoSchedule
+	}); bad {
+		_, noExec := api.FindUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, func(t *api.Taint) bool {
+			return t.Effect == api.TaintEffectNoExecute
+		})
+		return false, !noExec
+	}
+	return true, true
+}
+
+// daemonPodTargetNode is util.GetTargetNodeName: spec.nodeName, or the
+// metadata.name the pod's node affinity pins it to.
+func daemonPodTargetNode(p *api.Pod) string {
+	if p.Spec.NodeName != "" {
+		return p.Spec.NodeName
+	}
+	if a := p.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		for _, t := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+			for _, f := range t.MatchFields {
+				if f.Key == "metadata.name" && f.Operator == api.NodeSelectorOpIn && len(f.Values) == 1 {
+					return f.Values[0]
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// pinToNode is ReplaceDaemonSetPodNodeNameNodeAffinity: the pod's required
+// node affinity becomes "metadata.name In [node]", so the normal scheduler
+// places it (and its other filters still apply).
+func pinToNode(spec *api.PodSpec, node string) {
+	term := api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{node}}}}
+	if spec.Affinity == nil {
+		spec.Affinity = &api.Affinity{}
+	}
+	if spec.Affinity.NodeAffinity == nil {
+		spec.Affinity.NodeAffinity = &api.NodeAffinity{}
+	}
+	spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution = &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{term}}
+}
+
+// syncDaemonSet is DaemonSetsController.syncDaemonSet: manage (one pod per
+// node that should run one, none elsewhere) and then rollingUpdate.
+func (m *Manager) syncDaemonSet(ds *DaemonSet) {
+	pods := m.claimPods(KindDaemonSet, &ds.ObjectMeta, ds.selector, m.pods(ds.Namespace), nil)
+	hash := ComputeHash(&ds.Spec.Template, nil)
+	byNode := map[string][]*api.Pod{}
+	for _, p := range pods {
+		byNode[daemonPodTargetNode(p)] = append(byNode[daemonPodTargetNode(p)], p)
+	}
+	nodes := append([]*api.Node(nil), m.cluster.Nodes()...)
+	sort.Slice(nodes, func(i, j int) bool { return nodes[i].Name < nodes[j].Name })
+	defer m.daemonSetStatus(ds, nodes, byNode, hash)
+	if ds.DeletionTimestamp != nil {
+		return
+	}
+	var need []string
+	var del []*api.Pod
+	live := map[string]bool{}
+	for _, n := range nodes {
+		live[n.Name] = true
+		shouldRun, shouldContinue := nodeShouldRunDaemonPod(n, ds)
+		onNode, exists := byNode[n.Name]
+		switch {
+		case shouldRun && !exists:
+			need = append(need, n.Name)
+		case shouldContinue:
+			var running []*api.Pod
+			for _, p := range onNode {
+				switch {
+				case p.DeletionTimestamp != nil:
+				case p.Status.Phase == api.PodFailed:
+					m.record(KindDaemonSet, &ds.ObjectMeta, daemonSetSource, EventWarning, "FailedDaemonPod", "Found failed daemon pod %s/%s on node %s, will try to kill it", p.Namespace, p.Name, n.Name)
+					del = append(del, p)
+				case p.Status.Phase == api.PodSucceeded:
+					m.record(KindDaemonSet, &ds.ObjectMeta, daemonSetSource, EventNormal, "SucceededDaemonPod", "Found succeeded daemon pod %s/%s on node %s, will try to delete it", p.Namespace, p.Name, n.Name)
+					del = append(del, p)
+				default:
+					running = append(running, p)
+				}
+			}
+			if len(running) > 1 {
+				sortDaemonPods(running)
+				del = append(del, running[1:]...)
+			}
+		case !shouldContinue && exists:
+			for _, p := range onNode {
+				if p.DeletionTimestamp == nil {
+					del = append(del, p)
+				}
+			}
+		}
+	}
+	// Pods bound to (or pinned at) nodes that no longer exist.
+	for _, nodeName := range sortedKeys(byNode) {
+		if live[nodeName] {
+			continue
+		}
+		for _, p := range byNode[nodeName] {
+			if p.DeletionTimestamp == nil {
+				del = append(del, p)
+			}
+		}
+	}
+	for _, nodeName := range need {
+		_, _ = m.createPodFromTemplate(&ds.Spec.Template, KindDaemonSet, &ds.ObjectMeta, daemonSetSource, "", func(p *api.Pod) {
+			p.Labels[LabelControllerRevision] = hash
+			p.Labels[LabelPodTemplateGeneration] = strconv.FormatInt(ds.Generation, 10)
+			DaemonPodTolerations(&p.Spec)
+			pinToNode(&p.Spec, nodeName)
+		})
+	}
+	for _, p := range del {
+		m.deletePod(p, KindDaemonSet, &ds.ObjectMeta, daemonSetSource)
+	}
+	if len(need) == 0 && len(del) == 0 && ds.Spec.UpdateStrategy.Type == "RollingUpdate" {
+		m.daemonSetRollingUpdate(ds, nodes, byNode, hash)
+	}
+}
+
+// sortDaemonPods is podByCreationTimestampAndPhase: bound pods first, then
+// older first, then by name.
+func sortDaemonPods(ps []*api.Pod) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if (ps[i].Spec.NodeName != "") != (ps[j].Spec.NodeName != "") {
+			return ps[i].Spec.NodeName != ""
+		}
+		if ps[i].CreationTimestamp == ps[j].CreationTimestamp {
+			return ps[i].Name < ps[j].Name
+		}
+		return ps[i].CreationTimestamp < ps[j].CreationTimestamp
+	})
+}
+
+// daemonSetRollingUpdate is update.go rollingUpdate with maxSurge 0: old
+// pods that are unavailable are replaced at once; available ones are
+// deleted while fewer than maxUnavailable nodes are unavailable. Nodes are
+// visited in name order (upstream: map order).
+func (m *Manager) daemonSetRollingUpdate(ds *DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string) {
+	desired := int32(0)
+	for _, n := range nodes {
+		if run, _ := nodeShouldRunDaemonPod(n, ds); run {
+			desired++
+		}
+	}
+	maxUnavailable, err := scaledValue(ds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable, desired, true)
+	if err != nil {
+		return
+	}
+	if maxUnavailable == 0 {
+		maxUnavailable = 1
+	}
+	var numUnavailable int32
+	var replace, candidates []*api.Pod
+	for _, nodeName := range sortedKeys(byNode) {
+		var newPod, oldPod *api.Pod
+		for _, p := range byNode[nodeName] {
+			if p.DeletionTimestamp != nil {
+				continue
+			}
+			if p.Labels[LabelControllerRevision] == hash {
+				newPod = p
+			} else {
+				oldPod = p
+			}
+		}
+		switch {
+		case oldPod == nil && newPod == nil, oldPod != nil && newPod != nil:
+			numUnavailable++
+		case newPod != nil:
+			if !isPodAvailable(newPod, ds.Spec.MinReadySeconds, m.now) {
+				numUnavailable++
+			}
+		default:
+			switch {
+			case !isPodAvailable(oldPod, ds.Spec.MinReadySeconds, m.now):
+				replace = append(replace, oldPod)
+				numUnavailable++
+			case numUnavailable >= maxUnavailable:
+			default:
+				candidates = append(candidates, oldPod)
+			}
+		}
+	}
+	remaining := min(max(maxUnavailable-numUnavailable, 0), int32(len(candidates)))
+	for _, p := range append(replace, candidates[:remaining]...) {
+		m.deletePod(p, KindDaemonSet, &ds.ObjectMeta, daemonSetSource)
+	}
+}
+
+// daemonSetStatus is updateDaemonSetStatus.
+func (m *Manager) daemonSetStatus(ds *DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string) {
+	st := DaemonSetStatus{ObservedGeneration: ds.Generation}
+	for _, n := range nodes {
+		shouldRun, _ := nodeShouldRunDaemonPod(n, ds)
+		scheduled := false
+		var pod *api.Pod
+		for _, p := range byNode[n.Name] {
+			if p.DeletionTimestamp == nil && p.Spec.NodeName == n.Name {
+				scheduled, pod = true, p
+			}
+		}
+		if shouldRun {
+			st.DesiredNumberScheduled++
+			if scheduled {
+				st.CurrentNumberScheduled++
+				if isPodReady(pod) {
+					st.NumberReady++
+					if isPodAvailable(pod, ds.Spec.MinReadySeconds, m.now) {
+						st.NumberAvailable++
+					}
+				}
+				if pod.Labels[LabelControllerRevision] == hash {
+					st.UpdatedNumberScheduled++
+				}
+			}
+		} else if scheduled {
+			st.NumberMisscheduled++
+		}
+	}
+	st.NumberUnavailable = st.DesiredNumberScheduled - st.NumberAvailable
+	if st != ds.Status {
+		ds.Status = st
+		m.changed = true
+	}
+}
