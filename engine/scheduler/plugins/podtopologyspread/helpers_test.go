@@ -273,3 +273,9 @@ func diffCodes(got, want map[string]framework.Code) string {
 	}
 	return b.String()
 }
+
+func newCycleState() *framework.CycleState { return framework.NewCycleState() }
+
+func podInfo(p *api.Pod) *framework.PodInfo { return framework.NewPodInfo(p) }
+
+const errorCode = framework.Error
