@@ -1,0 +1,106 @@
+package noderesources
+
+import (
+	"math"
+
+	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
+)
+
+// BalancedAllocationName is NodeResourcesBalancedAllocation's name.
+const BalancedAllocationName = "NodeResourcesBalancedAllocation"
+
+const balancedPreScoreStateKey framework.StateKey = "PreScore" + BalancedAllocationName
+
+// BalancedAllocation is the NodeResourcesBalancedAllocation score plugin.
+type BalancedAllocation struct {
+	preScore cyclecache.Cache[*balancedPreScoreState]
+}
+
+var (
+	_ framework.PreScorePlugin = (*BalancedAllocation)(nil)
+	_ framework.ScorePlugin    = (*BalancedAllocation)(nil)
+	_ framework.Explainer      = (*BalancedAllocation)(nil)
+)
+
+// NewBalancedAllocation returns the plugin (cpu and memory, weight 1).
+func NewBalancedAllocation() *BalancedAllocation { return &BalancedAllocation{} }
+
+// Name implements framework.Plugin.
+func (*BalancedAllocation) Name() string { return BalancedAllocationName }
+
+// balancedPreScoreState is the pod's plain cpu and memory requests.
+type balancedPreScoreState struct {
+	cpu, mem int64
+}
+
+// Clone implements framework.StateData; the state is immutable.
+func (s *balancedPreScoreState) Clone() framework.StateData { return s }
+
+// PreScore implements framework.PreScorePlugin: Skip for a pod requesting
+// neither cpu nor memory ("best effort" for this plugin, so such pods do
+// not pile onto one node: kubernetes/kubernetes#129138).
+func (b *BalancedAllocation) PreScore(state *framework.CycleState, pod *framework.PodInfo, _ *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
+	if pod.Requests.MilliCPU == 0 && pod.Requests.Memory == 0 {
+		b.preScore.Store(state, nil)
+		return framework.NewStatus(framework.Skip)
+	}
+	s := &balancedPreScoreState{cpu: pod.Requests.MilliCPU, mem: pod.Requests.Memory}
+	state.Write(balancedPreScoreStateKey, s)
+	b.preScore.Store(state, s)
+	return nil
+}
+
+// Score implements framework.ScorePlugin (balanced_allocation.go Score).
+func (b *BalancedAllocation) Score(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
+	cpu, mem := pod.Requests.MilliCPU, pod.Requests.Memory
+	if s, _ := cyclecache.Get(&b.preScore, state, balancedPreScoreStateKey); s != nil {
+		cpu, mem = s.cpu, s.mem
+	}
+	if cpu == 0 && mem == 0 {
+		return 0, nil
+	}
+	a := nodeAllocation(node, cpu, mem, true)
+	return balancedResourceScorer(&a), nil
+}
+
+// ScoreExtensions implements framework.ScorePlugin: none.
+func (*BalancedAllocation) ScoreExtensions() framework.ScoreExtensions { return nil }
+
+// balancedResourceScorer scores how placing the pod changes the node's
+// balance, as v1.36's balancedResourceScorer: both balance scores lie in
+// [50, 100], so their difference lies in [−50, 50] and the result in
+// [50, 100]: about 75 when the pod barely changes the balance, towards
+// 100 when it improves it, towards 50 when it worsens it. Integer
+// division as upstream.
+func balancedResourceScorer(a *allocation) int64 {
+	scoreWithPod := balancedResourceScore(&a.requested, &a.allocatable)
+	scoreWithoutPod := balancedResourceScore(&a.allocated, &a.allocatable)
+	return framework.MaxNodeScore/2 + (framework.MaxNodeScore/2+scoreWithPod-scoreWithoutPod)/2
+}
+
+// balancedResourceScore is (1 − std) × 100 truncated, std being the
+// standard deviation of the requested fractions (capped at 1) of the
+// resources the node has; for two resources |f1 − f2| / 2, for one or
+// none 0. The float expressions follow upstream exactly so results round
+// identically.
+func balancedResourceScore(requested, allocatable *[numResources]int64) int64 {
+	var fractions [numResources]float64
+	n := 0
+	for i := 0; i < numResources; i++ {
+		if allocatable[i] == 0 {
+			continue
+		}
+		fraction := float64(requested[i]) / float64(allocatable[i])
+		if fraction > 1 {
+			fraction = 1
+		}
+		fractions[n] = fraction
+		n++
+	}
+	std := 0.0
+	if n == 2 {
+		std = math.Abs((fractions[0] - fractions[1]) / 2)
+	}
+	return int64((1 - std) * float64(framework.MaxNodeScore))
+}
