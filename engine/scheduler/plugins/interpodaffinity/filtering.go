@@ -3,6 +3,8 @@ package interpodaffinity
 import (
 	"fmt"
 
+	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
+
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler/framework"
 )
@@ -76,6 +78,7 @@ func (s *preFilterState) updateWithIncomingTerms(existing *api.Pod, node *framew
 // anti-affinity rejects the incoming pod and the pods matching the incoming
 // pod's required terms. It returns Skip when neither applies.
 func (pl *Plugin) PreFilter(state *framework.CycleState, pi *framework.PodInfo, snap *framework.Snapshot) (*framework.PreFilterResult, *framework.Status) {
+	pl.lastFilter.Store(state, nil)
 	if pi.ParseError != nil {
 		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("parsing pod: %v", pi.ParseError))
 	}
@@ -122,6 +125,7 @@ func (pl *Plugin) PreFilter(state *framework.CycleState, pi *framework.PodInfo, 
 		return nil, framework.NewStatus(framework.Skip)
 	}
 	state.Write(preFilterStateKey, s)
+	pl.lastFilter.Store(state, s)
 	return nil, nil
 }
 
@@ -154,7 +158,7 @@ func (pl *Plugin) RemovePod(state *framework.CycleState, _, podToRemove *framewo
 // with upstream's codes: a missing affinity match cannot be fixed by
 // preemption (UnschedulableAndUnresolvable), anti-affinity can.
 func (pl *Plugin) Filter(state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	s, _ := state.Read(preFilterStateKey).(*preFilterState)
+	s, _ := cyclecache.Get(&pl.lastFilter, state, preFilterStateKey)
 	if s == nil {
 		return framework.AsStatus(fmt.Errorf("reading %q from cycle state: PreFilter did not run", preFilterStateKey))
 	}

@@ -13,7 +13,10 @@
 // It imports engine/api and engine/scheduler/framework only.
 package interpodaffinity
 
-import "podlab.dev/podlab/engine/scheduler/framework"
+import (
+	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
+)
 
 // Name is the plugin's name in the profile (names.InterPodAffinity).
 const Name = "InterPodAffinity"
@@ -38,7 +41,12 @@ const HardPodAffinityWeight int32 = 1
 // Plugin is the InterPodAffinity plugin. It has no configuration: the lab
 // uses the default args (hardPodAffinityWeight 1,
 // ignorePreferredTermsOfExistingPods false).
-type Plugin struct{}
+type Plugin struct {
+	// Filter and Score reach the state of the current cycle through these
+	// without a CycleState lookup per node (clones fall back to the state).
+	lastFilter cyclecache.Cache[*preFilterState]
+	lastScore  cyclecache.Cache[*preScoreState]
+}
 
 var (
 	_ framework.PreFilterPlugin     = (*Plugin)(nil)

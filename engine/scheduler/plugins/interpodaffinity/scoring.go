@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
+
 	"podlab.dev/podlab/engine/scheduler/framework"
 )
 
@@ -26,6 +28,7 @@ func (s *preScoreState) Clone() framework.StateData { return s }
 // incoming pod. Without preferred terms of its own only nodes holding pods
 // with affinity are visited. Skip when nothing contributed.
 func (pl *Plugin) PreScore(state *framework.CycleState, pi *framework.PodInfo, snap *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
+	pl.lastScore.Store(state, nil)
 	if pi.ParseError != nil {
 		return framework.AsStatus(fmt.Errorf("failed to parse pod: %w", pi.ParseError))
 	}
@@ -52,7 +55,9 @@ func (pl *Plugin) PreScore(state *framework.CycleState, pi *framework.PodInfo, s
 	if !sc.topoScore.touched {
 		return framework.NewStatus(framework.Skip)
 	}
-	state.Write(preScoreStateKey, &preScoreState{scores: sc.topoScore})
+	ps := &preScoreState{scores: sc.topoScore}
+	state.Write(preScoreStateKey, ps)
+	pl.lastScore.Store(state, ps)
 	return nil
 }
 
@@ -101,7 +106,7 @@ func (sc *scorer) processExistingPod(ep *framework.PodInfo, ni *framework.NodeIn
 // Score is the sum over topology keys of the node's domain totals: positive
 // for affinity, negative for anti-affinity; normalised later.
 func (pl *Plugin) Score(state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
-	s, _ := state.Read(preScoreStateKey).(*preScoreState)
+	s, _ := cyclecache.Get(&pl.lastScore, state, preScoreStateKey)
 	if s == nil {
 		return 0, framework.AsStatus(fmt.Errorf("reading %q from cycle state: PreScore did not run", preScoreStateKey))
 	}
