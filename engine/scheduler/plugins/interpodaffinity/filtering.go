@@ -3,10 +3,9 @@ package interpodaffinity
 import (
 	"fmt"
 
-	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
-
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
 )
 
 const preFilterStateKey framework.StateKey = "PreFilter" + Name

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
-
 	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
 )
 
 const preScoreStateKey framework.StateKey = "PreScore" + Name
