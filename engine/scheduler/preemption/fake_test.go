@@ -31,25 +31,25 @@ func (h *fakeHandle) RunFilterPlugins(state *framework.CycleState, pod *framewor
 	return nil
 }
 
-func (h *fakeHandle) extensions(state *framework.CycleState, fn func(framework.PreFilterExtensions) *framework.Status) *framework.Status {
+func (h *fakeHandle) extensions(state *framework.CycleState, op string, fn func(framework.PreFilterExtensions) *framework.Status) *framework.Status {
 	for _, p := range h.plugins {
 		pf, ok := p.(framework.PreFilterPlugin)
 		if !ok || state.SkipFilterPlugins[p.Name()] || pf.PreFilterExtensions() == nil {
 			continue
 		}
 		if st := fn(pf.PreFilterExtensions()); !st.IsSuccess() {
-			return st
+			return framework.AsStatus(fmt.Errorf("running %s on PreFilter plugin %q: %s", op, p.Name(), st.Message()))
 		}
 	}
 	return nil
 }
 
 func (h *fakeHandle) RunPreFilterExtensionAddPod(state *framework.CycleState, pod, add *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	return h.extensions(state, func(e framework.PreFilterExtensions) *framework.Status { return e.AddPod(state, pod, add, node) })
+	return h.extensions(state, "AddPod", func(e framework.PreFilterExtensions) *framework.Status { return e.AddPod(state, pod, add, node) })
 }
 
 func (h *fakeHandle) RunPreFilterExtensionRemovePod(state *framework.CycleState, pod, rm *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	return h.extensions(state, func(e framework.PreFilterExtensions) *framework.Status { return e.RemovePod(state, pod, rm, node) })
+	return h.extensions(state, "RemovePod", func(e framework.PreFilterExtensions) *framework.Status { return e.RemovePod(state, pod, rm, node) })
 }
 
 // cycle runs PreFilter and Filter on every node, as a failed scheduling

@@ -1,7 +1,7 @@
 package preemption
 
 import (
-	"fmt"
+	"errors"
 	"math"
 	"sort"
 
@@ -52,14 +52,14 @@ func (e *Evaluator) selectVictimsOnNode(state *framework.CycleState, pod *framew
 	remove := func(p *framework.PodInfo) *framework.Status {
 		ni.RemovePodInfo(p)
 		if st := h.RunPreFilterExtensionRemovePod(state, pod, p, ni); !st.IsSuccess() {
-			return asError(st, "removing pod %s", p.Pod.Key())
+			return asError(st)
 		}
 		return nil
 	}
 	add := func(p *framework.PodInfo) *framework.Status {
 		ni.AddPodInfo(p)
 		if st := h.RunPreFilterExtensionAddPod(state, pod, p, ni); !st.IsSuccess() {
-			return asError(st, "adding pod %s", p.Pod.Key())
+			return asError(st)
 		}
 		return nil
 	}
@@ -116,11 +116,12 @@ func (e *Evaluator) selectVictimsOnNode(state *framework.CycleState, pod *framew
 	return victims, numViolating, nil
 }
 
-// asError turns a failed extension call into an Error status with context.
-func asError(st *framework.Status, format string, args ...any) *framework.Status {
-	err := st.Err
-	if err == nil {
-		err = fmt.Errorf("%s", st.Message())
+// asError turns a failed extension call into an Error status carrying the
+// handle's message unchanged (upstream returns status.AsError(); the
+// handle already names the plugin).
+func asError(st *framework.Status) *framework.Status {
+	if st.Err != nil {
+		return framework.AsStatus(st.Err)
 	}
-	return framework.AsStatus(fmt.Errorf(format+": %w", append(args, err)...))
+	return framework.AsStatus(errors.New(st.Message()))
 }
