@@ -138,7 +138,10 @@ type StepCheck struct {
 // File is a loaded scenario file: its lab header (nil when the file is
 // plain manifests) and its manifests.
 type File struct {
-	Name     string
+	Name string
+	// Dir is the directory relative paths in the file (apply -f) resolve
+	// against; "" for standard input and presets (the working directory).
+	Dir      string
 	Scenario *Scenario
 	Objects  *manifest.Objects
 }

@@ -1,0 +1,55 @@
+package lab
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"podlab.dev/podlab/lab/manifest"
+)
+
+// ReadFile reads a scenario or manifest file ("-" is standard input),
+// refusing inputs over the loader's size limit before reading them whole.
+func ReadFile(path string, stdin io.Reader) ([]byte, string, error) {
+	var r io.Reader
+	name := path
+	if path == "-" {
+		r, name = stdin, "<stdin>"
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, "", fmt.Errorf("open scenario: %w", err)
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			return nil, "", fmt.Errorf("%s is a directory; give a scenario file", path)
+		}
+		r = f
+		name = filepath.Base(path)
+	}
+	data, err := io.ReadAll(io.LimitReader(r, manifest.DefaultMaxBytes+1))
+	if err != nil {
+		return nil, "", fmt.Errorf("read %s: %w", name, err)
+	}
+	if len(data) > manifest.DefaultMaxBytes {
+		return nil, "", fmt.Errorf("%s is larger than %d MiB, the input limit", name, manifest.DefaultMaxBytes>>20)
+	}
+	return data, name, nil
+}
+
+// Open reads and parses a scenario file.
+func Open(path string, stdin io.Reader) (*File, error) {
+	data, name, err := ReadFile(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	f, err := LoadFile(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if path != "-" {
+		f.Dir = filepath.Dir(path)
+	}
+	return f, nil
+}
