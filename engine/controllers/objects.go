@@ -113,6 +113,17 @@ type Job struct {
 	api.Job
 	Status   JobStatus
 	selector api.Selector
+	// counted holds the UIDs of finished pods already in Succeeded/Failed
+	// (upstream tracks them with finalizers and uncountedTerminatedPods).
+	counted map[string]bool
+	// completedIndexes of an Indexed Job.
+	completedIndexes map[int]bool
+	// failuresAfterLastSuccess and lastFailure drive the pod backoff.
+	failuresAfterLastSuccess int32
+	lastFailure              api.Time
+	// runningSince records when the controller first saw a pod running
+	// without a startTime (the run-for model's fallback).
+	runningSince map[string]api.Time
 }
 
 // JobStatus is batch/v1 JobStatus.
