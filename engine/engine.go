@@ -1,0 +1,288 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/clock"
+	"podlab.dev/podlab/engine/disruption"
+	"podlab.dev/podlab/engine/kubelet"
+	"podlab.dev/podlab/engine/scheduler"
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+// Scheduler is what the engine needs from the scheduler runtime
+// (*scheduler.Scheduler implements it).
+type Scheduler interface {
+	ScheduleOne(pi *framework.PodInfo) scheduler.Result
+	Nominator() *scheduler.Nominator
+}
+
+// SchedulerFactory builds the scheduler over the engine's snapshot; pdbs
+// returns the budgets with their current status (for preemption).
+type SchedulerFactory func(seed int64, snap *framework.Snapshot, pdbs func() []*api.PodDisruptionBudget) Scheduler
+
+// defaultScheduler is the default-profile scheduler (scheduler_default.go).
+var defaultScheduler SchedulerFactory = func(seed int64, snap *framework.Snapshot, pdbs func() []*api.PodDisruptionBudget) Scheduler {
+	return noScheduler{nom: scheduler.NewNominator()}
+}
+
+// noScheduler leaves every pod pending (used only when no scheduler is
+// linked in).
+type noScheduler struct{ nom *scheduler.Nominator }
+
+func (noScheduler) ScheduleOne(pi *framework.PodInfo) scheduler.Result {
+	return scheduler.Result{Message: "no scheduler configured"}
+}
+func (s noScheduler) Nominator() *scheduler.Nominator { return s.nom }
+
+// Config configures an Engine.
+type Config struct {
+	// Seed seeds every random choice (the scheduler's tie-break).
+	Seed int64
+	// NewScheduler builds the scheduler; nil ⇒ the default profile.
+	NewScheduler SchedulerFactory
+	// Eviction is the kubelets' eviction configuration; the zero value
+	// means kubelet.DefaultEvictionConfig().
+	Eviction *kubelet.EvictionConfig
+	// Scale looks up a workload's scale for PDB status (see
+	// disruption.ScaleFunc); controllers usually provide it. nil ⇒ none.
+	Scale disruption.ScaleFunc
+	// Admit is the admission chain run on CreatePod (priority classes,
+	// default tolerations, …); nil ⇒ DefaultAdmit.
+	Admit func(e *Engine, pod *api.Pod) error
+}
+
+// Controller is a workload controller running in the engine's control
+// plane. The engine calls Reconcile after every batch of changes (an
+// action, or the clock actions due at one instant) until nothing changes
+// any more, and at the times a controller asked for with WakeAt. A
+// controller reads the engine (Pods, Nodes, …) and acts through its
+// public methods (CreatePod, DeletePod, …), like a real controller acts
+// through the API server. Reconcile must be deterministic.
+type Controller interface {
+	Reconcile(e *Engine, now api.Time)
+}
+
+// ControllerFunc adapts a function to Controller.
+type ControllerFunc func(e *Engine, now api.Time)
+
+// Reconcile implements Controller.
+func (f ControllerFunc) Reconcile(e *Engine, now api.Time) { f(e, now) }
+
+// action is a clock entry: a value, so the clock can be cloned.
+type action struct {
+	kind actionKind
+	key  string // pod key, node name or drain id
+	gen  int64  // generation the action was scheduled for (stale ⇒ ignored)
+}
+
+type actionKind int
+
+const (
+	actScheduleWake   actionKind = iota // backoff expiry / unschedulable flush
+	actPodStarted                       // start-up delay elapsed
+	actPodGone                          // all containers exited
+	actTaintEviction                    // tolerationSeconds ran out
+	actPressurePass                     // kubelet eviction manager pass
+	actDrainAttempt                     // drain retries an eviction
+	actDrainObserve                     // drain's delete-wait poll
+	actControllerWake                   // a controller asked to be called
+)
+
+// Engine is the simulated cluster. It is not safe for concurrent use.
+type Engine struct {
+	cfg      Config
+	eviction kubelet.EvictionConfig
+	clock    *clock.Clock[action]
+	rand     *clock.Rand
+
+	nodes      map[string]*nodeState
+	nodeNames  []string // sorted
+	pods       map[string]*podState
+	pdbs       map[string]*api.PodDisruptionBudget
+	classes    map[string]*api.PriorityClass
+	namespaces map[string]*api.Namespace
+	// timelines survive pod removal (the UI shows how a pod ended).
+	timelines map[string]*podTimeline
+
+	snap  *framework.Snapshot
+	sched Scheduler
+	queue *scheduler.Queue
+
+	controllers []Controller
+	drains      []*Drain
+
+	events  []Event
+	uidSeq  int64
+	genSeq  int64
+	started bool // the clock moved or an action ran after load
+	// changes counts mutations; controllers run when it moved.
+	changes       int64
+	ctrlSeen      int64
+	flushSchedule bool
+	inSettle      bool
+	schedWake     *api.Time
+	// PDB status cache, valid while nothing changed at the same instant
+	pdbCache        []*api.PodDisruptionBudget
+	pdbCacheChanges int64
+	pdbCacheAt      api.Time
+}
+
+// New returns an empty cluster at virtual time 0.
+func New(cfg Config) *Engine {
+	e := &Engine{
+		cfg:        cfg,
+		clock:      clock.New[action](0),
+		rand:       clock.NewRand(cfg.Seed),
+		nodes:      map[string]*nodeState{},
+		pods:       map[string]*podState{},
+		pdbs:       map[string]*api.PodDisruptionBudget{},
+		classes:    map[string]*api.PriorityClass{},
+		namespaces: map[string]*api.Namespace{},
+		timelines:  map[string]*podTimeline{},
+		snap:       framework.NewSnapshot(),
+		queue:      scheduler.NewQueue(),
+	}
+	if cfg.Eviction != nil {
+		e.eviction = *cfg.Eviction
+	} else {
+		e.eviction = kubelet.DefaultEvictionConfig()
+	}
+	if e.eviction.MonitoringInterval <= 0 {
+		e.eviction.MonitoringInterval = 10 * time.Second
+	}
+	factory := cfg.NewScheduler
+	if factory == nil {
+		factory = defaultScheduler
+	}
+	e.sched = factory(cfg.Seed, e.snap, e.PDBs)
+	e.clock.Schedule(api.Time(scheduler.UnschedulableFlushInterval), action{kind: actScheduleWake, key: "flush"})
+	return e
+}
+
+// AddController registers a workload controller.
+func (e *Engine) AddController(c Controller) {
+	e.controllers = append(e.controllers, c)
+	e.changes++
+	e.settle()
+}
+
+// WakeAt asks for the controllers to be reconciled at t (e.g. when a
+// pod becomes available after minReadySeconds).
+func (e *Engine) WakeAt(t api.Time) {
+	e.clock.Schedule(t, action{kind: actControllerWake})
+}
+
+// Now returns the current virtual time.
+func (e *Engine) Now() api.Time { return e.clock.Now() }
+
+// Step moves virtual time forward by d, running everything due.
+func (e *Engine) Step(d time.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("step: negative duration %s", d)
+	}
+	return e.RunUntil(e.clock.Now().Add(d))
+}
+
+// RunUntil moves virtual time forward to t, running everything due in
+// (time, order of scheduling) order; changes at one instant settle
+// (controllers, scheduler) before time moves on.
+func (e *Engine) RunUntil(t api.Time) error {
+	if t < e.clock.Now() {
+		return fmt.Errorf("run until %s: it is already %s", t, e.clock.Now())
+	}
+	e.started = true
+	for {
+		at, a, ok := e.clock.PopDue(t)
+		if !ok {
+			break
+		}
+		e.dispatch(at, a)
+		// settle once all actions of this instant ran
+		if next, ok := e.clock.NextAt(); !ok || next != at {
+			e.settle()
+		}
+	}
+	e.settle()
+	return e.clock.RunUntil(t, func(api.Time, action) {})
+}
+
+func (e *Engine) dispatch(now api.Time, a action) {
+	switch a.kind {
+	case actScheduleWake:
+		if a.key == "flush" {
+			if e.queue.FlushUnschedulableLeftover(now) > 0 {
+				e.flushSchedule = true
+			}
+			e.clock.Schedule(now.Add(scheduler.UnschedulableFlushInterval), action{kind: actScheduleWake, key: "flush"})
+		}
+		if e.schedWake != nil && *e.schedWake <= now {
+			e.schedWake = nil
+		}
+		e.flushSchedule = true
+	case actPodStarted:
+		e.podStarted(a.key, a.gen)
+	case actPodGone:
+		e.podGone(a.key, a.gen)
+	case actTaintEviction:
+		e.taintEvictionDue(a.key, a.gen)
+	case actPressurePass:
+		e.pressurePass(a.key, a.gen)
+	case actDrainAttempt:
+		e.drainAttempt(a.key, a.gen)
+	case actDrainObserve:
+		e.drainObserve(a.key, a.gen)
+	case actControllerWake:
+		e.changes++
+	}
+}
+
+// settle brings the cluster to rest at the current instant: controllers
+// react to changes, the scheduler places what it can, repeatedly.
+func (e *Engine) settle() {
+	if e.inSettle {
+		return
+	}
+	e.inSettle = true
+	defer func() { e.inSettle = false }()
+	for i := 0; i < 100; i++ {
+		progressed := false
+		if len(e.controllers) > 0 && e.changes != e.ctrlSeen {
+			e.ctrlSeen = e.changes
+			for _, c := range e.controllers {
+				c.Reconcile(e, e.clock.Now())
+			}
+			progressed = true
+		}
+		if e.scheduleAll() {
+			progressed = true
+		}
+		if !progressed || (e.changes == e.ctrlSeen && !e.flushSchedule) {
+			break
+		}
+	}
+	e.flushSchedule = false
+}
+
+func (e *Engine) nextUID() string {
+	e.uidSeq++
+	return fmt.Sprintf("uid-%06d", e.uidSeq)
+}
+
+func (e *Engine) nextGen() int64 {
+	e.genSeq++
+	return e.genSeq
+}
+
+// sortedPodKeys lists pod keys in order (for deterministic iteration).
+func (e *Engine) sortedPodKeys() []string {
+	keys := make([]string, 0, len(e.pods))
+	for k := range e.pods {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,337 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/kubelet"
+	"podlab.dev/podlab/engine/scheduler"
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+// CreatePod creates a pod as the API server would: defaulting, admission
+// (Config.Admit), then the scheduling queue — or, with spec.nodeName set,
+// straight to the node's kubelet. A pod created with spec.nodeName before
+// the clock first moves (a scenario's already-bound pods) is Running and
+// Ready at once; later ones go through ContainerCreating.
+func (e *Engine) CreatePod(p *api.Pod) error {
+	if p == nil || p.Name == "" {
+		return fmt.Errorf("create pod: the pod needs a name")
+	}
+	p = copyPod(p)
+	api.DefaultPod(p)
+	key := p.Key()
+	if _, ok := e.pods[key]; ok {
+		return fmt.Errorf("create pod %s: already exists", key)
+	}
+	admit := e.cfg.Admit
+	if admit == nil {
+		admit = DefaultAdmit
+	}
+	if err := admit(e, p); err != nil {
+		return fmt.Errorf("create pod %s: %w", key, err)
+	}
+	usage, err := kubelet.MemoryUsage(p)
+	if err != nil {
+		return fmt.Errorf("create pod %s: %w", key, err)
+	}
+	if _, err := kubelet.ShutdownTime(p); err != nil {
+		return fmt.Errorf("create pod %s: %w", key, err)
+	}
+	startup, err := kubelet.StartupDelay(p)
+	if err != nil {
+		return fmt.Errorf("create pod %s: %w", key, err)
+	}
+	if p.UID == "" {
+		p.UID = e.nextUID()
+	}
+	now := e.Now()
+	p.CreationTimestamp = now
+	p.Status.Phase = api.PodPending
+	ps := &podState{pod: p, usage: usage}
+	e.pods[key] = ps
+	e.timelines[key] = &podTimeline{created: now}
+	e.changes++
+	if p.Spec.NodeName == "" {
+		p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: api.PodScheduled, Status: api.ConditionFalse, LastTransitionTime: now})
+		ps.info = framework.NewPodInfo(p)
+		e.queue.Add(ps.info, now)
+		e.settle()
+		return nil
+	}
+	if e.nodes[p.Spec.NodeName] == nil {
+		// A pod bound to a missing node is deleted by the pod GC.
+		e.record(EventWarning, ReasonFailedScheduling, podObject(key), fmt.Sprintf("node %q not found", p.Spec.NodeName))
+		e.removePod(key)
+		return nil
+	}
+	e.bind(ps, p.Spec.NodeName, !e.started)
+	if !e.started || startup == 0 {
+		e.podStarted(key, ps.startGen)
+	}
+	e.settle()
+	return nil
+}
+
+// bind assigns a pending pod to a node (binding + the kubelet accepting
+// it): PodScheduled, status.startTime, ContainerCreating.
+func (e *Engine) bind(ps *podState, node string, preBound bool) {
+	now := e.Now()
+	p := copyPod(ps.pod)
+	p.Spec.NodeName = node
+	p.Status.NominatedNodeName = ""
+	p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: now})
+	at := now
+	p.Status.StartTime = &at
+	ps.pod = p
+	if ps.info == nil {
+		ps.info = framework.NewPodInfo(p)
+	} else {
+		info := *ps.info
+		info.Pod = p
+		ps.info = &info
+	}
+	e.snap.AddPod(ps.info)
+	ps.state = StateStarting
+	tl := e.timelines[p.Key()]
+	tl.scheduled = &at
+	tl.node = node
+	ps.startGen = e.nextGen()
+	if !preBound {
+		startup, _ := kubelet.StartupDelay(p)
+		e.clock.Schedule(now.Add(startup), action{kind: actPodStarted, key: p.Key(), gen: ps.startGen})
+	}
+	e.queue.MoveAllToActiveOrBackoff(scheduler.AssignedPodAdd, now)
+	e.taintCheckPod(ps)
+	e.ensurePressurePass(node)
+	e.changes++
+}
+
+// podStarted: the containers run; the pod is Running and Ready.
+func (e *Engine) podStarted(key string, gen int64) {
+	ps := e.pods[key]
+	if ps == nil || ps.startGen != gen || ps.state != StateStarting {
+		return
+	}
+	if !e.kubeletAlive(ps.pod.Spec.NodeName) {
+		// the kubelet is unreachable: it starts the pod when it is back
+		return
+	}
+	now := e.Now()
+	p := copyPod(ps.pod)
+	p.Status.Phase = api.PodRunning
+	ready := api.ConditionTrue
+	if !e.nodeReady(p.Spec.NodeName) {
+		ready = api.ConditionFalse
+	}
+	for _, t := range []string{api.PodInitialized, api.ContainersReady, api.PodReady} {
+		st := ready
+		if t == api.PodInitialized {
+			st = api.ConditionTrue
+		}
+		p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: t, Status: st, LastTransitionTime: now})
+	}
+	p.Status.ContainerStatuses = nil
+	for _, c := range p.Spec.Containers {
+		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, api.ContainerStatus{Name: c.Name, Ready: ready == api.ConditionTrue})
+	}
+	e.setPodObject(ps, p)
+	ps.state = StateRunning
+	at := now
+	e.timelines[key].running = &at
+	if e.started {
+		for _, c := range p.Spec.Containers {
+			e.record(EventNormal, ReasonStarted, podObject(key), "Started container "+c.Name)
+		}
+	}
+	e.ensurePressurePass(p.Spec.NodeName)
+	e.changes++
+}
+
+// setPodObject installs a changed pod object, keeping the snapshot's
+// PodInfo pointing at it.
+func (e *Engine) setPodObject(ps *podState, p *api.Pod) {
+	ps.pod = p
+	if ps.info != nil {
+		info := *ps.info
+		info.Pod = p
+		ps.info = &info
+		if e.snap.NodeOfPod(p.Key()) != nil {
+			e.snap.UpdatePod(ps.info)
+		}
+	}
+}
+
+// removePod deletes a pod object from the store ("Deleted" event). A
+// pod whose containers still run on a live node keeps dying there.
+func (e *Engine) removePod(key string) {
+	ps := e.pods[key]
+	if ps == nil {
+		return
+	}
+	delete(e.pods, key)
+	bound := e.snap.NodeOfPod(key) != nil
+	e.snap.RemovePod(key)
+	e.queue.Delete(key)
+	e.sched.Nominator().DeleteNominatedPod(key)
+	if bound {
+		e.queue.MoveAllToActiveOrBackoff(scheduler.AssignedPodDelete, e.Now())
+	}
+	e.record(EventNormal, ReasonDeleted, podObject(key), "pod removed")
+	// Without a kill in progress on a live kubelet the containers are
+	// gone with the object (never started, or their node went away).
+	if tl := e.timelines[key]; tl != nil && tl.gone == nil && (ps.kill == nil || ps.kill.awaitingKubelet || e.nodes[ps.pod.Spec.NodeName] == nil) {
+		at := e.Now()
+		tl.gone = &at
+		tl.killGen = 0
+	}
+	e.podRemovedForDrains(key)
+	if node := ps.pod.Spec.NodeName; node != "" {
+		e.ensurePressurePass(node)
+	}
+	e.changes++
+}
+
+// Pod returns a pod object by namespace/name (nil if none). Do not
+// modify it.
+func (e *Engine) Pod(key string) *api.Pod {
+	if ps := e.pods[key]; ps != nil {
+		return ps.pod
+	}
+	return nil
+}
+
+// PodState returns where a pod is in its life.
+func (e *Engine) PodState(key string) (PodState, bool) {
+	if ps := e.pods[key]; ps != nil {
+		return ps.state, true
+	}
+	return 0, false
+}
+
+// Pods returns every pod sorted by namespace/name. Do not modify them.
+func (e *Engine) Pods() []*api.Pod {
+	keys := e.sortedPodKeys()
+	out := make([]*api.Pod, len(keys))
+	for i, k := range keys {
+		out[i] = e.pods[k].pod
+	}
+	return out
+}
+
+// SetPodUsage sets a pod's modelled memory working set ("900Mi", or a
+// percentage of its request, else limit: "120%").
+func (e *Engine) SetPodUsage(key, spec string) error {
+	ps := e.pods[key]
+	if ps == nil {
+		return fmt.Errorf("usage pod %s: not found", key)
+	}
+	u, err := kubelet.ParseMemoryUsage(ps.pod, spec)
+	if err != nil {
+		return fmt.Errorf("usage pod %s: %w", key, err)
+	}
+	ps.usage = u
+	if n := ps.pod.Spec.NodeName; n != "" {
+		e.ensurePressurePass(n)
+	}
+	e.changes++
+	e.settle()
+	return nil
+}
+
+// PodUsage returns a pod's modelled memory usage in bytes.
+func (e *Engine) PodUsage(key string) int64 {
+	if ps := e.pods[key]; ps != nil {
+		return ps.usage
+	}
+	return 0
+}
+
+// AddPDB creates or replaces a PodDisruptionBudget.
+func (e *Engine) AddPDB(pdb *api.PodDisruptionBudget) error {
+	if pdb == nil || pdb.Name == "" {
+		return fmt.Errorf("add pdb: the budget needs a name")
+	}
+	c := *pdb
+	if c.Namespace == "" {
+		c.Namespace = "default"
+	}
+	if _, err := api.CompileSelector(c.Spec.Selector); err != nil {
+		return fmt.Errorf("add pdb %s: %w", c.Key(), err)
+	}
+	if c.Spec.MinAvailable != nil && c.Spec.MaxUnavailable != nil {
+		return fmt.Errorf("add pdb %s: minAvailable and maxUnavailable cannot both be set", c.Key())
+	}
+	if c.UID == "" {
+		c.UID = e.nextUID()
+	}
+	c.Status = api.PDBStatus{}
+	e.pdbs[c.Key()] = &c
+	e.changes++
+	e.settle()
+	return nil
+}
+
+// RemovePDB deletes a budget.
+func (e *Engine) RemovePDB(key string) error {
+	if e.pdbs[key] == nil {
+		return fmt.Errorf("remove pdb %s: not found", key)
+	}
+	delete(e.pdbs, key)
+	e.changes++
+	return nil
+}
+
+// AddPriorityClass creates or replaces a PriorityClass.
+func (e *Engine) AddPriorityClass(pc *api.PriorityClass) error {
+	if pc == nil || pc.Name == "" {
+		return fmt.Errorf("add priority class: the class needs a name")
+	}
+	if pc.GlobalDefault {
+		for _, other := range e.classes {
+			if other.GlobalDefault && other.Name != pc.Name {
+				return fmt.Errorf("add priority class %s: %s is already the global default", pc.Name, other.Name)
+			}
+		}
+	}
+	c := *pc
+	e.classes[c.Name] = &c
+	return nil
+}
+
+// PriorityClass returns a class by name (built-in ones included).
+func (e *Engine) PriorityClass(name string) *api.PriorityClass {
+	if c, ok := e.classes[name]; ok {
+		return c
+	}
+	switch name {
+	case api.SystemClusterCritical:
+		return &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: name}, Value: api.SystemCriticalPriority}
+	case api.SystemNodeCritical:
+		return &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: name}, Value: api.SystemCriticalPriority + 1000}
+	}
+	return nil
+}
+
+// PriorityClasses returns the user-defined classes sorted by name.
+func (e *Engine) PriorityClasses() []*api.PriorityClass {
+	out := make([]*api.PriorityClass, 0, len(e.classes))
+	for _, c := range e.classes {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// AddNamespace records a namespace and its labels.
+func (e *Engine) AddNamespace(ns *api.Namespace) error {
+	if ns == nil || ns.Name == "" {
+		return fmt.Errorf("add namespace: the namespace needs a name")
+	}
+	c := *ns
+	e.namespaces[c.Name] = &c
+	e.snap.SetNamespace(c.Name, c.Labels)
+	e.changes++
+	return nil
+}

@@ -1,0 +1,129 @@
+package engine
+
+import (
+	"fmt"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+// PreemptionMessage is the victims' DisruptionTarget message (preemption
+// executor: "<schedulerName>: preempting to accommodate a higher priority pod").
+const PreemptionMessage = "default-scheduler: preempting to accommodate a higher priority pod"
+
+// ReasonPreemptionByScheduler is the victims' DisruptionTarget reason.
+const ReasonPreemptionByScheduler = "PreemptionByScheduler"
+
+// scheduleAll runs scheduling cycles until the queue has nothing to try
+// at this instant (schedule_one.go ScheduleOne in a loop; a cycle takes
+// no virtual time). It reports whether anything changed.
+func (e *Engine) scheduleAll() bool {
+	now := e.Now()
+	progressed := false
+	attempted := map[string]bool{}
+	for {
+		pi := e.queue.Pop(now)
+		if pi == nil {
+			break
+		}
+		key := pi.Pod.Key()
+		ps := e.pods[key]
+		if ps == nil || ps.state != StatePending {
+			e.queue.Done(key)
+			continue
+		}
+		if attempted[key] {
+			// popped again from backoffQ at the same instant: it waits
+			// for its backoff (a wake-up is scheduled below).
+			e.queue.AddError(pi, now)
+			break
+		}
+		attempted[key] = true
+		progressed = true
+		// the queue's PodInfo may be older than the pod object
+		if pi.Pod != ps.pod {
+			info := *pi
+			info.Pod = ps.pod
+			pi = &info
+		}
+		ps.info = pi
+		res := e.sched.ScheduleOne(pi)
+		switch {
+		case res.Node != "":
+			e.queue.Done(key)
+			e.sched.Nominator().DeleteNominatedPod(key)
+			e.bind(ps, res.Node, false)
+			e.record(EventNormal, ReasonScheduled, podObject(key), fmt.Sprintf("Successfully assigned %s to %s", key, res.Node))
+		case res.Err != nil:
+			ps.schedMessage = res.Message
+			e.record(EventWarning, ReasonFailedScheduling, podObject(key), res.Message)
+			e.queue.AddError(pi, now)
+		default:
+			if res.NominatedNode != "" {
+				e.preempt(ps, res.NominatedNode, res.Victims)
+				pi = ps.info
+			}
+			ps.schedMessage = res.Message
+			e.record(EventWarning, ReasonFailedScheduling, podObject(key), res.Message)
+			e.queue.AddUnschedulable(pi, res.Plugins, now)
+		}
+	}
+	if at, ok := e.queue.NextBackoffExpiry(); ok && at > now && (e.schedWake == nil || *e.schedWake != at) {
+		e.schedWake = &at
+		e.clock.Schedule(at, action{kind: actScheduleWake})
+	}
+	return progressed
+}
+
+// preempt carries out a preemption decision (preemption executor
+// prepareCandidate): each victim gets the DisruptionTarget condition and
+// is deleted gracefully with its own grace period, lower-priority pods
+// nominated to the node lose their nomination, and the preemptor is
+// nominated to the node.
+func (e *Engine) preempt(preemptor *podState, node string, victims []*framework.PodInfo) {
+	for _, v := range victims {
+		key := v.Pod.Key()
+		ps := e.pods[key]
+		if ps == nil || ps.pod.DeletionTimestamp != nil {
+			continue
+		}
+		e.record(EventNormal, ReasonPreempted, podObject(key), fmt.Sprintf("Preempted by pod %s on node %s", preemptor.pod.UID, node))
+		e.addDisruptionTarget(ps, ReasonPreemptionByScheduler, PreemptionMessage)
+		_ = e.deletePod(key, DeleteOptions{})
+	}
+	prio := preemptor.pod.PriorityValue()
+	nom := e.sched.Nominator()
+	for _, other := range append([]*framework.PodInfo(nil), nom.NominatedPodsForNode(node)...) {
+		okey := other.Pod.Key()
+		ops := e.pods[okey]
+		if ops == nil || okey == preemptor.pod.Key() || ops.pod.PriorityValue() >= prio {
+			continue
+		}
+		nom.DeleteNominatedPod(okey)
+		p := copyPod(ops.pod)
+		p.Status.NominatedNodeName = ""
+		e.setPodObject(ops, p)
+		e.queue.Update(ops.info, e.Now())
+	}
+	p := copyPod(preemptor.pod)
+	p.Status.NominatedNodeName = node
+	e.setPodObject(preemptor, p)
+	nom.AddNominatedPod(preemptor.info, node)
+	e.changes++
+}
+
+// addDisruptionTarget sets the DisruptionTarget condition on a pod.
+func (e *Engine) addDisruptionTarget(ps *podState, reason, message string) {
+	p := copyPod(ps.pod)
+	p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{
+		Type: api.DisruptionTarget, Status: api.ConditionTrue, Reason: reason, Message: message, LastTransitionTime: e.Now(),
+	})
+	e.setPodObject(ps, p)
+}
+
+// PendingPod is a pod waiting for a node and why.
+type PendingPod struct {
+	Pod           string
+	Message       string // the last FailedScheduling message
+	NominatedNode string
+}
