@@ -43,12 +43,13 @@ func (n *NodeInfo) AddPodInfo(pi *PodInfo) {
 // NodeInfo only, as NodeInfo.RemovePod upstream. It reports whether the
 // pod was there.
 func (n *NodeInfo) RemovePodInfo(pi *PodInfo) bool {
-	key := pi.Pod.Key()
+	ns, name := pi.Pod.Namespace, pi.Pod.Name
 	var found *PodInfo
 	for i, x := range n.Pods {
-		if x.Pod.Key() == key {
+		if x == pi || (x.Pod.Name == name && x.Pod.Namespace == ns) {
 			found = x
-			n.Pods = append(n.Pods[:i:i], n.Pods[i+1:]...)
+			// In place: a clone owns its slices (Clone copies them).
+			n.Pods = append(n.Pods[:i], n.Pods[i+1:]...)
 			break
 		}
 	}
