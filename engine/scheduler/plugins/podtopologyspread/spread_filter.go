@@ -26,6 +26,10 @@ type preFilterState struct {
 	numDomains []int
 	paths      []criticalPaths
 	selfMatch  []int32
+	// limit[i] = maxSkew − selfMatch + global minimum: Filter rejects a
+	// node whose domain has more matching pods (the skew check rearranged
+	// so Filter does one comparison). Kept current by updateWithPod.
+	limit []int
 }
 
 // Clone implements framework.StateData (preemption dry runs mutate the copy
@@ -47,6 +51,7 @@ func (s *preFilterState) Clone() framework.StateData {
 	}
 	c.numDomains = append([]int(nil), s.numDomains...)
 	c.paths = append([]criticalPaths(nil), s.paths...)
+	c.limit = append([]int(nil), s.limit...)
 	return &c
 }
 
@@ -135,6 +140,7 @@ func (pl *Plugin) calPreFilterState(pod *api.Pod, snap *framework.Snapshot, cs [
 		numDomains:  make([]int, n),
 		paths:       make([]criticalPaths, n),
 		selfMatch:   make([]int32, n),
+		limit:       make([]int, n),
 	}
 	metas := make([]*topologyMeta, n)
 	for i := range cs {
@@ -175,8 +181,13 @@ func (pl *Plugin) calPreFilterState(pod *api.Pod, snap *framework.Snapshot, cs [
 				s.paths[i].update(int32(d), int(num))
 			}
 		}
+		s.updateLimit(i)
 	}
 	return s
+}
+
+func (s *preFilterState) updateLimit(i int) {
+	s.limit[i] = int(s.constraints[i].MaxSkew) - int(s.selfMatch[i]) + s.minMatchNum(i)
 }
 
 // keysImplied reports whether every node with constraint i's key has the
@@ -228,6 +239,13 @@ nodes:
 	}
 }
 
+// Filter's rejections are shared (the runtime copies a status before
+// changing it), so rejecting thousands of nodes allocates nothing.
+var (
+	statusConstraintsNotMatch = &framework.Status{Code: framework.Unschedulable, Reasons: []string{ErrReasonConstraintsNotMatch}, Plugin: Name}
+	statusNodeLabelNotMatch   = &framework.Status{Code: framework.UnschedulableAndUnresolvable, Reasons: []string{ErrReasonNodeLabelNotMatch}, Plugin: Name}
+)
+
 // filterState returns the state PreFilter wrote for this cycle.
 func (pl *Plugin) filterState(state *framework.CycleState) (*preFilterState, error) {
 	s, ok := cyclecache.Get(&pl.lastFilter, state, preFilterStateKey)
@@ -239,20 +257,25 @@ func (pl *Plugin) filterState(state *framework.CycleState) (*preFilterState, err
 
 // Filter implements framework.FilterPlugin: for every hard constraint,
 // 'existing matching num' + 'self-match (1 or 0)' - 'global minimum' must
-// not exceed maxSkew. O(constraints) per node, no map lookups.
+// not exceed maxSkew (as matchNum > limit). O(constraints) per node, no
+// map lookups, no allocation.
 func (pl *Plugin) Filter(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	s, err := pl.filterState(state)
 	if err != nil {
 		return framework.AsStatus(err)
 	}
-	for i := range s.constraints {
-		d := domainOf(s.topos[i], node)
-		if d < 0 {
-			return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch)
+	for i, t := range s.topos {
+		var d int32
+		if node.Index < len(t.DomainOf) {
+			d = t.DomainOf[node.Index]
+		} else {
+			d = domainOf(t, node)
 		}
-		skew := int(s.matchNum[i][d]) + int(s.selfMatch[i]) - s.minMatchNum(i)
-		if skew > int(s.constraints[i].MaxSkew) {
-			return framework.NewStatus(framework.Unschedulable, ErrReasonConstraintsNotMatch)
+		if d < 0 {
+			return statusNodeLabelNotMatch
+		}
+		if int(s.matchNum[i][d]) > s.limit[i] {
+			return statusConstraintsNotMatch
 		}
 	}
 	return nil
@@ -310,5 +333,6 @@ func (s *preFilterState) updateWithPod(updated, preemptor *api.Pod, node *framew
 			s.numDomains[i]++
 		}
 		s.paths[i].update(d, int(s.matchNum[i][d]))
+		s.updateLimit(i)
 	}
 }

@@ -31,6 +31,20 @@ type preScoreState struct {
 	// ignored holds the names of nodes missing a key (IgnoredNodes); nil
 	// when there are none.
 	ignored map[string]struct{}
+	// terms is what Score reads per constraint, precomputed.
+	terms []scoreTerm
+}
+
+// scoreTerm is one constraint's contribution, ready for Score:
+// perDomain[d] = count × weight + (maxSkew − 1) for a non-hostname key;
+// for kubernetes.io/hostname, perNode[node] × weight + offset.
+type scoreTerm struct {
+	domainOf  []int32
+	perDomain []float64
+	perNode   []int32 // hostname with a counting selector
+	hostname  bool
+	weight    float64
+	offset    float64
 }
 
 // Clone implements framework.StateData; as upstream the state is not
@@ -97,8 +111,26 @@ func (pl *Plugin) calPreScoreState(pod *api.Pod, snap *framework.Snapshot, feasi
 	// initPreScoreState: ignored nodes, domains present among the scored
 	// nodes, and their number per constraint.
 	topoSize := make([]int, n)
+	// Without ignorable nodes the scan can stop once every non-hostname
+	// constraint has seen all its domains.
+	remaining := -1
+	if !requireAll || len(partial) == 0 {
+		remaining = 0
+		for i := range cs {
+			if s.hostname[i] {
+				continue
+			}
+			remaining += len(s.topos[i].Domains)
+			if metas[i].missing > 0 && metas[i].emptyDomain < 0 {
+				remaining++ // the "" domain of nodes without the key
+			}
+		}
+	}
 feasibleNodes:
 	for _, ni := range feasible {
+		if remaining == 0 {
+			break
+		}
 		if requireAll {
 			for _, t := range partial {
 				if domainOf(t, ni) < 0 {
@@ -118,6 +150,9 @@ feasibleNodes:
 			if !s.present[i][d] {
 				s.present[i][d] = true
 				topoSize[i]++
+				if remaining > 0 {
+					remaining--
+				}
 			}
 		}
 	}
@@ -158,6 +193,21 @@ feasibleNodes:
 	}
 	if len(slow) > 0 {
 		countScoreSlow(pod, snap, s, metas, partial, slow, requireAll)
+	}
+	s.terms = make([]scoreTerm, n)
+	for i := range cs {
+		t := scoreTerm{domainOf: s.topos[i].DomainOf, hostname: s.hostname[i], weight: s.weights[i], offset: float64(cs[i].MaxSkew - 1)}
+		if t.hostname {
+			if s.indexes[i] != nil {
+				t.perNode = s.indexes[i].perNode
+			}
+		} else {
+			t.perDomain = make([]float64, len(s.topos[i].Domains))
+			for d := range t.perDomain {
+				t.perDomain[d] = scoreForCount(int64(s.counts[i][d]), cs[i].MaxSkew, t.weight)
+			}
+		}
+		s.terms[i] = t
 	}
 	return s
 }
@@ -234,6 +284,30 @@ func (s *preScoreState) score(node *framework.NodeInfo) int64 {
 			return 0
 		}
 	}
+	var score float64
+	idx := node.Index
+	for i := range s.terms {
+		t := &s.terms[i]
+		if idx >= len(t.domainOf) {
+			return s.scoreSlow(node)
+		}
+		d := t.domainOf[idx]
+		switch {
+		case d < 0:
+		case !t.hostname:
+			score += t.perDomain[d]
+		case t.perNode != nil:
+			score += float64(t.perNode[idx])*t.weight + t.offset
+		default:
+			score += t.offset
+		}
+	}
+	return int64(math.Round(score))
+}
+
+// scoreSlow scores a NodeInfo whose Index is not in the snapshot's range
+// (a copy made after the node set changed).
+func (s *preScoreState) scoreSlow(node *framework.NodeInfo) int64 {
 	var score float64
 	for i := range s.constraints {
 		d := domainOf(s.topos[i], node)
