@@ -404,7 +404,7 @@ func (d *decoder) quantity(n *yaml.Node, path string) (api.Quantity, bool) {
 	}
 	q, err := api.ParseQuantity(n.Value)
 	if err != nil {
-		d.errorf(n, path, "e.g. 500m, 2, 128Mi, 1Gi", "%v", err)
+		d.errorf(n, path, "", "%v", err)
 		return 0, false
 	}
 	return q, true

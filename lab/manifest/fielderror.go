@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"podlab.dev/podlab/engine/api"
 )
 
 // fieldError is a validation finding on a field path, worded like
@@ -26,6 +28,21 @@ func renderValue(v any) string {
 		return fmt.Sprint(t)
 	case string:
 		return strconv.Quote(t)
+	case *api.LabelSelector:
+		// metav1.LabelSelector's JSON form
+		type req struct {
+			Key      string   `json:"key"`
+			Operator string   `json:"operator"`
+			Values   []string `json:"values,omitempty"`
+		}
+		sel := struct {
+			MatchLabels      map[string]string `json:"matchLabels,omitempty"`
+			MatchExpressions []req             `json:"matchExpressions,omitempty"`
+		}{MatchLabels: t.MatchLabels}
+		for _, r := range t.MatchExpressions {
+			sel.MatchExpressions = append(sel.MatchExpressions, req(r))
+		}
+		v = sel
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -48,11 +48,13 @@ type header struct {
 	kindNode, apiNode      *yaml.Node
 }
 
-func (d *decoder) header(ps []pair) header {
+// readHeader reads kind, apiVersion and name without reporting anything (the
+// decoding pass reports problems with these fields).
+func readHeader(n *yaml.Node) header {
 	var h header
-	for _, kv := range ps {
-		v := resolve(kv.value)
-		switch kv.key {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, v := resolve(n.Content[i]).Value, resolve(n.Content[i+1])
+		switch key {
 		case "apiVersion":
 			h.apiNode = v
 			if v.Kind == yaml.ScalarNode {
@@ -64,7 +66,7 @@ func (d *decoder) header(ps []pair) header {
 				h.kind = v.Value
 			}
 		case "metadata":
-			if v.Kind == yaml.MappingNode {
+			if v.Kind == yaml.MappingNode && h.name == "" {
 				for i := 0; i+1 < len(v.Content); i += 2 {
 					if k, nv := resolve(v.Content[i]), resolve(v.Content[i+1]); k.Value == "name" && nv.Kind == yaml.ScalarNode {
 						h.name = nv.Value
@@ -85,8 +87,7 @@ func (d *decoder) object(n *yaml.Node, objs *Objects, depth int) {
 		d.errorf(n, "", "a manifest document is a mapping with apiVersion, kind and metadata", "expected a Kubernetes object, got %s", describe(n))
 		return
 	}
-	ps := d.pairs(n, "")
-	h := d.header(ps)
+	h := readHeader(n)
 	switch {
 	case h.kindNode == nil || h.kind == "":
 		d.errorf(n, "", "add e.g. kind: Pod", "Object 'Kind' is missing")

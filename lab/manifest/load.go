@@ -83,5 +83,5 @@ func (d *decoder) syntaxError(err error) {
 		line, _ = strconv.Atoi(m[1])
 		msg = "yaml: " + m[2]
 	}
-	d.diag(Position{File: d.file, Line: line, Col: 1}, SeverityError, msg, "check the indentation and quoting on this line or the one before")
+	d.diag(Position{File: d.file, Line: line, Col: 1}, SeverityError, msg, "check the indentation and quoting near this line")
 }

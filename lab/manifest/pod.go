@@ -20,6 +20,12 @@ func decodePod(d *decoder, n *yaml.Node) (any, []fieldError) {
 	})
 	errs := validateObjectMeta(&p.ObjectMeta, "metadata", true, subdomainName)
 	errs = append(errs, validatePodSpec(&p.Spec, "spec")...)
+	if g := p.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
+		// pkg/apis/core/v1/conversion.go: a Pod's negative grace becomes 1
+		// (a template's is kept; validation warns about both).
+		one := int64(1)
+		p.Spec.TerminationGracePeriodSeconds = &one
+	}
 	return p, errs
 }
 

@@ -31,6 +31,8 @@ func (s *schema) nearest(key string) string {
 			dist := editDistance(strings.ToLower(key), strings.ToLower(f))
 			if strings.EqualFold(key, f) {
 				dist = 0
+			} else if len(key) >= 4 && strings.HasPrefix(f, key) {
+				dist = 2 // "initialDelay" for "initialDelaySeconds"
 			}
 			if dist < bestDist || (dist == bestDist && best != "" && f < best) {
 				best, bestDist = f, dist

@@ -46,12 +46,13 @@ func validateTaints(taints []api.Taint, path string) []fieldError {
 	return out
 }
 
-func taintJSON(t api.Taint) map[string]string {
-	m := map[string]string{"key": t.Key, "effect": t.Effect}
-	if t.Value != "" {
-		m["value"] = t.Value
-	}
-	return m
+// taintJSON renders a taint as upstream's message does: the internal
+// core.Taint has no JSON tags, so its Go field names show.
+func taintJSON(t api.Taint) any {
+	return struct {
+		Key, Value, Effect string
+		TimeAdded          *string
+	}{Key: t.Key, Value: t.Value, Effect: t.Effect}
 }
 
 func joinMsgs(msgs []string) string {

@@ -34,7 +34,7 @@ func validatePodSpec(s *api.PodSpec, path string) []fieldError {
 	switch s.RestartPolicy {
 	case "", "Always", "OnFailure", "Never":
 	default:
-		out = append(out, notSupported(join(path, "restartPolicy"), s.RestartPolicy, "Always", "Never", "OnFailure"))
+		out = append(out, notSupported(join(path, "restartPolicy"), s.RestartPolicy, "Always", "OnFailure", "Never"))
 	}
 	out = append(out, validateLabels(join(path, "nodeSelector"), s.NodeSelector)...)
 	if s.ActiveDeadlineSeconds != nil && (*s.ActiveDeadlineSeconds < 1 || *s.ActiveDeadlineSeconds > 2147483647) {
@@ -75,7 +75,7 @@ func validateContainers(cs []api.Container, path string, grace int64, names map[
 		case "", "Always", "OnFailure", "Never":
 			// per-container restart policies: ContainerRestartRules (beta, on by default since 1.35)
 		default:
-			out = append(out, notSupported(join(p, "restartPolicy"), c.RestartPolicy, "Always", "Never", "OnFailure"))
+			out = append(out, notSupported(join(p, "restartPolicy"), c.RestartPolicy, "Always", "OnFailure", "Never"))
 		}
 		if c.Lifecycle != nil && c.Lifecycle.PreStop != nil && c.Lifecycle.PreStop.SleepSeconds != nil {
 			// validateSleepAction with PodLifecycleSleepActionAllowZero (GA, 1.34).

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -52,8 +53,17 @@ func knownSystemClass(pc *api.PriorityClass) string {
 func validatePDBSpec(s *api.PDBSpec, path string) []fieldError {
 	var out []fieldError
 	if s.MinAvailable != nil && s.MaxUnavailable != nil {
-		out = append(out, fieldError{path: path, msg: "Invalid value: minAvailable and maxUnavailable cannot be both set",
-			hint: "a PodDisruptionBudget takes one of them"})
+		// upstream prints the internal spec type (no JSON tags)
+		spec := struct {
+			MinAvailable, MaxUnavailable any
+			Selector                     any
+			UnhealthyPodEvictionPolicy   *string
+		}{intOrStringJSON(s.MinAvailable), intOrStringJSON(s.MaxUnavailable), nil, s.UnhealthyPodEvictionPolicy}
+		if s.Selector != nil {
+			spec.Selector = internalSelector(s.Selector)
+		}
+		out = append(out, invalid(path, spec, "minAvailable and maxUnavailable cannot be both set").
+			withHint("a PodDisruptionBudget takes one of them"))
 	}
 	if s.MinAvailable != nil {
 		out = append(out, validateIntOrPercent(*s.MinAvailable, join(path, "minAvailable"), true)...)
@@ -97,3 +107,6 @@ func parsePercent(s string) (int, bool) {
 	n, err := strconv.Atoi(digits)
 	return n, err == nil
 }
+
+// internalSelector renders a selector as metav1.LabelSelector's JSON.
+func internalSelector(s *api.LabelSelector) any { return json.RawMessage(renderValue(s)) }

@@ -56,7 +56,9 @@ func validateDeployment(dep *api.Deployment) []fieldError {
 			out = append(out, forbidden("spec.strategy.rollingUpdate", "may not be specified when strategy `type` is 'Recreate'"))
 		}
 	default:
-		out = append(out, notSupported("spec.strategy.type", s.Strategy.Type, api.RecreateDeploymentStrategyType, api.RollingUpdateDeploymentStrategyType))
+		e := notSupported("spec.strategy", strategyValue(s.Strategy.Type, s.Strategy.RollingUpdate != nil, rollingValue(s.Strategy.RollingUpdate)), api.RecreateDeploymentStrategyType, api.RollingUpdateDeploymentStrategyType)
+		e.at = "spec.strategy.type"
+		out = append(out, e)
 	}
 	out = append(out, nonNegative("spec.minReadySeconds", int64(s.MinReadySeconds))...)
 	if s.RevisionHistoryLimit != nil {
@@ -148,10 +150,12 @@ func validateStatefulSet(sts *api.StatefulSet) []fieldError {
 		}
 	case api.OnDeleteStrategyType:
 		if s.UpdateStrategy.RollingUpdate != nil {
-			out = append(out, invalid("spec.updateStrategy.rollingUpdate", "", "only allowed for updateStrategy 'RollingUpdate'"))
+			out = append(out, invalid("spec.updateStrategy.rollingUpdate", stsRollingValue(s.UpdateStrategy.RollingUpdate), "only allowed for updateStrategy 'RollingUpdate'"))
 		}
 	default:
-		out = append(out, invalid("spec.updateStrategy", s.UpdateStrategy.Type, "must be 'RollingUpdate' or 'OnDelete'"))
+		e := invalid("spec.updateStrategy", strategyValue(s.UpdateStrategy.Type, s.UpdateStrategy.RollingUpdate != nil, stsRollingValue(s.UpdateStrategy.RollingUpdate)), "must be 'RollingUpdate' or 'OnDelete'")
+		e.at = "spec.updateStrategy.type"
+		out = append(out, e)
 	}
 	out = append(out, nonNegative("spec.ordinals.start", int64(s.OrdinalsStart))...)
 	out = append(out, validateSelectorAndTemplate(s.Selector, &s.Template, "statefulset", "spec.selector", "spec.template", true)...)
@@ -174,7 +178,13 @@ func validateDaemonSet(ds *api.DaemonSet) []fieldError {
 		}
 	case api.OnDeleteStrategyType:
 	default:
-		out = append(out, notSupported("spec.updateStrategy.type", s.UpdateStrategy.Type, api.OnDeleteStrategyType, api.RollingUpdateDeploymentStrategyType))
+		var ru any
+		if r := s.UpdateStrategy.RollingUpdate; r != nil {
+			ru = rollingValue(&api.RollingUpdateDeployment{MaxUnavailable: r.MaxUnavailable, MaxSurge: r.MaxSurge})
+		}
+		e := notSupported("spec.updateStrategy", strategyValue(s.UpdateStrategy.Type, ru != nil, ru), api.RollingUpdateDeploymentStrategyType, api.OnDeleteStrategyType)
+		e.at = "spec.updateStrategy.type"
+		out = append(out, e)
 	}
 	return out
 }
@@ -204,7 +214,7 @@ func validateJobSpec(s *api.JobSpec, path string) []fieldError {
 	out = append(out, validateSelectorAndTemplate(s.Selector, &s.Template, "job", join(path, "selector"), tpl, s.ManualSelector)...)
 	switch s.Template.Spec.RestartPolicy {
 	case "OnFailure", "Never":
-	case "":
+	case "", "Always": // "" is defaulted to Always before validation
 		out = append(out, required(join(tpl, "spec.restartPolicy"), "valid values: \"OnFailure\", \"Never\"").
 			withHint("a Job's pods must not restart forever: add restartPolicy: Never or OnFailure"))
 	default:
@@ -242,4 +252,44 @@ func validateCronJob(cj *api.CronJob) []fieldError {
 		}
 	}
 	return append(out, validateJobSpec(&s.JobTemplate.Spec, "spec.jobTemplate.spec")...)
+}
+
+// The values upstream prints for a bad strategy are internal apps types
+// without JSON tags, so their Go field names show.
+
+func intOrStringJSON(v *api.IntOrString) any {
+	if v == nil {
+		return nil
+	}
+	if v.IsString {
+		return v.StrVal
+	}
+	return v.IntVal
+}
+
+func strategyValue(typ string, hasRolling bool, rolling any) any {
+	if !hasRolling {
+		rolling = nil
+	}
+	return struct {
+		Type          string
+		RollingUpdate any
+	}{typ, rolling}
+}
+
+func rollingValue(r *api.RollingUpdateDeployment) any {
+	if r == nil {
+		return nil
+	}
+	return struct{ MaxUnavailable, MaxSurge any }{intOrStringJSON(r.MaxUnavailable), intOrStringJSON(r.MaxSurge)}
+}
+
+func stsRollingValue(r *api.RollingUpdateStatefulSetStrategy) any {
+	if r == nil {
+		return nil
+	}
+	return struct {
+		Partition      *int32
+		MaxUnavailable any
+	}{r.Partition, intOrStringJSON(r.MaxUnavailable)}
 }

@@ -1,0 +1,96 @@
+package manifest
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// pod wraps a spec fragment (indented two spaces) into a valid pod; the
+// fragment starts on line 6.
+func pod(fragment string) string {
+	return "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i}]\n" + fragment
+}
+
+// errorCases pins every error message: the full diagnostic lines Load
+// reports, positions included.
+var errorCases = []struct {
+	name  string
+	input string
+	want  []string
+}{
+	// --- YAML and document structure
+	{"yaml syntax", "apiVersion: v1\nkind: Pod\nspec:\n  containers: [{name: c}\n", []string{
+		"t.yaml:3:1: yaml: did not find expected ',' or ']' (check the indentation and quoting near this line)"}},
+	{"document is a list", "- a\n- b\n", []string{
+		"t.yaml:1:1: expected a Kubernetes object, got a list (a manifest document is a mapping with apiVersion, kind and metadata)"}},
+	{"kind missing", "apiVersion: v1\nmetadata: {name: p}\n", []string{
+		"t.yaml:1:1: Object 'Kind' is missing (add e.g. kind: Pod)"}},
+	{"apiVersion missing", "kind: Pod\nmetadata: {name: p}\n", []string{
+		"t.yaml:1:1: Pod: Object 'apiVersion' is missing (add apiVersion: v1)"}},
+	{"wrong apiVersion", "apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: d}\n", []string{
+		`t.yaml:1:13: no matches for kind "Deployment" in version "extensions/v1beta1" (use apiVersion: apps/v1)`}},
+	{"wrong apiVersion of a list", "apiVersion: v2\nkind: List\nitems: []\n", []string{
+		`t.yaml:1:13: no matches for kind "List" in version "v2" (use apiVersion: v1)`}},
+	{"duplicate field", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nmetadata: {name: q}\nspec: {containers: [{name: c, image: i}]}\n", []string{
+		`t.yaml:4:1: Pod "p": metadata: duplicate field "metadata" (first at line 3) (remove one of them)`}},
+	{"duplicate object", pod("") + "---\n" + pod(""), []string{
+		`t.yaml:7:1: Pod "default/p" already exists (first defined at t.yaml:1:1) (object names are unique per kind and namespace; rename one)`}},
+	{"alias cycle", "a: &a [*a]\n", []string{
+		"t.yaml:1:4: alias refers to a node that contains it (an anchor cannot be used inside itself)"}},
+
+	// --- scalar types
+	{"string expected", "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {version: 1}}\nspec: {containers: [{name: c, image: i}]}\n", []string{
+		`t.yaml:3:39: Pod "p": metadata.labels[version]: expected a string, got number 1 (quote it: "1")`}},
+	{"integer expected", pod("  priority: \"5\"\n"), []string{
+		`t.yaml:6:13: Pod "p": spec.priority: expected an integer, got "5" (remove the quotes)`}},
+	{"integer out of range", pod("  priority: 3000000000\n"), []string{
+		`t.yaml:6:13: Pod "p": spec.priority: integer 3000000000 is out of range [-2147483648, 2147483647]`}},
+	{"boolean expected", pod("  hostNetwork: yes\n"), []string{
+		`t.yaml:6:16: Pod "p": spec.hostNetwork: expected a boolean, got "yes" (use true or false)`}},
+	{"mapping expected", pod("  nodeSelector: [a]\n"), []string{
+		`t.yaml:6:17: Pod "p": spec.nodeSelector: expected a mapping, got a list`}},
+	{"list expected", pod("  tolerations: {key: a}\n"), []string{
+		`t.yaml:6:16: Pod "p": spec.tolerations: expected a list, got a mapping`}},
+	{"bad quantity", pod("  overhead: {cpu: lots}\n"), []string{
+		`t.yaml:6:19: Pod "p": spec.overhead[cpu]: quantity "lots": must start with a number (e.g. 500m, 1.5, 128Mi, 2Gi)`}},
+	{"bad timestamp", "apiVersion: v1\nkind: Pod\nmetadata: {name: p, creationTimestamp: yesterday}\nspec: {containers: [{name: c, image: i}]}\n", []string{
+		`t.yaml:3:40: Pod "p": metadata.creationTimestamp: invalid timestamp "yesterday" (use RFC 3339, e.g. 2024-05-01T12:00:00Z)`}},
+	{"intOrString expected", "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: b}\nspec: {minAvailable: [1]}\n", []string{
+		`t.yaml:4:22: PodDisruptionBudget "b": spec.minAvailable: expected an integer or a string, got a list (e.g. 1 or "25%")`}},
+}
+
+func TestErrorMessages(t *testing.T) {
+	for _, tc := range errorCases {
+		t.Run(tc.name, func(t *testing.T) {
+			objs, err := Load("t.yaml", []byte(tc.input), Options{})
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("Load succeeded (%v), want errors:\n%s", objs, strings.Join(tc.want, "\n"))
+			}
+			if got := e.Error(); got != strings.Join(tc.want, "\n") {
+				t.Errorf("got:\n%s\nwant:\n%s", got, strings.Join(tc.want, "\n"))
+			}
+			for _, d := range e.Diagnostics {
+				if d.Line < 1 || d.Col < 1 || d.File != "t.yaml" || d.Severity != SeverityError {
+					t.Errorf("diagnostic without a position or severity: %+v", d)
+				}
+			}
+		})
+	}
+}
+
+func TestValidationMessages(t *testing.T) {
+	for _, tc := range validationCases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load("t.yaml", []byte(tc.input), Options{})
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("Load succeeded, want errors:\n%s", strings.Join(tc.want, "\n"))
+			}
+			if got := e.Error(); got != strings.Join(tc.want, "\n") {
+				t.Errorf("got:\n%s\nwant:\n%s", got, strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
