@@ -65,6 +65,45 @@ func BenchmarkFilter(b *testing.B) {
 	}
 }
 
+// affinityPod has spreading on zone and hostname and a required node
+// affinity (nodeAffinityPolicy Honor: only matching nodes count), as
+// scheduler_perf's mixed workloads.
+func affinityPod() *framework.PodInfo {
+	return framework.NewPodInfo(makePod("incoming").Label("app", "spread").
+		NodeAffinityIn(api.LabelTopologyZone, "zone-a", "zone-b").
+		Spread(1, api.LabelTopologyZone, anyway, spreadSelector).Spread(1, api.LabelHostname, anyway, spreadSelector).
+		Spread(5, api.LabelTopologyZone, dns, spreadSelector).Obj())
+}
+
+// BenchmarkAffinityPod: PreFilter, Filter, PreScore, Score and
+// NormalizeScore on every node for a pod whose node affinity restricts
+// the counted nodes (cached node sets).
+func BenchmarkAffinityPod(b *testing.B) {
+	snap := benchCluster(b, 5000, 50000)
+	pl := mustNew(b, Args{})
+	pi := affinityPod()
+	scores := make([]framework.NodeScore, len(snap.Nodes))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		state := framework.NewCycleState()
+		if _, st := pl.PreFilter(state, pi, snap); !st.IsSuccess() {
+			b.Fatal(st.Message())
+		}
+		for _, ni := range snap.Nodes {
+			pl.Filter(state, pi, ni)
+		}
+		if st := pl.PreScore(state, pi, snap, snap.Nodes); !st.IsSuccess() {
+			b.Fatal(st.Message())
+		}
+		for i, ni := range snap.Nodes {
+			s, _ := pl.Score(state, pi, ni)
+			scores[i] = framework.NodeScore{Name: ni.Node.Name, Index: i, Score: s}
+		}
+		pl.NormalizeScore(state, pi, scores)
+	}
+}
+
 // BenchmarkScore: PreScore + Score on every node + NormalizeScore for a
 // pod with zone and hostname ScheduleAnyway constraints.
 func BenchmarkScore(b *testing.B) {

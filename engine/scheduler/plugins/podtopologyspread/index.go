@@ -18,11 +18,16 @@ type matchIndex struct {
 	// counted remembers which pods were counted, so a removal undoes
 	// exactly what the addition did even if the pod object changed since.
 	counted map[*framework.PodInfo]int32
-	// sums caches per-domain totals for topologies asked for, updated
-	// incrementally; keyed by Topology so a node change drops them.
-	sums map[*framework.Topology][]int32
+	// sums caches per-domain totals over a node set (nil: every node) for
+	// topologies asked for, updated incrementally; a node change drops them.
+	sums map[sumsKey][]int32
 	// stale is set when nodes changed; the next use rebuilds.
 	stale bool
+}
+
+type sumsKey struct {
+	topo *framework.Topology
+	set  *nodeSet
 }
 
 func indexKey(namespace string, sel api.Selector) string {
@@ -69,8 +74,11 @@ func (m *matchIndex) PodAdded(node *framework.NodeInfo, pi *framework.PodInfo) {
 	}
 	m.perNode[node.Index]++
 	m.counted[pi] = int32(node.Index)
-	for t, sums := range m.sums {
-		if d := t.DomainOf[node.Index]; d >= 0 {
+	for k, sums := range m.sums {
+		if k.set != nil && !k.set.mask[node.Index] {
+			continue
+		}
+		if d := k.topo.DomainOf[node.Index]; d >= 0 {
 			sums[d]++
 		}
 	}
@@ -87,8 +95,11 @@ func (m *matchIndex) PodRemoved(node *framework.NodeInfo, pi *framework.PodInfo)
 	}
 	delete(m.counted, pi)
 	m.perNode[i]--
-	for t, sums := range m.sums {
-		if d := t.DomainOf[i]; d >= 0 {
+	for k, sums := range m.sums {
+		if k.set != nil && !k.set.mask[i] {
+			continue
+		}
+		if d := k.topo.DomainOf[i]; d >= 0 {
 			sums[d]--
 		}
 	}
@@ -101,21 +112,28 @@ func (m *matchIndex) NodesChanged(*framework.Snapshot) {
 	m.sums = nil
 }
 
-// domainSums returns the matching pods per domain of t over every node
-// with the key; the slice is shared and must not be modified.
-func (m *matchIndex) domainSums(t *framework.Topology) []int32 {
-	if s, ok := m.sums[t]; ok {
+// domainSums returns the matching pods per domain of t over the nodes of
+// set (nil: every node with the key); the slice is shared and must not be
+// modified.
+func (m *matchIndex) domainSums(t *framework.Topology, set *nodeSet) []int32 {
+	k := sumsKey{topo: t, set: set}
+	if s, ok := m.sums[k]; ok {
 		return s
 	}
 	s := make([]int32, len(t.Domains))
 	for i, n := range m.perNode {
+		if set != nil && !set.mask[i] {
+			continue
+		}
 		if d := t.DomainOf[i]; d >= 0 {
 			s[d] += n
 		}
 	}
-	if m.sums == nil {
-		m.sums = map[*framework.Topology][]int32{}
+	if set == nil || set.cached {
+		if m.sums == nil {
+			m.sums = map[sumsKey][]int32{}
+		}
+		m.sums[k] = s
 	}
-	m.sums[t] = s
 	return s
 }

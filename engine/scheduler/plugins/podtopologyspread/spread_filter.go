@@ -125,11 +125,10 @@ func (pl *Plugin) PreFilterExtensions() framework.PreFilterExtensions { return p
 
 // calPreFilterState fills matchNum per constraint. Upstream visits every
 // node that has all the constraints' keys and, per constraint, passes its
-// inclusion policies, adding the node's matching pods to its domain.
-// Here a constraint whose eligible nodes are simply "every node with its
-// key" (no policy filters a node, and no node with the key lacks another
-// constraint's key) takes the index's cached per-domain sums: O(domains).
-// The others share one O(nodes) pass over the index's per-node counts.
+// inclusion policies, adding the node's matching pods to its domain. Here
+// each constraint reads the per-domain sums its selector's index keeps for
+// its node set (every node with the key, or a cached nodeSet): O(domains)
+// per pod once the set is known.
 func (pl *Plugin) calPreFilterState(pod *api.Pod, snap *framework.Snapshot, cs []constraint) *preFilterState {
 	n := len(cs)
 	s := &preFilterState{
@@ -150,31 +149,22 @@ func (pl *Plugin) calPreFilterState(pod *api.Pod, snap *framework.Snapshot, cs [
 			s.selfMatch[i] = 1
 		}
 	}
-	var slow []int
-	indexes := make([]*matchIndex, n)
 	for i := range cs {
 		c := &cs[i]
 		t := s.topos[i]
+		set := nodeSetFor(snap, pod, cs, metas, i, true)
 		if c.counts() {
-			indexes[i] = index(snap, pod.Namespace, c.Selector)
+			s.matchNum[i] = append([]int32(nil), index(snap, pod.Namespace, c.Selector).domainSums(t, set)...)
+		} else {
+			s.matchNum[i] = make([]int32, len(t.Domains))
 		}
-		if !c.filterNodes(pod) && keysImplied(cs, metas, i) {
-			if indexes[i] != nil {
-				s.matchNum[i] = append([]int32(nil), indexes[i].domainSums(t)...)
-			} else {
-				s.matchNum[i] = make([]int32, len(t.Domains))
-			}
+		if set == nil {
 			s.numDomains[i] = len(t.Domains)
-			continue
+		} else {
+			p := set.presenceIn(t)
+			s.eligible[i] = append([]bool(nil), p.has...)
+			s.numDomains[i] = p.count
 		}
-		s.matchNum[i] = make([]int32, len(t.Domains))
-		s.eligible[i] = make([]bool, len(t.Domains))
-		slow = append(slow, i)
-	}
-	if len(slow) > 0 {
-		pl.countSlow(pod, snap, s, metas, indexes, slow)
-	}
-	for i := range cs {
 		s.paths[i] = newCriticalPaths()
 		for d, num := range s.matchNum[i] {
 			if s.eligible[i] == nil || s.eligible[i][d] {
@@ -188,55 +178,6 @@ func (pl *Plugin) calPreFilterState(pod *api.Pod, snap *framework.Snapshot, cs [
 
 func (s *preFilterState) updateLimit(i int) {
 	s.limit[i] = int(s.constraints[i].MaxSkew) - int(s.selfMatch[i]) + s.minMatchNum(i)
-}
-
-// keysImplied reports whether every node with constraint i's key has the
-// keys of all other constraints, so "has all keys" filters nothing for it.
-func keysImplied(cs []constraint, metas []*topologyMeta, i int) bool {
-	for j := range cs {
-		if cs[j].TopologyKey != cs[i].TopologyKey && metas[j].missing > 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// countSlow is the node loop of calPreFilterState for the constraints in slow.
-func (pl *Plugin) countSlow(pod *api.Pod, snap *framework.Snapshot, s *preFilterState, metas []*topologyMeta, indexes []*matchIndex, slow []int) {
-	var partial []*framework.Topology // topologies some node lacks
-	for _, m := range metas {
-		if m.missing > 0 {
-			partial = append(partial, m.topo)
-		}
-	}
-	needAffinity, needTaints := false, false
-	for _, i := range slow {
-		c := &s.constraints[i]
-		needAffinity = needAffinity || (c.NodeAffinityPolicy == api.PolicyHonor && hasRequiredNodeAffinity(pod))
-		needTaints = needTaints || c.NodeTaintsPolicy == api.PolicyHonor
-	}
-nodes:
-	for n, ni := range snap.Nodes {
-		for _, t := range partial {
-			if t.DomainOf[n] < 0 {
-				continue nodes
-			}
-		}
-		e := eligibilityOf(pod, ni.Node, needAffinity, needTaints)
-		for _, i := range slow {
-			if !s.constraints[i].includes(e) {
-				continue
-			}
-			d := s.topos[i].DomainOf[n]
-			if !s.eligible[i][d] {
-				s.eligible[i][d] = true
-				s.numDomains[i]++
-			}
-			if indexes[i] != nil {
-				s.matchNum[i][d] += indexes[i].perNode[n]
-			}
-		}
-	}
 }
 
 // Filter's rejections are shared (the runtime copies a status before

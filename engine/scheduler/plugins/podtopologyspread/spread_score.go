@@ -165,30 +165,24 @@ feasibleNodes:
 	}
 
 	// Counts of the non-hostname constraints (hostname ones are counted
-	// per node in Score).
+	// per node in Score), from the index's sums over the constraint's node
+	// set; only domains present among the scored nodes are read.
 	var slow []int
 	for i := range cs {
 		if s.hostname[i] {
 			continue
 		}
-		c := &cs[i]
 		m := metas[i]
-		fast := !c.filterNodes(pod)
-		if requireAll {
-			fast = fast && keysImplied(cs, metas, i)
-		} else {
-			// nodes without the key count towards the "" domain, which
-			// only matters when a node is explicitly labelled "".
-			fast = fast && !(m.missing > 0 && m.emptyDomain >= 0)
-		}
 		switch {
 		case s.indexes[i] == nil:
 			s.counts[i] = make([]int32, len(m.topo.Domains)+1)
-		case fast:
-			s.counts[i] = s.indexes[i].domainSums(m.topo) // shared, read-only
-		default:
+		case !requireAll && m.missing > 0 && m.emptyDomain >= 0:
+			// nodes without the key count towards the "" domain, which
+			// only matters when some node is explicitly labelled "".
 			s.counts[i] = make([]int32, len(m.topo.Domains)+1)
 			slow = append(slow, i)
+		default:
+			s.counts[i] = s.indexes[i].domainSums(m.topo, nodeSetFor(snap, pod, cs, metas, i, requireAll)) // shared, read-only
 		}
 	}
 	if len(slow) > 0 {
