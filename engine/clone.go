@@ -1,0 +1,115 @@
+package engine
+
+import (
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/scheduler"
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+// Clone returns an independent copy of the whole cluster (for undo):
+// objects are shared (they are never modified once published), the
+// engine's own state is copied, the snapshot and scheduler are rebuilt.
+// Controllers are shared too: register fresh ones on the clone if they
+// keep state of their own. Pods waiting in the scheduling queue are
+// re-queued in their queue order (their backoff restarts).
+func (e *Engine) Clone() *Engine {
+	c := &Engine{
+		cfg:         e.cfg,
+		eviction:    e.eviction,
+		clock:       e.clock.Clone(),
+		rand:        e.rand.Clone(),
+		nodes:       make(map[string]*nodeState, len(e.nodes)),
+		nodeNames:   append([]string(nil), e.nodeNames...),
+		pods:        make(map[string]*podState, len(e.pods)),
+		pdbs:        make(map[string]*api.PodDisruptionBudget, len(e.pdbs)),
+		classes:     make(map[string]*api.PriorityClass, len(e.classes)),
+		namespaces:  make(map[string]*api.Namespace, len(e.namespaces)),
+		timelines:   make(map[string]*podTimeline, len(e.timelines)),
+		snap:        framework.NewSnapshot(),
+		queue:       scheduler.NewQueue(),
+		controllers: append([]Controller(nil), e.controllers...),
+		events:      e.events[:len(e.events):len(e.events)],
+		uidSeq:      e.uidSeq,
+		genSeq:      e.genSeq,
+		started:     e.started,
+		changes:     e.changes,
+		ctrlSeen:    e.ctrlSeen,
+	}
+	if e.schedWake != nil {
+		w := *e.schedWake
+		c.schedWake = &w
+	}
+	for k, v := range e.pdbs {
+		c.pdbs[k] = v
+	}
+	for k, v := range e.classes {
+		c.classes[k] = v
+	}
+	for k, v := range e.namespaces {
+		c.namespaces[k] = v
+		c.snap.SetNamespace(k, v.Labels)
+	}
+	for k, ns := range e.nodes {
+		cp := *ns
+		cp.pressure = ns.pressure.Clone()
+		cp.ranking = ns.ranking[:len(ns.ranking):len(ns.ranking)]
+		c.nodes[k] = &cp
+		c.snap.AddNode(ns.node)
+	}
+	for k, tl := range e.timelines {
+		cp := *tl
+		cp.plans = tl.plans[:len(tl.plans):len(tl.plans)]
+		c.timelines[k] = &cp
+	}
+	for _, key := range e.sortedPodKeys() {
+		ps := e.pods[key]
+		cp := *ps
+		if ps.info != nil {
+			info := *ps.info
+			cp.info = &info
+		}
+		if ps.kill != nil {
+			k := *ps.kill
+			cp.kill = &k
+		}
+		if ps.taintAt != nil {
+			at := *ps.taintAt
+			cp.taintAt = &at
+		}
+		c.pods[key] = &cp
+		if e.snap.NodeOfPod(key) != nil {
+			c.snap.AddPod(cp.info)
+		}
+	}
+	factory := c.cfg.NewScheduler
+	if factory == nil {
+		factory = defaultScheduler
+	}
+	c.sched = factory(c.cfg.Seed, c.snap, c.PDBs)
+	for _, qp := range e.queue.Pending() {
+		key := qp.Info.Pod.Key()
+		if ps := c.pods[key]; ps != nil && ps.info != nil {
+			c.queue.Add(ps.info, qp.Timestamp)
+		}
+	}
+	for _, key := range e.sortedPodKeys() {
+		if n := e.sched.Nominator().NominatedNodeOf(key); n != "" {
+			c.sched.Nominator().AddNominatedPod(c.pods[key].info, n)
+		}
+	}
+	for _, d := range e.drains {
+		cp := *d
+		cp.Lines = d.Lines[:len(d.Lines):len(d.Lines)]
+		cp.pods = make([]*drainPod, len(d.pods))
+		for i, p := range d.pods {
+			pc := *p
+			if p.blocked != nil {
+				b := *p.blocked
+				pc.blocked = &b
+			}
+			cp.pods[i] = &pc
+		}
+		c.drains = append(c.drains, &cp)
+	}
+	return c
+}
