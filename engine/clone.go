@@ -10,8 +10,8 @@ import (
 // objects are shared (they are never modified once published), the
 // engine's own state is copied, the snapshot and scheduler are rebuilt.
 // Controllers are shared too: register fresh ones on the clone if they
-// keep state of their own. Pods waiting in the scheduling queue are
-// re-queued in their queue order (their backoff restarts).
+// keep state of their own. The scheduler's tie-break generator restarts
+// from the seed.
 func (e *Engine) Clone() *Engine {
 	c := &Engine{
 		cfg:         e.cfg,
@@ -86,12 +86,12 @@ func (e *Engine) Clone() *Engine {
 		factory = defaultScheduler
 	}
 	c.sched = factory(c.cfg.Seed, c.snap, c.PDBs)
-	for _, qp := range e.queue.Pending() {
-		key := qp.Info.Pod.Key()
-		if ps := c.pods[key]; ps != nil && ps.info != nil {
-			c.queue.Add(ps.info, qp.Timestamp)
+	c.queue = e.queue.Clone(func(key string) *framework.PodInfo {
+		if ps := c.pods[key]; ps != nil && ps.info != nil && ps.state == StatePending {
+			return ps.info
 		}
-	}
+		return nil
+	})
 	for _, key := range e.sortedPodKeys() {
 		if n := e.sched.Nominator().NominatedNodeOf(key); n != "" {
 			c.sched.Nominator().AddNominatedPod(c.pods[key].info, n)

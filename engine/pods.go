@@ -66,12 +66,51 @@ func (e *Engine) CreatePod(p *api.Pod) error {
 		e.removePod(key)
 		return nil
 	}
+	if reason, msg := e.kubeletAdmit(p); reason != "" {
+		// the kubelet rejects a pod bound to a node it does not fit
+		now := e.Now()
+		p.Status.Phase = api.PodFailed
+		p.Status.Reason = reason
+		p.Status.Message = "Pod was rejected: " + msg
+		at := now
+		p.Status.StartTime = &at
+		ps.state = StateTerminated
+		e.timelines[key].gone = &at
+		e.record(EventWarning, reason, podObject(key), msg)
+		e.settle()
+		return nil
+	}
 	e.bind(ps, p.Spec.NodeName, !e.started)
 	if !e.started || startup == 0 {
 		e.podStarted(key, ps.startGen)
 	}
 	e.settle()
 	return nil
+}
+
+// kubeletAdmit is the kubelet's resource admission for a pod bound
+// directly to its node (lifecycle/predicate.go: the first insufficient
+// resource, in NodeResourcesFit order — pods, cpu, memory).
+func (e *Engine) kubeletAdmit(p *api.Pod) (reason, message string) {
+	ni := e.snap.Get(p.Spec.NodeName)
+	if ni == nil {
+		return "", ""
+	}
+	req := framework.NewPodInfo(p).Requests
+	type check struct {
+		name                 string
+		want, used, capacity int64
+	}
+	for _, c := range []check{
+		{api.ResourcePods, 1, int64(len(ni.Pods)), ni.Allocatable.AllowedPods},
+		{api.ResourceCPU, req.MilliCPU, ni.Requested.MilliCPU, ni.Allocatable.MilliCPU},
+		{api.ResourceMemory, req.Memory, ni.Requested.Memory, ni.Allocatable.Memory},
+	} {
+		if c.want > 0 && c.used+c.want > c.capacity {
+			return "OutOf" + c.name, fmt.Sprintf("Node didn't have enough resource: %s, requested: %d, used: %d, capacity: %d", c.name, c.want, c.used, c.capacity)
+		}
+	}
+	return "", ""
 }
 
 // bind assigns a pending pod to a node (binding + the kubelet accepting
