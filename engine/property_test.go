@@ -27,7 +27,7 @@ type randomActions struct {
 }
 
 func (ra *randomActions) nodeName() string { return fmt.Sprintf("n%d", ra.r.IntN(ra.nodes+1)) }
-func (ra *randomActions) podKey() string  { return fmt.Sprintf("default/p%d", ra.r.IntN(ra.pods+1)) }
+func (ra *randomActions) podKey() string   { return fmt.Sprintf("default/p%d", ra.r.IntN(ra.pods+1)) }
 
 func (ra *randomActions) step() string {
 	e, r := ra.e, ra.r
@@ -40,7 +40,7 @@ func (ra *randomActions) step() string {
 	case k < 7:
 		ra.pods++
 		b := pod(fmt.Sprintf("p%d", ra.pods)).req([]string{"", "500m", "1"}[r.IntN(3)], []string{"", "256Mi", "1Gi"}[r.IntN(3)]).
-			label("app", []string{"a", "b"}[r.IntN(2)]).prio(int32(r.IntN(3) * 100)).
+			label("app", []string{"a", "b"}[r.IntN(2)]).prio(int32(r.IntN(3)*100)).
 			ann(kubelet.AnnotationMemoryUsage, []string{"100Mi", "900Mi", "1500Mi"}[r.IntN(3)]).
 			ann(kubelet.AnnotationTerminateAfter, []string{"1s", "5s", "never"}[r.IntN(3)]).
 			grace(int64(r.IntN(40)))
