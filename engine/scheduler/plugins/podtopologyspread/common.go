@@ -188,10 +188,9 @@ func (pl *Plugin) topology(snap *framework.Snapshot, key string) *topologyMeta {
 	return m
 }
 
-// domainOf returns the node's domain id for a topology, or -1. It trusts
-// NodeInfo.Index when it points at this node, and otherwise (a NodeInfo
-// copied for a preemption dry run after the node set changed) looks the
-// label up.
+// domainOf returns the node's domain id for a topology, or -1: by
+// NodeInfo.Index, or, for an index out of the topology's range (a NodeInfo
+// made outside the snapshot), by looking the label up.
 func domainOf(t *framework.Topology, ni *framework.NodeInfo) int32 {
 	if ni.Index < len(t.DomainOf) {
 		return t.DomainOf[ni.Index]

@@ -21,8 +21,30 @@ type matchIndex struct {
 	// sums caches per-domain totals over a node set (nil: every node) for
 	// topologies asked for, updated incrementally; a node change drops them.
 	sums map[sumsKey][]int32
-	// stale is set when nodes changed; the next use rebuilds.
+	// stale is set when nodes changed, or when the index went unused for
+	// dormantAfter pod events (a selector of an old revision: its counts
+	// are dropped and no longer maintained); the next use rebuilds.
 	stale bool
+	// eventsSinceUse counts pod events since the index was last read.
+	eventsSinceUse int
+}
+
+// dormantAfter bounds what indexes of selectors nobody schedules with any
+// more (e.g. an old pod-template-hash) cost: after this many pod events
+// without a read they stop counting.
+var dormantAfter = 200_000
+
+func (m *matchIndex) touch() bool {
+	if m.stale {
+		return false
+	}
+	m.eventsSinceUse++
+	if m.eventsSinceUse > dormantAfter {
+		m.stale = true
+		m.perNode, m.counted, m.sums = nil, nil, nil
+		return false
+	}
+	return true
 }
 
 type sumsKey struct {
@@ -45,6 +67,7 @@ func index(snap *framework.Snapshot, namespace string, sel api.Selector) *matchI
 	if idx.stale {
 		idx.rebuild(snap)
 	}
+	idx.eventsSinceUse = 0
 	return idx
 }
 
@@ -69,7 +92,7 @@ func (m *matchIndex) rebuild(s *framework.Snapshot) {
 
 // PodAdded implements framework.PodIndex.
 func (m *matchIndex) PodAdded(node *framework.NodeInfo, pi *framework.PodInfo) {
-	if m.stale || !m.matches(pi.Pod) || node.Index >= len(m.perNode) {
+	if !m.touch() || !m.matches(pi.Pod) || node.Index >= len(m.perNode) {
 		return
 	}
 	m.perNode[node.Index]++
@@ -86,7 +109,7 @@ func (m *matchIndex) PodAdded(node *framework.NodeInfo, pi *framework.PodInfo) {
 
 // PodRemoved implements framework.PodIndex.
 func (m *matchIndex) PodRemoved(node *framework.NodeInfo, pi *framework.PodInfo) {
-	if m.stale {
+	if !m.touch() {
 		return
 	}
 	i, ok := m.counted[pi]
