@@ -1,14 +1,157 @@
 // Command podlab is a terminal lab for Kubernetes scheduling: topology
 // spread, preemption, eviction and graceful termination on an in-memory,
-// kube-scheduler-faithful cluster.
+// kube-scheduler-faithful cluster. main only parses flags and dispatches;
+// the work lives in lab/ (headless commands) and ui/ (the TUI).
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"strings"
+
+	"podlab.dev/podlab/lab"
 )
 
+const usage = `podlab — a Kubernetes scheduling lab in your terminal
+
+Usage:
+  podlab [flags]                      open the lab on the default preset (spread basics)
+  podlab -f FILE|PRESET [flags]       open the lab on a scenario file or preset
+  podlab tui [-f FILE|PRESET] [flags] the same
+  podlab explain  -f FILE [--pod NAME] [-o text|json] [--seed N] [--tie-break random|name]
+  podlab schedule -f FILE [-o text|json] [--seed N] [--tie-break random|name] [--no-preempt]
+  podlab help                         this text
+
+FILE may be "-" for standard input (e.g. kubectl get nodes,pods -A -o yaml | podlab -f -).
+
+Flags for the lab:
+  --seed N       random seed for tie-breaking (default: the scenario's)
+  --speed X      virtual seconds per real second, ¼ to 64 (default: the scenario's, else 1)
+  --theme NAME   dark, light, projector or colorblind (default: from the terminal)
+`
+
 func main() {
-	fmt.Fprintln(os.Stderr, "podlab: under construction")
-	os.Exit(2)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run dispatches a command line and returns the exit code: 0 success,
+// 1 the command ran and failed (e.g. a check did not pass), 2 usage or input
+// errors.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, rest := args[0], args[1:]
+		switch cmd {
+		case "explain":
+			return cmdExplain(rest, stdin, stdout, stderr)
+		case "schedule":
+			return cmdSchedule(rest, stdin, stdout, stderr)
+		case "help":
+			fmt.Fprint(stdout, usage)
+			return 0
+		case "tui":
+			return cmdTUI(rest, stdin, stdout, stderr)
+		default:
+			fmt.Fprintf(stderr, "podlab: unknown command %q\n\n%s", cmd, usage)
+			return 2
+		}
+	}
+	return cmdTUI(args, stdin, stdout, stderr)
+}
+
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("podlab "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	return fs
+}
+
+// parse parses flags, allowing them after positional words too.
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "podlab %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return 2, false
+	}
+	return 0, true
+}
+
+func openScenario(path string, stdin io.Reader, stderr io.Writer, cmd string) (*lab.File, int) {
+	if path == "" {
+		fmt.Fprintf(stderr, "podlab %s: -f FILE is required\n", cmd)
+		return nil, 2
+	}
+	f, err := lab.Open(path, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return nil, 2
+	}
+	for _, w := range f.Objects.Warnings {
+		fmt.Fprintf(stderr, "%s\n", w)
+	}
+	return f, 0
+}
+
+func cmdExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("explain", stderr)
+	file := fs.String("f", "", "scenario file")
+	var opts lab.ExplainOptions
+	fs.StringVar(&opts.Pod, "pod", "", "pending pod to explain (default: the first in file order)")
+	fs.StringVar(&opts.Output, "o", "text", "output: text or json")
+	fs.Int64Var(&opts.Seed, "seed", 0, "tie-break seed")
+	fs.StringVar(&opts.TieBreak, "tie-break", "", "random or name")
+	if code, ok := parse(fs, args, stderr); !ok {
+		return code
+	}
+	f, code := openScenario(*file, stdin, stderr, "explain")
+	if f == nil {
+		return code
+	}
+	if err := lab.Explain(stdout, f, opts); err != nil {
+		fmt.Fprintf(stderr, "podlab explain: %v\n", err)
+		return 2
+	}
+	return 0
+}
+
+func cmdSchedule(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("schedule", stderr)
+	file := fs.String("f", "", "scenario file")
+	var opts lab.ScheduleOptions
+	fs.StringVar(&opts.Output, "o", "text", "output: text or json")
+	fs.Int64Var(&opts.Seed, "seed", 0, "tie-break seed")
+	fs.StringVar(&opts.TieBreak, "tie-break", "", "random or name")
+	fs.BoolVar(&opts.NoPreempt, "no-preempt", false, "do not run preemption for pods that fit nowhere")
+	if code, ok := parse(fs, args, stderr); !ok {
+		return code
+	}
+	f, code := openScenario(*file, stdin, stderr, "schedule")
+	if f == nil {
+		return code
+	}
+	if err := lab.Schedule(stdout, f, opts); err != nil {
+		fmt.Fprintf(stderr, "podlab schedule: %v\n", err)
+		return 2
+	}
+	return 0
+}
+
+func cmdTUI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("tui", stderr)
+	fs.String("f", "", "scenario file or preset name")
+	fs.Int64("seed", 0, "tie-break seed")
+	fs.Float64("speed", 0, "virtual seconds per real second")
+	fs.String("theme", "", "dark, light, projector or colorblind")
+	if code, ok := parse(fs, args, stderr); !ok {
+		return code
+	}
+	fmt.Fprint(stderr, "podlab: the terminal lab is not built yet; use the headless commands:\n\n"+usage)
+	return 2
 }
