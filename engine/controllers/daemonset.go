@@ -171,7 +171,7 @@ func pinToNode(spec *api.PodSpec, node string) {
 // syncDaemonSet is DaemonSetsController.syncDaemonSet: manage (one pod per
 // node that should run one, none elsewhere) and then rollingUpdate.
 func (m *Manager) syncDaemonSet(ds *DaemonSet) {
-	pods := m.claimPods(KindDaemonSet, &ds.ObjectMeta, ds.selector, m.pods(ds.Namespace), nil)
+	pods := m.claimPods(KindDaemonSet, &ds.ObjectMeta, ds.selector, m.claimCandidates(ds.Namespace, ds.UID), nil)
 	hash := ComputeHash(&ds.Spec.Template, nil)
 	byNode := map[string][]*api.Pod{}
 	for _, p := range pods {

@@ -130,7 +130,7 @@ func (m *Manager) setJobCondition(j *Job, typ, reason, msg string) {
 // TerminatingOrFailed), plus the run-for model and the TTL-after-finished
 // controller.
 func (m *Manager) syncJob(j *Job) {
-	pods := m.claimPods(KindJob, &j.ObjectMeta, j.selector, m.pods(j.Namespace), nil)
+	pods := m.claimPods(KindJob, &j.ObjectMeta, j.selector, m.claimCandidates(j.Namespace, j.UID), nil)
 	sort.Slice(pods, func(a, b int) bool { return pods[a].Name < pods[b].Name })
 	if kind, done := j.finished(); done {
 		m.jobTTL(j, kind)

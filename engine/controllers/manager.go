@@ -40,6 +40,10 @@ type Manager struct {
 	changed bool
 	// podCache holds the pods of the current pass; nil after a change.
 	podCache []*api.Pod
+	// byOwner indexes podCache by controller UID; orphans (no controller)
+	// by namespace. Built lazily, dropped with podCache.
+	byOwner map[string][]*api.Pod
+	orphans map[string][]*api.Pod
 }
 
 // New returns a Manager over the cluster; seed makes generated pod-name
@@ -142,7 +146,10 @@ func sortedKeys[V any](mp map[string]V) []string {
 func (m *Manager) pods(namespace string) []*api.Pod {
 	if m.podCache == nil {
 		m.podCache = m.cluster.Pods("")
-		sort.Slice(m.podCache, func(i, j int) bool { return m.podCache[i].Key() < m.podCache[j].Key() })
+		m.byOwner, m.orphans = nil, nil
+		if !sort.SliceIsSorted(m.podCache, func(i, j int) bool { return m.podCache[i].Key() < m.podCache[j].Key() }) {
+			sort.Slice(m.podCache, func(i, j int) bool { return m.podCache[i].Key() < m.podCache[j].Key() })
+		}
 	}
 	if namespace == "" {
 		return m.podCache
@@ -150,6 +157,31 @@ func (m *Manager) pods(namespace string) []*api.Pod {
 	lo := sort.Search(len(m.podCache), func(i int) bool { return m.podCache[i].Namespace >= namespace })
 	hi := sort.Search(len(m.podCache), func(i int) bool { return m.podCache[i].Namespace > namespace })
 	return m.podCache[lo:hi]
+}
+
+// claimCandidates returns the pods a controller's claimPods can keep or
+// adopt: those it controls and the namespace's orphans (pods controlled by
+// someone else are never claimed), in namespace/name order within each
+// group.
+func (m *Manager) claimCandidates(namespace, uid string) []*api.Pod {
+	all := m.pods("")
+	if m.byOwner == nil {
+		m.byOwner, m.orphans = map[string][]*api.Pod{}, map[string][]*api.Pod{}
+		for _, p := range all {
+			if ref := p.ControllerRef(); ref != nil {
+				m.byOwner[ref.UID] = append(m.byOwner[ref.UID], p)
+			} else {
+				m.orphans[p.Namespace] = append(m.orphans[p.Namespace], p)
+			}
+		}
+	}
+	var out []*api.Pod
+	for _, p := range m.byOwner[uid] {
+		if p.Namespace == namespace {
+			out = append(out, p)
+		}
+	}
+	return append(out, m.orphans[namespace]...)
 }
 
 // acted records a change made through the cluster in this pass.

@@ -80,7 +80,7 @@ func (m *Manager) ReplicaSets() []*ReplicaSet {
 // syncReplicaSet is ReplicaSetController.syncReplicaSet.
 func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
 	var active, terminating []*api.Pod
-	for _, p := range m.pods(rs.Namespace) {
+	for _, p := range m.claimCandidates(rs.Namespace, rs.UID) {
 		if isPodActive(p) {
 			active = append(active, p)
 		} else if isPodTerminating(p) && isControlledBy(&p.ObjectMeta, rs.UID) && rs.selector.Matches(p.Labels) {

@@ -157,7 +157,7 @@ func (m *Manager) statefulSetRevisions(s *StatefulSet) (current, update *Control
 // object is gone.
 func (m *Manager) syncStatefulSet(s *StatefulSet) {
 	member := func(p *api.Pod) bool { parent, _ := parentAndOrdinal(p.Name); return parent == s.Name }
-	pods := m.claimPods(KindStatefulSet, &s.ObjectMeta, s.selector, m.pods(s.Namespace), member)
+	pods := m.claimPods(KindStatefulSet, &s.ObjectMeta, s.selector, m.claimCandidates(s.Namespace, s.UID), member)
 	current, update := m.statefulSetRevisions(s)
 	start := int(s.Spec.OrdinalsStart)
 	n := int(*s.Spec.Replicas)
