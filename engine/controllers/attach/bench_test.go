@@ -40,7 +40,9 @@ func BenchmarkScaleUp10k(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		if err := c.Do(func(m *controllers.Manager) error { return m.Scale(controllers.KindDeployment, "default", "web", 10000) }); err != nil {
+		if err := c.Do(func(m *controllers.Manager) error {
+			return m.Scale(controllers.KindDeployment, "default", "web", 10000)
+		}); err != nil {
 			b.Fatal(err)
 		}
 		if err := e.RunUntil(e.Now().Add(time.Minute)); err != nil {
