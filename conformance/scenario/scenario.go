@@ -71,6 +71,11 @@ func Decode(data []byte) (*Scenario, error) {
 	if err := s.resolvePriorities(); err != nil {
 		return nil, err
 	}
+	for _, p := range append(append([]*v1.Pod{}, s.Bound...), s.Pending...) {
+		if err := admitPod(p); err != nil {
+			return nil, err
+		}
+	}
 	s.addImplicitNamespaces()
 	s.fillIdentity()
 	return s, nil

@@ -1,0 +1,133 @@
+// Command agree runs the conformance comparison on generated scenarios
+// (and/or files) and reports the agreement rate:
+//
+//	go run ./cmd/agree -n 10000 -seed 1
+//	go run ./cmd/agree testdata/*.yaml
+//
+// Disagreeing scenarios are written to -keep DIR (if given) with their
+// differences as a comment header.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"podlab.dev/podlab/conformance"
+	"podlab.dev/podlab/conformance/gen"
+)
+
+func main() {
+	n := flag.Int("n", 1000, "number of generated scenarios")
+	seed := flag.Uint64("seed", 1, "generator seed")
+	keep := flag.String("keep", "", "directory to write disagreeing scenarios to")
+	verbose := flag.Bool("v", false, "print every disagreement")
+	noPreempt := flag.Bool("no-preemption", false, "disable preemption on both sides")
+	flag.Parse()
+
+	type input struct {
+		name string
+		data []byte
+	}
+	var inputs []input
+	for _, f := range flag.Args() {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "agree:", err)
+			os.Exit(2)
+		}
+		inputs = append(inputs, input{f, data})
+	}
+	if len(inputs) == 0 {
+		for i := 0; i < *n; i++ {
+			inputs = append(inputs, input{fmt.Sprintf("s%d-%d.yaml", *seed, i), gen.Scenario(*seed, i, gen.Config{})})
+		}
+	}
+	start := time.Now()
+	agreed, explainOnly, scheduleOnly, errs := 0, 0, 0, 0
+	kinds := map[string]int{}
+	for _, in := range inputs {
+		o := conformance.Check(in.name, in.data, conformance.Options{DisablePreemption: *noPreempt})
+		switch {
+		case o.Agree():
+			agreed++
+			continue
+		case o.Err != nil:
+			errs++
+			kinds["error: "+firstLine(o.Err.Error())]++
+		case len(o.Schedule) == 0:
+			explainOnly++
+		case len(o.Explain) == 0:
+			scheduleOnly++
+		}
+		for _, d := range append(o.Explain, o.Schedule...) {
+			kinds[kindOf(d)]++
+		}
+		if *verbose {
+			fmt.Printf("DISAGREE %s\n%s", in.name, indent(o.Report()))
+		}
+		if *keep != "" {
+			_ = os.MkdirAll(*keep, 0o755)
+			hdr := "# " + strings.ReplaceAll(strings.TrimRight(o.Report(), "\n"), "\n", "\n# ") + "\n"
+			_ = os.WriteFile(filepath.Join(*keep, filepath.Base(in.name)), append([]byte(hdr), in.data...), 0o644)
+		}
+	}
+	total := len(inputs)
+	fmt.Printf("scenarios %d  agreed %d (%.2f%%)  disagreed: explain+schedule %d, explain only %d, schedule only %d, errors %d  (%.1fs)\n",
+		total, agreed, 100*float64(agreed)/float64(max(total, 1)),
+		total-agreed-explainOnly-scheduleOnly-errs, explainOnly, scheduleOnly, errs, time.Since(start).Seconds())
+	keys := make([]string, 0, len(kinds))
+	for k := range kinds {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return kinds[keys[i]] > kinds[keys[j]] || (kinds[keys[i]] == kinds[keys[j]] && keys[i] < keys[j])
+	})
+	for _, k := range keys {
+		fmt.Printf("  %6d  %s\n", kinds[k], k)
+	}
+	if agreed != total {
+		os.Exit(1)
+	}
+}
+
+// kindOf reduces a difference line to its kind (plugin/field), for the
+// summary: "node node-03: PodTopologySpread score want 3, got 4" →
+// "PodTopologySpread score".
+func kindOf(d string) string {
+	s := d
+	if i := strings.Index(s, ": node "); i >= 0 {
+		s = s[i+2:]
+	}
+	if strings.HasPrefix(s, "node ") {
+		if i := strings.Index(s, ": "); i >= 0 {
+			s = s[i+2:]
+		}
+	}
+	if strings.HasPrefix(s, "pod ") {
+		if i := strings.Index(s, ": "); i >= 0 {
+			s = s[i+2:]
+		}
+	}
+	for _, cut := range []string{" want", "\n"} {
+		if i := strings.Index(s, cut); i >= 0 {
+			s = s[:i]
+		}
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ") + "\n"
+}

@@ -1,0 +1,341 @@
+// Package gen generates random, valid, deterministic scheduling scenarios
+// (multi-document YAML of ordinary Kubernetes manifests) that stress every
+// rule of the default scheduler profile: zones and custom topology keys,
+// nodes missing keys, taints of every effect with matching and
+// non-matching tolerations, cordoned nodes, tight resources, host ports,
+// nodeSelector and node affinity, inter-pod (anti-)affinity, 1–3 topology
+// spread constraints (maxSkew 1–3, minDomains, both policies,
+// matchLabelKeys, matchExpressions), several namespaces, priorities and
+// PodDisruptionBudgets. The same seed always gives the same bytes.
+package gen
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Config sizes a scenario; zero fields take the defaults.
+type Config struct {
+	MinNodes, MaxNodes     int // default 3..10
+	MaxBound               int // default 24
+	MinPending, MaxPending int // default 1..4
+}
+
+func (c Config) withDefaults() Config {
+	if c.MinNodes <= 0 {
+		c.MinNodes = 3
+	}
+	if c.MaxNodes < c.MinNodes {
+		c.MaxNodes = max(10, c.MinNodes)
+	}
+	if c.MaxBound <= 0 {
+		c.MaxBound = 24
+	}
+	if c.MinPending <= 0 {
+		c.MinPending = 1
+	}
+	if c.MaxPending < c.MinPending {
+		c.MaxPending = max(4, c.MinPending)
+	}
+	return c
+}
+
+// Well-known keys the generator uses.
+const (
+	keyZone     = "topology.kubernetes.io/zone"
+	keyHostname = "kubernetes.io/hostname"
+	keyRack     = "example.com/rack"
+	keyDisk     = "disk"
+	keyGen      = "example.com/generation" // integer values, for Gt/Lt
+	keyHash     = "pod-template-hash"
+)
+
+// StartBase is the first start time given to bound pods.
+var StartBase = time.Date(2028, 12, 31, 0, 0, 0, 0, time.UTC)
+
+type obj = map[string]any
+
+// node is the generator's view of a node while it places bound pods.
+type node struct {
+	name     string
+	labels   map[string]string
+	taints   []obj
+	cordoned bool
+	cpu, mem int64 // allocatable, milli-cpu and MiB
+	pods     int
+	usedCPU  int64
+	usedMem  int64
+	count    int
+}
+
+type gen struct {
+	r         *rand.Rand
+	cfg       Config
+	zones     []string
+	nodes     []*node
+	docs      []obj
+	apps      []string
+	nsList    []string
+	prioNames []string
+	startSeq  int
+}
+
+// Scenario returns scenario number i of a seed as YAML.
+func Scenario(seed uint64, i int, cfg Config) []byte {
+	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i)*0x9e3779b97f4a7c15+1)), cfg: cfg.withDefaults()}
+	g.build()
+	var b strings.Builder
+	fmt.Fprintf(&b, "# podlab conformance scenario: seed %d, index %d\n", seed, i)
+	for _, d := range g.docs {
+		out, err := yaml.Marshal(d)
+		if err != nil {
+			// Only maps, slices, strings, ints and bools are marshalled.
+			panic(fmt.Sprintf("gen: marshal: %v", err))
+		}
+		b.WriteString("---\n")
+		b.Write(out)
+	}
+	return []byte(b.String())
+}
+
+func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
+func (g *gen) intn(n int) int        { return g.r.IntN(n) }
+func (g *gen) between(lo, hi int) int {
+	return lo + g.r.IntN(hi-lo+1)
+}
+func pick[T any](g *gen, xs []T) T { return xs[g.r.IntN(len(xs))] }
+
+func (g *gen) build() {
+	g.apps = []string{"web", "db", "cache", "batch"}[:g.between(2, 4)]
+	g.namespaces()
+	g.priorityClasses()
+	g.buildNodes()
+	nBound := g.intn(g.cfg.MaxBound + 1)
+	for i := 0; i < nBound; i++ {
+		g.boundPod(i)
+	}
+	if g.chance(0.35) {
+		g.pdbs()
+	}
+	for i, n := 0, g.between(g.cfg.MinPending, g.cfg.MaxPending); i < n; i++ {
+		g.pendingPod(i)
+	}
+}
+
+func (g *gen) namespaces() {
+	g.nsList = []string{"default"}
+	if g.chance(0.5) {
+		g.nsList = append(g.nsList, "team-a")
+		g.docs = append(g.docs, obj{"apiVersion": "v1", "kind": "Namespace",
+			"metadata": obj{"name": "team-a", "labels": obj{"team": "a", "env": "prod"}}})
+	}
+	if g.chance(0.3) {
+		g.nsList = append(g.nsList, "team-b")
+		g.docs = append(g.docs, obj{"apiVersion": "v1", "kind": "Namespace",
+			"metadata": obj{"name": "team-b", "labels": obj{"team": "b"}}})
+	}
+}
+
+func (g *gen) priorityClasses() {
+	classes := []struct {
+		name   string
+		value  int
+		policy string
+	}{{"low", 100, ""}, {"mid", 1000, ""}, {"high", 10000, ""}, {"high-nonpreempting", 10000, "Never"}}
+	globalLow := g.chance(0.15)
+	for _, c := range classes {
+		pc := obj{"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+			"metadata": obj{"name": c.name}, "value": c.value}
+		if c.policy != "" {
+			pc["preemptionPolicy"] = c.policy
+		}
+		if c.name == "low" && globalLow {
+			pc["globalDefault"] = true
+		}
+		g.docs = append(g.docs, pc)
+		g.prioNames = append(g.prioNames, c.name)
+	}
+}
+
+func (g *gen) buildNodes() {
+	nz := g.between(2, 4)
+	for i := 0; i < nz; i++ {
+		g.zones = append(g.zones, "zone-"+string(rune('a'+i)))
+	}
+	tight := g.chance(0.3)
+	n := g.between(g.cfg.MinNodes, g.cfg.MaxNodes)
+	for i := 1; i <= n; i++ {
+		nd := &node{name: fmt.Sprintf("node-%02d", i), labels: map[string]string{}}
+		nd.labels[keyHostname] = nd.name
+		if !g.chance(0.12) {
+			nd.labels[keyZone] = g.zones[(i-1)%nz]
+			if g.chance(0.2) {
+				nd.labels[keyZone] = pick(g, g.zones)
+			}
+		}
+		if g.chance(0.6) {
+			nd.labels[keyRack] = pick(g, []string{"r1", "r2", "r3"})
+		}
+		if g.chance(0.5) {
+			nd.labels[keyDisk] = pick(g, []string{"ssd", "hdd"})
+		}
+		if g.chance(0.5) {
+			nd.labels[keyGen] = pick(g, []string{"1", "2", "3", "4"})
+		}
+		if tight {
+			nd.cpu = int64(pick(g, []int{1000, 1500, 2000}))
+			nd.mem = int64(pick(g, []int{1024, 2048, 3072}))
+			nd.pods = pick(g, []int{4, 6, 110})
+		} else {
+			nd.cpu = int64(pick(g, []int{2000, 3500, 4000, 8000, 16000}))
+			nd.mem = int64(pick(g, []int{4096, 8192, 16384, 32768}))
+			nd.pods = pick(g, []int{8, 20, 110, 110})
+		}
+		if g.chance(0.3) {
+			for j, k := 0, g.between(1, 2); j < k; j++ {
+				nd.taints = append(nd.taints, obj{
+					"key":    pick(g, []string{"dedicated", "gpu", "spot"}),
+					"value":  pick(g, []string{"a", "b", "true"}),
+					"effect": pick(g, []string{"NoSchedule", "PreferNoSchedule", "NoExecute"}),
+				})
+			}
+			nd.taints = dedupTaints(nd.taints)
+		}
+		if g.chance(0.03) {
+			nd.taints = append(nd.taints, obj{"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"})
+		}
+		if g.chance(0.1) {
+			nd.cordoned = true
+			nd.taints = append(nd.taints, obj{"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"})
+		}
+		g.nodes = append(g.nodes, nd)
+		g.docs = append(g.docs, nd.manifest())
+	}
+}
+
+// dedupTaints keeps the first taint of each key+effect (API validation).
+func dedupTaints(ts []obj) []obj {
+	seen := map[string]bool{}
+	var out []obj
+	for _, t := range ts {
+		k := fmt.Sprint(t["key"], t["effect"])
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (nd *node) manifest() obj {
+	labels := obj{}
+	for k, v := range nd.labels {
+		labels[k] = v
+	}
+	res := obj{"cpu": fmt.Sprintf("%dm", nd.cpu), "memory": fmt.Sprintf("%dMi", nd.mem), "pods": fmt.Sprint(nd.pods)}
+	spec := obj{}
+	if len(nd.taints) > 0 {
+		ts := make([]any, len(nd.taints))
+		for i, t := range nd.taints {
+			ts[i] = t
+		}
+		spec["taints"] = ts
+	}
+	if nd.cordoned {
+		spec["unschedulable"] = true
+	}
+	m := obj{"apiVersion": "v1", "kind": "Node", "metadata": obj{"name": nd.name, "labels": labels},
+		"status": obj{"capacity": res, "allocatable": res}}
+	if len(spec) > 0 {
+		m["spec"] = spec
+	}
+	return m
+}
+
+func (g *gen) podLabels() map[string]string {
+	l := map[string]string{"app": pick(g, g.apps)}
+	if g.chance(0.4) {
+		l[keyHash] = pick(g, []string{"h1", "h2"})
+	}
+	if g.chance(0.3) {
+		l["tier"] = pick(g, []string{"fe", "be"})
+	}
+	return l
+}
+
+func (g *gen) requests(tight bool) (cpu, mem int64) {
+	cpu = int64(pick(g, []int{50, 100, 250, 500, 1000}))
+	mem = int64(pick(g, []int{64, 128, 256, 512, 1024}))
+	if tight {
+		cpu *= 2
+		mem *= 2
+	}
+	return cpu, mem
+}
+
+func (g *gen) boundPod(i int) {
+	labels := g.podLabels()
+	cpu, mem := g.requests(false)
+	// Bound pods sit where they fit (a real cluster), any node otherwise skipped.
+	var cands []*node
+	for _, nd := range g.nodes {
+		if nd.usedCPU+cpu <= nd.cpu && nd.usedMem+mem <= nd.mem && nd.count < nd.pods {
+			cands = append(cands, nd)
+		}
+	}
+	if len(cands) == 0 {
+		return
+	}
+	nd := pick(g, cands)
+	nd.usedCPU += cpu
+	nd.usedMem += mem
+	nd.count++
+	p := g.pod(fmt.Sprintf("run-%02d", i), pick(g, g.nsList), labels, cpu, mem)
+	spec := p["spec"].(obj)
+	spec["nodeName"] = nd.name
+	if tol := tolerationsFor(nd.taints); len(tol) > 0 {
+		spec["tolerations"] = tol
+	}
+	if g.chance(0.2) {
+		spec["affinity"] = g.podAffinity(labels, true)
+	}
+	t := StartBase.Add(time.Duration(g.startSeq*7) * time.Second).Format(time.RFC3339)
+	g.startSeq++
+	p["metadata"].(obj)["creationTimestamp"] = t
+	p["status"] = obj{"phase": "Running", "startTime": t}
+	g.docs = append(g.docs, p)
+}
+
+func tolerationsFor(taints []obj) []any {
+	var out []any
+	for _, t := range taints {
+		if t["effect"] == "PreferNoSchedule" {
+			continue
+		}
+		tol := obj{"key": t["key"], "operator": "Exists", "effect": t["effect"]}
+		out = append(out, tol)
+	}
+	return out
+}
+
+func (g *gen) pod(name, ns string, labels map[string]string, cpu, mem int64) obj {
+	l := obj{}
+	for k, v := range labels {
+		l[k] = v
+	}
+	c := obj{"name": "app", "image": "registry.k8s.io/pause:3.10",
+		"resources": obj{"requests": obj{"cpu": fmt.Sprintf("%dm", cpu), "memory": fmt.Sprintf("%dMi", mem)}}}
+	if g.chance(0.05) {
+		c["ports"] = []any{obj{"containerPort": 8080, "hostPort": 8080}}
+	}
+	spec := obj{"containers": []any{c}}
+	if g.chance(0.6) {
+		spec["priorityClassName"] = pick(g, g.prioNames)
+	}
+	return obj{"apiVersion": "v1", "kind": "Pod",
+		"metadata": obj{"name": name, "namespace": ns, "labels": l}, "spec": spec}
+}
