@@ -20,7 +20,13 @@ type limitError struct {
 // aliasBudgetFactor × its own node count + aliasBudgetBase nodes, nests
 // deeper than MaxDepth, or contains an alias to its own ancestor.
 func (d *decoder) checkDocument(doc *yaml.Node) *limitError {
-	raw := countNodes(doc)
+	raw, aliases, deep := scanTree(doc, d.opts.maxDepth())
+	if deep != nil {
+		return &limitError{node: deep, msg: fmt.Sprintf("document nests deeper than %d levels", d.opts.maxDepth()), hint: "Kubernetes objects are far shallower; is this a real manifest?"}
+	}
+	if !aliases {
+		return nil // the common case: the tree is all there is
+	}
 	c := &expansion{
 		budget:  int64(aliasBudgetFactor)*raw + aliasBudgetBase,
 		maxDept: d.opts.maxDepth(),
@@ -32,17 +38,31 @@ func (d *decoder) checkDocument(doc *yaml.Node) *limitError {
 	return err
 }
 
-// countNodes counts the nodes of the tree without following aliases.
-func countNodes(n *yaml.Node) int64 {
-	var count int64
-	stack := []*yaml.Node{n}
+// scanTree counts the nodes of the tree without following aliases,
+// reports whether it has any, and returns the first node nested deeper
+// than maxDepth. It is iterative: the parser accepts nesting far deeper
+// than a recursive walk should go.
+func scanTree(n *yaml.Node, maxDepth int) (count int64, aliases bool, deep *yaml.Node) {
+	type item struct {
+		n     *yaml.Node
+		depth int
+	}
+	stack := []item{{n, 0}}
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		count++
-		stack = append(stack, top.Content...)
+		if top.depth > maxDepth {
+			return count, aliases, top.n
+		}
+		if top.n.Kind == yaml.AliasNode {
+			aliases = true
+		}
+		for _, ch := range top.n.Content {
+			stack = append(stack, item{ch, top.depth + 1})
+		}
 	}
-	return count
+	return count, aliases, nil
 }
 
 type expansion struct {
