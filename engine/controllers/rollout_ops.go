@@ -194,3 +194,29 @@ func (m *Manager) Undo(namespace, name string, toRevision int64) (string, error)
 	d.Annotations = annotations
 	return "rolled back", nil
 }
+
+// RolloutStatus is `kubectl rollout status deployment/NAME` (kubectl's
+// DeploymentStatusViewer): the line it prints and whether the rollout is
+// done; a rollout past its progress deadline is an error.
+func (m *Manager) RolloutStatus(namespace, name string) (string, bool, error) {
+	d := m.Deployment(namespace, name)
+	if d == nil {
+		return "", false, fmt.Errorf("deployment %q not found", key(namespace, name))
+	}
+	if d.Generation > d.Status.ObservedGeneration {
+		return "Waiting for deployment spec update to be observed...", false, nil
+	}
+	if c := d.condition(DeploymentProgressing); c != nil && c.Reason == reasonTimedOut {
+		return "", false, fmt.Errorf("deployment %q exceeded its progress deadline", name)
+	}
+	st, want := d.Status, *d.Spec.Replicas
+	switch {
+	case st.UpdatedReplicas < want:
+		return fmt.Sprintf("Waiting for deployment %q rollout to finish: %d out of %d new replicas have been updated...", name, st.UpdatedReplicas, want), false, nil
+	case st.Replicas > st.UpdatedReplicas:
+		return fmt.Sprintf("Waiting for deployment %q rollout to finish: %d old replicas are pending termination...", name, st.Replicas-st.UpdatedReplicas), false, nil
+	case st.AvailableReplicas < st.UpdatedReplicas:
+		return fmt.Sprintf("Waiting for deployment %q rollout to finish: %d of %d updated replicas are available...", name, st.AvailableReplicas, st.UpdatedReplicas), false, nil
+	}
+	return fmt.Sprintf("deployment %q successfully rolled out", name), true, nil
+}
