@@ -88,7 +88,7 @@ var (
 
 	schemaPodSpec = newSchema(
 		"nodeName nodeSelector affinity tolerations topologySpreadConstraints priorityClassName priority preemptionPolicy terminationGracePeriodSeconds activeDeadlineSeconds containers initContainers overhead resources schedulerName hostNetwork schedulingGates restartPolicy serviceAccountName serviceAccount",
-		"volumes ephemeralContainers dnsPolicy dnsConfig automountServiceAccountToken hostPID hostIPC shareProcessNamespace securityContext imagePullSecrets hostname hostnameOverride subdomain setHostnameAsFQDN hostAliases readinessGates runtimeClassName enableServiceLinks os hostUsers resourceClaims workloadRef")
+		"volumes ephemeralContainers dnsPolicy dnsConfig automountServiceAccountToken hostPID hostIPC shareProcessNamespace securityContext imagePullSecrets hostname hostnameOverride subdomain setHostnameAsFQDN hostAliases readinessGates runtimeClassName enableServiceLinks os hostUsers resourceClaims schedulingGroup")
 	schemaContainer = newSchema(
 		"name image command args ports resources restartPolicy lifecycle livenessProbe readinessProbe startupProbe",
 		"workingDir env envFrom volumeMounts volumeDevices imagePullPolicy securityContext stdin stdinOnce tty terminationMessagePath terminationMessagePolicy resizePolicy restartPolicyRules")
@@ -117,7 +117,7 @@ var (
 	schemaSpreadConstraint = newSchema("maxSkew topologyKey whenUnsatisfiable labelSelector minDomains nodeAffinityPolicy nodeTaintsPolicy matchLabelKeys", "")
 
 	schemaPodStatus = newSchema("phase conditions reason message nominatedNodeName startTime qosClass containerStatuses",
-		"hostIP hostIPs podIP podIPs initContainerStatuses ephemeralContainerStatuses resize resourceClaimStatuses observedGeneration allocatedResources extendedResourceClaimStatus")
+		"hostIP hostIPs podIP podIPs initContainerStatuses ephemeralContainerStatuses resize resourceClaimStatuses observedGeneration allocatedResources resources extendedResourceClaimStatus nodeAllocatableResourceClaimStatuses")
 	schemaPodCondition    = newSchema("type status reason message lastTransitionTime", "lastProbeTime observedGeneration")
 	schemaContainerStatus = newSchema("name ready restartCount", "state lastState image imageID containerID started allocatedResources resources volumeMounts user allocatedResourcesStatus stopSignal")
 	schemaNamespaceSpec   = newSchema("", "finalizers")
@@ -134,7 +134,7 @@ var (
 	schemaSTSStrategy      = newSchema("type rollingUpdate", "")
 	schemaSTSRollingUpdate = newSchema("partition maxUnavailable", "")
 	schemaOrdinals         = newSchema("start", "")
-	schemaDaemonSetSpec    = newSchema("selector template updateStrategy minReadySeconds", "revisionHistoryLimit templateGeneration")
+	schemaDaemonSetSpec    = newSchema("selector template updateStrategy minReadySeconds", "revisionHistoryLimit")
 	schemaJobSpec          = newSchema("parallelism completions backoffLimit activeDeadlineSeconds ttlSecondsAfterFinished completionMode suspend selector manualSelector template",
 		"podFailurePolicy backoffLimitPerIndex maxFailedIndexes podReplacementPolicy successPolicy managedBy")
 	schemaCronJobSpec = newSchema("schedule timeZone startingDeadlineSeconds concurrencyPolicy suspend jobTemplate successfulJobsHistoryLimit failedJobsHistoryLimit", "")

@@ -192,8 +192,21 @@ func validateDaemonSet(ds *api.DaemonSet) []fieldError {
 // validateJobSpec follows pkg/apis/batch/validation validateJobSpec: the
 // selector is generated unless manualSelector, restartPolicy must be
 // OnFailure or Never.
-func validateJobSpec(s *api.JobSpec, path string) []fieldError {
+func validateJobSpec(s *api.JobSpec, path string, inCronJob bool) []fieldError {
 	var out []fieldError
+	sel := join(path, "selector")
+	switch {
+	case inCronJob && s.Selector != nil:
+		// ValidateJobTemplateSpec
+		out = append(out, invalid(sel, s.Selector, "`selector` will be auto-generated").withHint("remove it"))
+	case inCronJob && s.ManualSelector:
+		out = append(out, notSupported(join(path, "manualSelector"), true, "nil", "false"))
+	case s.Selector != nil && !s.ManualSelector:
+		// validateGeneratedSelector: the generated selector names the
+		// Job's uid, which no hand-written selector matches.
+		out = append(out, invalid(sel, s.Selector, "`selector` not auto-generated").
+			withHint("remove spec.selector (the API server generates one) or set manualSelector: true"))
+	}
 	for _, f := range []struct {
 		name string
 		v    *int32
@@ -211,7 +224,11 @@ func validateJobSpec(s *api.JobSpec, path string) []fieldError {
 		out = append(out, notSupported(join(path, "completionMode"), s.CompletionMode, "NonIndexed", "Indexed"))
 	}
 	tpl := join(path, "template")
-	out = append(out, validateSelectorAndTemplate(s.Selector, &s.Template, "job", join(path, "selector"), tpl, s.ManualSelector)...)
+	if s.ManualSelector && !inCronJob {
+		out = append(out, validateSelectorAndTemplate(s.Selector, &s.Template, "job", sel, tpl, true)...)
+	} else {
+		out = append(out, validateSelectorAndTemplate(nil, &s.Template, "job", sel, tpl, false)...)
+	}
 	switch s.Template.Spec.RestartPolicy {
 	case "OnFailure", "Never":
 	case "", "Always": // "" is defaulted to Always before validation
@@ -224,7 +241,7 @@ func validateJobSpec(s *api.JobSpec, path string) []fieldError {
 }
 
 func validateJob(job *api.Job) []fieldError {
-	return append(validateWorkloadMeta(&job.ObjectMeta), validateJobSpec(&job.Spec, "spec")...)
+	return append(validateWorkloadMeta(&job.ObjectMeta), validateJobSpec(&job.Spec, "spec", false)...)
 }
 
 func validateCronJob(cj *api.CronJob) []fieldError {
@@ -251,7 +268,7 @@ func validateCronJob(cj *api.CronJob) []fieldError {
 			out = append(out, nonNegative("spec."+f.name, int64(*f.v))...)
 		}
 	}
-	return append(out, validateJobSpec(&s.JobTemplate.Spec, "spec.jobTemplate.spec")...)
+	return append(out, validateJobSpec(&s.JobTemplate.Spec, "spec.jobTemplate.spec", true)...)
 }
 
 // The values upstream prints for a bad strategy are internal apps types
