@@ -9,11 +9,27 @@ import (
 // suffixes (5 characters of alphanums, as util/rand.String) and UIDs. It is
 // seeded, so a run is reproducible; the values differ from a real cluster's.
 type names struct {
+	src *rand.PCG
 	rng *rand.Rand
 }
 
 func newNames(seed int64) *names {
-	return &names{rng: rand.New(rand.NewPCG(uint64(seed), 0x706f646c6162))}
+	src := rand.NewPCG(uint64(seed), 0x706f646c6162)
+	return &names{src: src, rng: rand.New(src)}
+}
+
+// clone returns a generator that continues from the same state.
+func (n *names) clone() *names {
+	src := &rand.PCG{}
+	b, err := n.src.MarshalBinary()
+	if err == nil {
+		err = src.UnmarshalBinary(b)
+	}
+	if err != nil {
+		// PCG state always round-trips; keep going with a fresh stream.
+		src = rand.NewPCG(0, 0x706f646c6162)
+	}
+	return &names{src: src, rng: rand.New(src)}
 }
 
 // suffix returns 5 random characters of alphanums.

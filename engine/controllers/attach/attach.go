@@ -62,8 +62,22 @@ func (c *Controllers) touch() error {
 	return c.e.Step(0)
 }
 
+// Clone attaches a copy of the controllers to a clone of their engine
+// (engine.Clone shares registered controllers; this one answers only its
+// own engine, so the copy takes over on the clone).
+func (c *Controllers) Clone(clone *engine.Engine) *Controllers {
+	cp := &Controllers{e: clone, wakeSent: map[api.Time]bool{}, events: append([]controllers.Event(nil), c.events...)}
+	cp.Manager = c.Manager.Clone(&cluster{c: cp})
+	clone.SetScaleLookup(cp.ScaleOf)
+	clone.AddController(cp)
+	return cp
+}
+
 // Reconcile implements engine.Controller.
 func (c *Controllers) Reconcile(e *engine.Engine, now api.Time) {
+	if e != c.e {
+		return // registered on an engine this copy does not drive (see Clone)
+	}
 	c.Manager.Reconcile(now)
 	if t, ok := c.NextWake(); ok && !c.wakeSent[t] {
 		c.wakeSent[t] = true

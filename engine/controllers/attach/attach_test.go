@@ -115,3 +115,41 @@ func TestRolloutMatchLabelKeysSpreadsNewRevision(t *testing.T) {
 		t.Fatalf("after the rollout: old %s, new %s", counts(revs[0]), counts(revs[1]))
 	}
 }
+
+// Undo: a clone of engine and controllers taken before a scale-down
+// evolves on its own.
+func TestCloneForUndo(t *testing.T) {
+	e, c := newCluster(t, zoneNode("a-1", "a"), zoneNode("b-1", "b"), zoneNode("c-1", "c"))
+	if _, err := c.AddDeployment(webDeployment(3)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.RunUntil(api.Time(30 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	e2 := e.Clone()
+	c2 := c.Clone(e2)
+	if err := c.Do(func(m *controllers.Manager) error { return m.Scale(controllers.KindDeployment, "default", "web", 1) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.RunUntil(api.Time(100 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := e2.RunUntil(api.Time(100 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	live := func(e *engine.Engine) int {
+		n := 0
+		for _, p := range e.Pods() {
+			if p.DeletionTimestamp == nil && !p.IsTerminal() {
+				n++
+			}
+		}
+		return n
+	}
+	if live(e) != 1 || live(e2) != 3 || c2.Deployment("default", "web").Status.AvailableReplicas != 3 {
+		t.Fatalf("original %d pods, clone %d pods (want 1 and 3)", live(e), live(e2))
+	}
+}

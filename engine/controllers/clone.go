@@ -1,0 +1,68 @@
+package controllers
+
+import (
+	"encoding/json"
+	"maps"
+)
+
+// deepCopy copies plain api data through its JSON encoding.
+func deepCopy[T any](in T) T {
+	var out T
+	b, err := json.Marshal(in)
+	if err == nil {
+		err = json.Unmarshal(b, &out)
+	}
+	if err != nil {
+		return in
+	}
+	return out
+}
+
+// Clone returns an independent Manager over another cluster (the engine's
+// Clone, for undo): every workload and its status is copied, and the
+// name/UID generator continues from the same state, so the clone makes
+// the same decisions the original would.
+func (m *Manager) Clone(c Cluster) *Manager {
+	out := New(c, 0)
+	out.names = m.names.clone()
+	out.now, out.started = m.now, m.started
+	out.wake, out.hasWake = m.wake, m.hasWake
+	for k, d := range m.deployments {
+		cp := *d
+		cp.Deployment = deepCopy(d.Deployment)
+		cp.Status = deepCopy(d.Status)
+		out.deployments[k] = &cp
+	}
+	for k, rs := range m.replicaSets {
+		cp := *rs
+		cp.ReplicaSet = deepCopy(rs.ReplicaSet)
+		out.replicaSets[k] = &cp
+	}
+	for k, s := range m.statefulSets {
+		cp := *s
+		cp.StatefulSet = deepCopy(s.StatefulSet)
+		cp.revisions = deepCopy(s.revisions)
+		out.statefulSets[k] = &cp
+	}
+	for k, ds := range m.daemonSets {
+		cp := *ds
+		cp.DaemonSet = deepCopy(ds.DaemonSet)
+		out.daemonSets[k] = &cp
+	}
+	for k, j := range m.jobs {
+		cp := *j
+		cp.Job = deepCopy(j.Job)
+		cp.Status = deepCopy(j.Status)
+		cp.counted = maps.Clone(j.counted)
+		cp.completedIndexes = maps.Clone(j.completedIndexes)
+		cp.runningSince = maps.Clone(j.runningSince)
+		out.jobs[k] = &cp
+	}
+	for k, cj := range m.cronJobs {
+		cp := *cj
+		cp.CronJob = deepCopy(cj.CronJob)
+		cp.Status = deepCopy(cj.Status)
+		out.cronJobs[k] = &cp
+	}
+	return out
+}
