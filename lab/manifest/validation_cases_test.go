@@ -240,7 +240,7 @@ var validationCases = []struct {
 		"t.yaml:5:13: Job \"j\" is invalid: spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"j\"}}: `selector` not auto-generated (remove spec.selector (the API server generates one) or set manualSelector: true)",
 		"t.yaml:15:40: CronJob \"cj\" is invalid: spec.jobTemplate.spec.manualSelector: Unsupported value: true: supported values: \"nil\", \"false\"",
 		"t.yaml:22:34: CronJob \"cj2\" is invalid: spec.jobTemplate.spec.selector: Invalid value: {\"matchLabels\":{\"a\":\"b\"}}: `selector` will be auto-generated (remove it)",
-}},
+	}},
 	{"cronjob", "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: cj}\nspec:\n  schedule: \"61 * * * *\"\n  concurrencyPolicy: Sometimes\n  jobTemplate:\n    spec:\n      template:\n        spec: {restartPolicy: Always, containers: [{name: c, image: i}]}\n---\napiVersion: batch/v1\nkind: CronJob\nmetadata: {name: cj2}\nspec:\n  schedule: \"TZ=UTC * * * * *\"\n  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}\n---\napiVersion: batch/v1\nkind: CronJob\nmetadata: {name: cj3}\nspec:\n  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}\n", []string{
 		"t.yaml:5:13: CronJob \"cj\" is invalid: spec.schedule: Invalid value: \"61 * * * *\": end of range (61) above maximum (59): 61",
 		"t.yaml:6:22: CronJob \"cj\" is invalid: spec.concurrencyPolicy: Unsupported value: \"Sometimes\": supported values: \"Allow\", \"Forbid\", \"Replace\"",
