@@ -35,6 +35,8 @@ type Result struct {
 	// Err is set when the cycle failed with an internal error (a plugin
 	// returned Error): the pod backs off instead of waiting for an event.
 	Err error
+
+	postFilterMsg string
 }
 
 // errNoNodesAvailable is schedule_one.go's ErrNoNodesAvailable.
@@ -78,7 +80,7 @@ func (s *Scheduler) schedule(pi *framework.PodInfo, explain bool) Result {
 	o := s.run(pi, explain, s.rng)
 	res := s.result(o, pi, s.rng)
 	if explain {
-		res.Explanation = s.explanation(o, pi, res.Message)
+		res.Explanation = s.explanation(o, pi, res)
 	}
 	return res
 }
@@ -101,12 +103,18 @@ func (s *Scheduler) result(o *outcome, pi *framework.PodInfo, rng *rand.Rand) Re
 		post = s.postFilter(o.state, pi, s.nodeStatuses(o), rng)
 		res.NominatedNode, res.Victims, res.Preemption = post.nominatedNode, post.victims, post.full
 	}
+	res.postFilterMsg = post.message
+	res.Message = s.fitError(o, res.Reasons, post.message)
+	return res
+}
+
+// fitError formats the outcome's FitError with a PostFilter message.
+func (s *Scheduler) fitError(o *outcome, reasons map[string]int, postFilterMsg string) string {
 	preFilterMsg := ""
 	if o.preFilter != nil {
 		preFilterMsg = o.preFilter.Message()
 	}
-	res.Message = fitErrorMessage(o.numNodes, preFilterMsg, res.Reasons, post.message)
-	return res
+	return fitErrorMessage(o.numNodes, preFilterMsg, reasons, postFilterMsg)
 }
 
 // run is the scheduling algorithm (schedulePod / findNodesThatFitPod /

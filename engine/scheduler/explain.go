@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/preemption"
 )
 
 // Explanation is everything one cycle computed for a pod, node by node:
@@ -16,8 +17,14 @@ type Explanation struct {
 	Feasible []string
 	// Chosen is the node ScheduleOne picks ("" if none).
 	Chosen string
-	// Message is the FitError message when no node is feasible.
+	// Message is the FitError message when no node is feasible, without
+	// the PostFilter part (as `oracle explain` prints it).
 	Message string
+	// PostFilterMessage is what preemption added to the message in a
+	// scheduling cycle ("preemption: …"), and Preemption its full outcome
+	// (nil when preemption did not run). Explain runs it as a dry run.
+	PostFilterMessage string
+	Preemption        *preemption.Result
 	// Weights are the score plugins' weights.
 	Weights map[string]int64
 	// ScoreOrder lists the score plugins in profile order.
@@ -58,10 +65,10 @@ func (s *Scheduler) Explain(pi *framework.PodInfo) *Explanation {
 	rng := rand.New(&pcg)
 	o := s.run(pi, true, rng)
 	res := s.result(o, pi, rng)
-	return s.explanation(o, pi, res.Message)
+	return s.explanation(o, pi, res)
 }
 
-func (s *Scheduler) explanation(o *outcome, pi *framework.PodInfo, message string) *Explanation {
+func (s *Scheduler) explanation(o *outcome, pi *framework.PodInfo, res Result) *Explanation {
 	e := &Explanation{
 		Pod:        pi.Pod.Key(),
 		NumNodes:   o.numNodes,
@@ -69,10 +76,14 @@ func (s *Scheduler) explanation(o *outcome, pi *framework.PodInfo, message strin
 		ScoreOrder: append([]string(nil), s.prof.scoreNames...),
 		Nodes:      make([]NodeVerdict, 0, o.numNodes),
 	}
-	if o.chosen >= 0 {
+	switch {
+	case o.chosen >= 0:
 		e.Chosen = o.feasible[o.chosen].Node.Name
-	} else {
-		e.Message = message
+	case o.err != nil || o.numNodes == 0:
+		e.Message = res.Message
+	default:
+		e.Message = s.fitError(o, res.Reasons, "")
+		e.PostFilterMessage, e.Preemption = res.postFilterMsg, res.Preemption
 	}
 	scoreIndex := map[string]int{}
 	for p, pl := range s.prof.score {

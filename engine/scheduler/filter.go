@@ -102,13 +102,16 @@ func (s *Scheduler) filterNodes(state *framework.CycleState, pi *framework.PodIn
 			return nil, st
 		}
 	}
-	if st := s.nominatedPass(state, pi, narrowed); st != nil {
+	rejected, st := s.nominatedPass(state, pi, narrowed)
+	if st != nil {
 		return nil, st
 	}
 	b.feasible = b.feasible[:0]
 	for w := 0; w < workers; w++ {
 		for _, k := range b.cand[w] {
-			if ni := nodes[k]; b.statuses[ni.Index] == nil {
+			// Reading ni.Index costs a cache miss per node: only needed
+			// when the nominated pass rejected some node.
+			if ni := nodes[k]; rejected == 0 || b.statuses[ni.Index] == nil {
 				b.feasible = append(b.feasible, ni)
 			}
 		}
@@ -123,11 +126,13 @@ func (s *Scheduler) filterNodes(state *framework.CycleState, pi *framework.PodIn
 // there is the node's verdict. The plugin-major loop already ran the
 // second pass (without them) on every node, so a node is feasible only if
 // both passes accept it, and its status is the first pass's when that one
-// rejects — exactly upstream's order. It returns an Error status, if any.
-func (s *Scheduler) nominatedPass(state *framework.CycleState, pi *framework.PodInfo, narrowed map[string]struct{}) *framework.Status {
+// rejects — exactly upstream's order. It returns the number of nodes it
+// rejected, or an Error status.
+func (s *Scheduler) nominatedPass(state *framework.CycleState, pi *framework.PodInfo, narrowed map[string]struct{}) (int, *framework.Status) {
 	if s.nominator.Len() == 0 {
-		return nil
+		return 0, nil
 	}
+	rejected := 0
 	for _, name := range s.nominator.nodes() {
 		ni := s.snap.Get(name)
 		if ni == nil {
@@ -143,15 +148,16 @@ func (s *Scheduler) nominatedPass(state *framework.CycleState, pi *framework.Pod
 			continue
 		}
 		if !st.IsRejected() {
-			return st
+			return 0, st
 		}
+		rejected++
 		s.buf.statuses[ni.Index] = st
 		s.buf.rejectedBy[ni.Index] = 0
 		if i, ok := s.prof.filterIndex[st.Plugin]; ok {
 			s.buf.rejectedBy[ni.Index] = int8(i + 1)
 		}
 	}
-	return nil
+	return rejected, nil
 }
 
 // filterWithNominatedPods is the first pass of

@@ -59,6 +59,7 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 	if keepRaw {
 		table.raw = make([][]framework.NodeScore, len(plugins))
 	}
+
 	for p, pl := range plugins {
 		if state.SkipScorePlugins[pl.Name()] {
 			continue
@@ -67,25 +68,44 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 			b.scores[p] = make([]framework.NodeScore, n, max(n, 2*cap(b.scores[p])))
 		}
 		table.normalized[p] = b.scores[p][:n]
+
 	}
 	clear(b.workerErr)
 	parallelize(s.cfg.Parallelism, n, func(w, lo, hi int) {
+		// Name and Index are read from each node once (a cache miss per
+		// node), then copied into every plugin's list.
+		var names []framework.NodeScore
+		for p := range plugins {
+			scores := table.normalized[p]
+			if scores == nil {
+				continue
+			}
+			if names == nil {
+				names = scores[lo:hi]
+				for i := lo; i < hi; i++ {
+					ni := feasible[i]
+					scores[i] = framework.NodeScore{Name: ni.Node.Name, Index: ni.Index}
+				}
+				continue
+			}
+			copy(scores[lo:hi], names)
+		}
 		for p, pl := range plugins {
 			scores := table.normalized[p]
 			if scores == nil {
 				continue
 			}
 			for i := lo; i < hi; i++ {
-				ni := feasible[i]
-				sc, st := pl.Score(state, pi, ni)
+				sc, st := pl.Score(state, pi, feasible[i])
 				if !st.IsSuccess() {
 					b.workerErr[w] = errorStatus(fmt.Errorf("running Score plugins: plugin %q failed with: %w", pl.Name(), statusError(st)), pl.Name())
 					return
 				}
-				scores[i] = framework.NodeScore{Name: ni.Node.Name, Index: ni.Index, Score: sc}
+				scores[i].Score = sc
 			}
 		}
 	})
+
 	for _, st := range b.workerErr {
 		if st != nil {
 			return scoreTable{}, st

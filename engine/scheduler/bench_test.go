@@ -1,0 +1,181 @@
+package scheduler
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
+
+// Benchmarks in the shapes of scheduler_perf (test/integration/scheduler_perf
+// config/performance-config.yaml). Binding is what the engine does: a copy
+// of the pod with spec.nodeName set, added to the Snapshot. Run with
+//
+//	go test ./engine/scheduler -run '^$' -bench . -benchtime 1x
+//
+// Each iteration builds the cluster with the timer stopped and measures
+// scheduling (and binding) of the pending pods only.
+
+var (
+	benchZones = []string{"zone-a", "zone-b", "zone-c"}
+	gi         = int64(1) << 30
+	mi         = int64(1) << 20
+)
+
+func benchNode(i int, cpu int64) *api.Node {
+	name := fmt.Sprintf("node-%04d", i)
+	n := &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{
+		api.LabelHostname:     name,
+		api.LabelTopologyZone: benchZones[i%len(benchZones)],
+	}}}
+	n.Status.Allocatable = api.ResourceList{
+		api.ResourceCPU:    api.Units(cpu),
+		api.ResourceMemory: api.Units(32 * gi),
+		api.ResourcePods:   api.Units(110),
+	}
+	n.Status.Capacity = n.Status.Allocatable
+	return n
+}
+
+func benchPod(name string, milliCPU, mem int64, labels map[string]string) *api.Pod {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", UID: name, Labels: labels}}
+	p.Spec.Containers = []api.Container{{Name: "c", Image: "pause", Resources: api.ResourceRequirements{
+		Requests: api.ResourceList{api.ResourceCPU: api.Milli(milliCPU), api.ResourceMemory: api.Units(mem)},
+	}}}
+	api.DefaultPod(p)
+	return p
+}
+
+func bindCopy(snap *framework.Snapshot, pi *framework.PodInfo, node string) {
+	p := *pi.Pod
+	p.Spec.NodeName = node
+	c := *pi
+	c.Pod = &p
+	snap.AddPod(&c)
+}
+
+// BenchmarkTopologySpreading is scheduler_perf's TopologySpreading: 5,000
+// nodes in 3 zones, 5,000 running pods, 5,000 pods with one zone
+// constraint (maxSkew 5, DoNotSchedule).
+func BenchmarkTopologySpreading(b *testing.B) {
+	const numNodes, numInit, numPods = 5000, 5000, 5000
+	sel := &api.LabelSelector{MatchLabels: map[string]string{"app": "spread"}}
+	pending := make([]*framework.PodInfo, numPods)
+	for i := range pending {
+		p := benchPod(fmt.Sprintf("spread-%05d", i), 100, 500*mi, map[string]string{"app": "spread"})
+		p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{
+			MaxSkew: 5, TopologyKey: api.LabelTopologyZone, WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel,
+		}}
+		pending[i] = framework.NewPodInfo(p)
+	}
+	var elapsed time.Duration
+	for it := 0; it < b.N; it++ {
+		b.StopTimer()
+		snap := framework.NewSnapshot()
+		for i := 0; i < numNodes; i++ {
+			snap.AddNode(benchNode(i, 4))
+		}
+		for i := 0; i < numInit; i++ {
+			p := benchPod(fmt.Sprintf("init-%05d", i), 100, 500*mi, map[string]string{"app": "spread"})
+			p.Spec.NodeName = fmt.Sprintf("node-%04d", i%numNodes)
+			snap.AddPod(framework.NewPodInfo(p))
+		}
+		s := benchScheduler(b, snap)
+		runtime.GC()
+		b.StartTimer()
+		start := time.Now()
+		for _, pi := range pending {
+			res := s.ScheduleOne(pi)
+			if res.Node == "" {
+				b.Fatalf("%s unschedulable: %s", pi.Pod.Name, res.Message)
+			}
+			bindCopy(snap, pi, res.Node)
+		}
+		elapsed += time.Since(start)
+	}
+	b.ReportMetric(float64(numPods*b.N)/elapsed.Seconds(), "pods/s")
+	b.ReportMetric(float64(elapsed.Nanoseconds())/float64(numPods*b.N*numNodes), "ns/node/pod")
+}
+
+// BenchmarkMixedScheduling schedules 50,000 pods on 5,000 nodes with the
+// default-like spreading (zone and hostname, ScheduleAnyway), 10% tainted
+// nodes that a third of the pods tolerate, required and preferred node
+// affinity and resource scoring. It reports the overall rate, the rates of
+// the first and last 10,000 pods, and the heap in use at the end.
+func BenchmarkMixedScheduling(b *testing.B) {
+	const numNodes, numPods, window = 5000, 50000, 10000
+	pending := make([]*framework.PodInfo, numPods)
+	for i := range pending {
+		app := fmt.Sprintf("app-%02d", i%20)
+		p := benchPod(fmt.Sprintf("pod-%05d", i), int64(50+50*(i%4)), int64(128+128*(i%3))*mi, map[string]string{"app": app})
+		sel := &api.LabelSelector{MatchLabels: map[string]string{"app": app}}
+		p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{
+			{MaxSkew: 5, TopologyKey: api.LabelTopologyZone, WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: sel},
+			{MaxSkew: 3, TopologyKey: api.LabelHostname, WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: sel},
+		}
+		if i%3 == 0 {
+			p.Spec.Tolerations = []api.Toleration{{Key: "dedicated", Operator: api.TolerationOpEqual, Value: "batch", Effect: api.TaintEffectNoSchedule}}
+		}
+		p.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+				MatchExpressions: []api.NodeSelectorRequirement{{Key: api.LabelTopologyZone, Operator: "In", Values: benchZones}},
+			}}},
+			PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{
+				Weight: 10, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "disktype", Operator: "In", Values: []string{"ssd"}}}},
+			}},
+		}}
+		pending[i] = framework.NewPodInfo(p)
+	}
+	var elapsed, first, last time.Duration
+	var heapMB float64
+	for it := 0; it < b.N; it++ {
+		b.StopTimer()
+		snap := framework.NewSnapshot()
+		for i := 0; i < numNodes; i++ {
+			n := benchNode(i, 8)
+			if i%10 == 0 {
+				n.Spec.Taints = []api.Taint{{Key: "dedicated", Value: "batch", Effect: api.TaintEffectNoSchedule}}
+			}
+			if i%3 == 0 {
+				n.Labels["disktype"] = "ssd"
+			}
+			snap.AddNode(n)
+		}
+		s := benchScheduler(b, snap)
+		runtime.GC()
+		b.StartTimer()
+		start := time.Now()
+		var windowStart time.Time
+		for i, pi := range pending {
+			if i == 0 || i == numPods-window {
+				windowStart = time.Now()
+			}
+			res := s.ScheduleOne(pi)
+			if res.Node == "" {
+				b.Fatalf("%s unschedulable: %s", pi.Pod.Name, res.Message)
+			}
+			bindCopy(snap, pi, res.Node)
+			switch i {
+			case window - 1:
+				first += time.Since(windowStart)
+			case numPods - 1:
+				last += time.Since(windowStart)
+			}
+		}
+		elapsed += time.Since(start)
+		b.StopTimer()
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		heapMB = float64(ms.HeapInuse) / float64(1<<20)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(numPods*b.N)/elapsed.Seconds(), "pods/s")
+	b.ReportMetric(float64(window*b.N)/first.Seconds(), "first10k-pods/s")
+	b.ReportMetric(float64(window*b.N)/last.Seconds(), "last10k-pods/s")
+	b.ReportMetric(first.Seconds()/last.Seconds(), "last/first")
+	b.ReportMetric(heapMB, "heap-MB")
+}
