@@ -34,8 +34,8 @@ func TestLoadExampleScenario(t *testing.T) {
 	if got := strings.Join(names, ","); got != "node-1@zone-a,node-2@zone-a,node-3@zone-b,node-4@zone-b,node-5@zone-c" {
 		t.Fatalf("nodes %s", got)
 	}
-	if len(nodes[4].Spec.Taints) != 1 || nodes[4].Spec.Taints[0].String() != "dedicated=batch:NoSchedule" {
-		t.Fatalf("taints %+v", nodes[4].Spec.Taints)
+	if nodes[4].Labels["disk"] != "hdd" {
+		t.Fatalf("labels %+v", nodes[4].Labels)
 	}
 	if len(s.Timeline) != 1 || s.Timeline[0].At != 30*time.Second {
 		t.Fatalf("timeline %+v", s.Timeline)

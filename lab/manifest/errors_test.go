@@ -12,6 +12,11 @@ func pod(fragment string) string {
 	return "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i}]\n" + fragment
 }
 
+// labeledPod is pod with labels app=web, version=v1 (for matchLabelKeys).
+func labeledPod(fragment string) string {
+	return strings.Replace(pod(fragment), "metadata: {name: p}", "metadata: {name: p, labels: {app: web, version: v1}}", 1)
+}
+
 // errorCases pins every error message: the full diagnostic lines Load
 // reports, positions included.
 var errorCases = []struct {

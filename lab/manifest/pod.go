@@ -19,7 +19,7 @@ func decodePod(d *decoder, n *yaml.Node) (any, []fieldError) {
 		}
 	})
 	errs := validateObjectMeta(&p.ObjectMeta, "metadata", true, subdomainName)
-	errs = append(errs, validatePodSpec(&p.Spec, "spec")...)
+	errs = append(errs, validatePodSpec(&p.Spec, "spec", p.Labels)...)
 	if g := p.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
 		// pkg/apis/core/v1/conversion.go: a Pod's negative grace becomes 1
 		// (a template's is kept; validation warns about both).

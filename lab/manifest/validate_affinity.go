@@ -186,7 +186,7 @@ func validateNodeSelectorTerm(t api.NodeSelectorTerm, path string, checkValues b
 	return out
 }
 
-func validateAffinity(a *api.Affinity, path string) []fieldError {
+func validateAffinity(a *api.Affinity, path string, labels map[string]string) []fieldError {
 	if a == nil {
 		return nil
 	}
@@ -212,34 +212,31 @@ func validateAffinity(a *api.Affinity, path string) []fieldError {
 		}
 	}
 	if pa := a.PodAffinity; pa != nil {
-		out = append(out, validatePodAffinityTerms(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution, join(path, "podAffinity"))...)
+		out = append(out, validatePodAffinityTerms(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution, join(path, "podAffinity"), labels)...)
 	}
 	if pa := a.PodAntiAffinity; pa != nil {
-		out = append(out, validatePodAffinityTerms(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution, join(path, "podAntiAffinity"))...)
+		out = append(out, validatePodAffinityTerms(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution, join(path, "podAntiAffinity"), labels)...)
 	}
 	return out
 }
 
-func validatePodAffinityTerms(req []api.PodAffinityTerm, pref []api.WeightedPodAffinityTerm, path string) []fieldError {
+func validatePodAffinityTerms(req []api.PodAffinityTerm, pref []api.WeightedPodAffinityTerm, path string, labels map[string]string) []fieldError {
 	var out []fieldError
 	for i, t := range req {
-		out = append(out, validatePodAffinityTerm(t, index(join(path, "requiredDuringSchedulingIgnoredDuringExecution"), i))...)
+		out = append(out, validatePodAffinityTerm(t, index(join(path, "requiredDuringSchedulingIgnoredDuringExecution"), i), labels)...)
 	}
 	for i, w := range pref {
 		p := index(join(path, "preferredDuringSchedulingIgnoredDuringExecution"), i)
 		if w.Weight <= 0 || w.Weight > 100 {
 			out = append(out, invalid(join(p, "weight"), w.Weight, "must be in the range 1-100"))
 		}
-		out = append(out, validatePodAffinityTerm(w.PodAffinityTerm, join(p, "podAffinityTerm"))...)
+		out = append(out, validatePodAffinityTerm(w.PodAffinityTerm, join(p, "podAffinityTerm"), labels)...)
 	}
 	return out
 }
 
-// validatePodAffinityTerm is validatePodAffinityTerm. matchLabelKeys and
-// mismatchLabelKeys are checked as ValidateMatchLabelKeysAndMismatchLabelKeys
-// would after the API server merged them (MatchLabelKeysInPodAffinity): a
-// key may not also appear in labelSelector, nor in both lists.
-func validatePodAffinityTerm(t api.PodAffinityTerm, path string) []fieldError {
+// validatePodAffinityTerm is validatePodAffinityTerm.
+func validatePodAffinityTerm(t api.PodAffinityTerm, path string, labels map[string]string) []fieldError {
 	out := validateLabelSelector(t.LabelSelector, join(path, "labelSelector"))
 	out = append(out, validateLabelSelector(t.NamespaceSelector, join(path, "namespaceSelector"))...)
 	for _, ns := range t.Namespaces {
@@ -247,30 +244,63 @@ func validatePodAffinityTerm(t api.PodAffinityTerm, path string) []fieldError {
 			out = append(out, invalid(join(path, "namespace"), ns, msg))
 		}
 	}
-	out = append(out, validateLabelKeys(join(path, "matchLabelKeys"), t.MatchLabelKeys, t.LabelSelector)...)
-	out = append(out, validateLabelKeys(join(path, "mismatchLabelKeys"), t.MismatchLabelKeys, t.LabelSelector)...)
-	if t.LabelSelector != nil {
-		inSelector := selectorKeys(t.LabelSelector)
-		for i, k := range t.MatchLabelKeys {
-			if inSelector[k] {
-				out = append(out, invalid(index(path, i), k, "exists in both matchLabelKeys and labelSelector").
-					withHint("the key's value is added to labelSelector automatically; drop it from one of them"))
-			}
-		}
-	}
-	mismatch := map[string]bool{}
-	for _, k := range t.MismatchLabelKeys {
-		mismatch[k] = true
-	}
-	for i, k := range t.MatchLabelKeys {
-		if mismatch[k] {
-			out = append(out, invalid(index(join(path, "matchLabelKeys"), i), k, "exists in both matchLabelKeys and mismatchLabelKeys"))
-		}
-	}
+	out = append(out, validateMergedLabelKeys(path, t.MatchLabelKeys, t.MismatchLabelKeys, t.LabelSelector, labels)...)
 	if t.TopologyKey == "" {
 		out = append(out, required(join(path, "topologyKey"), "can not be empty").withHint("e.g. topologyKey: kubernetes.io/hostname"))
 	}
 	return append(out, validateLabelName(join(path, "topologyKey"), t.TopologyKey)...)
+}
+
+// validateMergedLabelKeys is ValidateMatchLabelKeysAndMismatchLabelKeys run,
+// as the API server runs it, on the selector after PrepareForCreate merged
+// the pod's values for matchLabelKeys (In) and mismatchLabelKeys (NotIn)
+// into it: a matchLabelKeys key the pod carries may not already be in the
+// labelSelector, and no key may be in both lists. Its quirks are kept: the
+// duplicate is reported at path[i], and a key the pod lacks is not merged,
+// so it is not a duplicate.
+func validateMergedLabelKeys(path string, matchKeys, mismatchKeys []string, sel *api.LabelSelector, labels map[string]string) []fieldError {
+	out := validateLabelKeys(join(path, "matchLabelKeys"), matchKeys, sel)
+	out = append(out, validateLabelKeys(join(path, "mismatchLabelKeys"), mismatchKeys, sel)...)
+	if sel != nil {
+		exprKeys := make([]string, 0, len(sel.MatchExpressions)+len(matchKeys)+len(mismatchKeys))
+		for _, r := range sel.MatchExpressions {
+			exprKeys = append(exprKeys, r.Key)
+		}
+		for _, keys := range [][]string{matchKeys, mismatchKeys} {
+			for _, k := range keys {
+				if _, ok := labels[k]; ok {
+					exprKeys = append(exprKeys, k)
+				}
+			}
+		}
+		matchIndex := map[string]int{}
+		for i, k := range matchKeys {
+			matchIndex[k] = i
+		}
+		seen := map[string]bool{}
+		for k := range sel.MatchLabels {
+			seen[k] = true
+		}
+		for _, k := range exprKeys {
+			if i, ok := matchIndex[k]; ok && seen[k] {
+				e := invalid(index(path, i), k, "exists in both matchLabelKeys and labelSelector").
+					withHint("the pod's value for a matchLabelKeys key is added to labelSelector; drop the key from one of them")
+				e.at = index(join(path, "matchLabelKeys"), i)
+				out = append(out, e)
+			}
+			seen[k] = true
+		}
+	}
+	mismatch := map[string]bool{}
+	for _, k := range mismatchKeys {
+		mismatch[k] = true
+	}
+	for i, k := range matchKeys {
+		if mismatch[k] {
+			out = append(out, invalid(index(join(path, "matchLabelKeys"), i), k, "exists in both matchLabelKeys and mismatchLabelKeys"))
+		}
+	}
+	return out
 }
 
 func validateLabelKeys(path string, keys []string, sel *api.LabelSelector) []fieldError {
@@ -298,9 +328,11 @@ func selectorKeys(s *api.LabelSelector) map[string]bool {
 	return keys
 }
 
-// validateSpreadConstraints is validateTopologySpreadConstraints, with
-// matchLabelKeys checked by ValidateMatchLabelKeysInTopologySpread.
-func validateSpreadConstraints(cs []api.TopologySpreadConstraint, path string) []fieldError {
+// validateSpreadConstraints is validateTopologySpreadConstraints as it
+// runs on a create in 1.36 (MatchLabelKeysInPodTopologySpreadSelectorMerge,
+// beta and on): matchLabelKeys are checked by
+// ValidateMatchLabelKeysAndMismatchLabelKeys after the merge.
+func validateSpreadConstraints(cs []api.TopologySpreadConstraint, path string, labels map[string]string) []fieldError {
 	var out []fieldError
 	for i, c := range cs {
 		p := index(path, i)
@@ -336,22 +368,7 @@ func validateSpreadConstraints(cs []api.TopologySpreadConstraint, path string) [
 				out = append(out, notSupported(join(p, pol.name), *pol.v, api.PolicyHonor, api.PolicyIgnore))
 			}
 		}
-		if len(c.MatchLabelKeys) > 0 {
-			mp := join(p, "matchLabelKeys")
-			if c.LabelSelector == nil {
-				out = append(out, forbidden(mp, "must not be specified when labelSelector is not set"))
-			}
-			inSelector := map[string]bool{}
-			if c.LabelSelector != nil {
-				inSelector = selectorKeys(c.LabelSelector)
-			}
-			for j, k := range c.MatchLabelKeys {
-				out = append(out, validateLabelName(index(mp, j), k)...)
-				if inSelector[k] {
-					out = append(out, invalid(index(mp, j), k, "exists in both matchLabelKeys and labelSelector"))
-				}
-			}
-		}
+		out = append(out, validateMergedLabelKeys(p, c.MatchLabelKeys, nil, c.LabelSelector, labels)...)
 		out = append(out, validateLabelSelector(c.LabelSelector, join(p, "labelSelector"))...)
 	}
 	return out

@@ -9,8 +9,10 @@ import (
 // validatePodSpec follows ValidatePodSpec of
 // pkg/apis/core/validation/validation.go for the fields the lab decodes.
 // It runs on the object as written (before defaulting), so an unset
-// terminationGracePeriodSeconds counts as the default 30 s.
-func validatePodSpec(s *api.PodSpec, path string) []fieldError {
+// terminationGracePeriodSeconds counts as the default 30 s. labels are the
+// pod's (or template's): matchLabelKeys are checked as after the API
+// server merged them.
+func validatePodSpec(s *api.PodSpec, path string, labels map[string]string) []fieldError {
 	var out []fieldError
 	grace := api.DefaultTerminationGracePeriodSeconds
 	if s.TerminationGracePeriodSeconds != nil {
@@ -45,8 +47,8 @@ func validatePodSpec(s *api.PodSpec, path string) []fieldError {
 	}
 	out = append(out, validateSchedulingGates(s.SchedulingGates, join(path, "schedulingGates"))...)
 	out = append(out, validateTolerations(s.Tolerations, join(path, "tolerations"))...)
-	out = append(out, validateAffinity(s.Affinity, join(path, "affinity"))...)
-	out = append(out, validateSpreadConstraints(s.TopologySpreadConstraints, join(path, "topologySpreadConstraints"))...)
+	out = append(out, validateAffinity(s.Affinity, join(path, "affinity"), labels)...)
+	out = append(out, validateSpreadConstraints(s.TopologySpreadConstraints, join(path, "topologySpreadConstraints"), labels)...)
 	return out
 }
 

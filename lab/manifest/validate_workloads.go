@@ -30,7 +30,7 @@ func validateSelectorAndTemplate(sel *api.LabelSelector, t *api.PodTemplateSpec,
 		}
 	}
 	out = append(out, validateLabels(join(tplPath, "metadata.labels"), t.Labels)...)
-	return append(out, validatePodSpec(&t.Spec, join(tplPath, "spec"))...)
+	return append(out, validatePodSpec(&t.Spec, join(tplPath, "spec"), t.Labels)...)
 }
 
 func validateReplicas(r *int32, path string) []fieldError {

@@ -1,0 +1,730 @@
+package lab
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"podlab.dev/podlab/engine"
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/controllers"
+	"podlab.dev/podlab/lab/command"
+	"podlab.dev/podlab/lab/manifest"
+)
+
+// exec applies a parsed command to the engine (no history bookkeeping).
+func (s *Session) exec(c command.Command) (string, error) {
+	switch c := c.(type) {
+	case command.AddZone:
+		return s.addZone(c)
+	case command.AddNode:
+		return s.addNode(c)
+	case command.Remove:
+		return s.remove(c)
+	case command.Label:
+		if err := s.needNode(c.Node); err != nil {
+			return "", err
+		}
+		for _, kv := range c.Labels {
+			if err := s.eng.LabelNode(c.Node, kv.Key, kv.Value, kv.Remove); err != nil {
+				return "", err
+			}
+		}
+		return fmt.Sprintf("node/%s labeled", c.Node), nil
+	case command.Taint:
+		if err := s.needNode(c.Node); err != nil {
+			return "", err
+		}
+		for _, t := range c.Taints {
+			var err error
+			if t.Remove {
+				err = s.eng.UntaintNode(c.Node, t.Key, t.Effect)
+			} else {
+				err = s.eng.TaintNode(c.Node, api.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
+			}
+			if err != nil {
+				return "", err
+			}
+		}
+		return fmt.Sprintf("node/%s tainted", c.Node), nil
+	case command.Cordon:
+		if err := s.needNode(c.Node); err != nil {
+			return "", err
+		}
+		if c.Uncordon {
+			return fmt.Sprintf("node/%s uncordoned", c.Node), s.eng.Uncordon(c.Node)
+		}
+		return fmt.Sprintf("node/%s cordoned", c.Node), s.eng.Cordon(c.Node)
+	case command.Drain:
+		if err := s.needNode(c.Node); err != nil {
+			return "", err
+		}
+		opts := engine.DrainOptions{IgnoreDaemonSets: c.IgnoreDaemonSets, Force: c.Force, Timeout: c.Timeout, GracePeriodSeconds: -1}
+		if c.GracePeriod != nil {
+			opts.GracePeriodSeconds = *c.GracePeriod
+		}
+		d, err := s.eng.Drain(c.Node, opts)
+		if err != nil {
+			return "", err
+		}
+		if d != nil && d.Err != "" {
+			return "", fmt.Errorf("drain %s: %s", c.Node, d.Err)
+		}
+		return fmt.Sprintf("node/%s draining", c.Node), nil
+	case command.Scale:
+		ns, name, err := s.resolve(c.Kind, c.Name)
+		if err != nil {
+			return "", err
+		}
+		if err := s.ctl.Do(func(m *controllers.Manager) error { return m.Scale(controllerKind(c.Kind), ns, name, c.Replicas) }); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s/%s scaled to %d", c.Kind, name, c.Replicas), nil
+	case command.Apply:
+		return s.apply(c)
+	case command.Delete:
+		return s.delete(c)
+	case command.Rollout:
+		return s.rollout(c)
+	case command.SetSpread:
+		return s.setSpread(c)
+	case command.SetPriority:
+		return s.setPriority(c)
+	case command.Pressure:
+		if err := s.needNode(c.Node); err != nil {
+			return "", err
+		}
+		if err := s.eng.SetNodePressure(c.Node, c.Percent, c.Off); err != nil {
+			return "", err
+		}
+		if c.Off {
+			return fmt.Sprintf("node/%s memory pressure off", c.Node), nil
+		}
+		return fmt.Sprintf("node/%s memory use set to %g%%", c.Node, c.Percent), nil
+	case command.Usage:
+		return s.usage(c)
+	case command.Advance:
+		return fmt.Sprintf("advanced to %s", s.eng.Now().Add(c.D).Clock()), s.Advance(c.D)
+	case command.Seed:
+		return s.reseed(c.N)
+	case command.NodeHealth:
+		if err := s.needNode(c.Node); err != nil {
+			return "", err
+		}
+		state := "Ready"
+		if c.Fail {
+			state = "NotReady"
+			if c.Unreachable {
+				state = "Unreachable"
+			}
+		}
+		return fmt.Sprintf("node/%s is %s", c.Node, state), s.eng.SetNodeCondition(c.Node, state)
+	}
+	return "", fmt.Errorf("%s: not available here", c.Verb())
+}
+
+// needNode checks that a node exists, listing the nodes that do if not.
+func (s *Session) needNode(name string) error {
+	if s.eng.Node(name) != nil {
+		return nil
+	}
+	var names []string
+	for _, n := range s.eng.Nodes() {
+		names = append(names, n.Name)
+	}
+	return fmt.Errorf("unknown node %q; %s", name, nodeRange(names))
+}
+
+// nodeRange prints "nodes are node-1…node-6" for numbered names.
+func nodeRange(names []string) string {
+	if len(names) > 3 {
+		return fmt.Sprintf("nodes are %s…%s (%d)", names[0], names[len(names)-1], len(names))
+	}
+	return summarizeNames("node", names)
+}
+
+func (s *Session) zoneLabel() string {
+	if s.file.Scenario != nil {
+		return s.file.Scenario.Cluster.zoneLabel()
+	}
+	return api.LabelTopologyZone
+}
+
+func (s *Session) zones() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range s.eng.Nodes() {
+		if z, ok := n.Labels[s.zoneLabel()]; ok && !seen[z] {
+			seen[z] = true
+			out = append(out, z)
+		}
+	}
+	return out
+}
+
+func shapeOf(sh command.Shape, labels []command.KV, taints []command.TaintSpec) NodeShape {
+	out := NodeShape{CPU: sh.CPU, Memory: sh.Memory, Pods: sh.Pods}
+	if len(labels) > 0 {
+		out.Labels = map[string]string{}
+		for _, kv := range labels {
+			out.Labels[kv.Key] = kv.Value
+		}
+	}
+	for _, t := range taints {
+		out.Taints = append(out.Taints, t.String())
+	}
+	return out
+}
+
+// nextNodeName picks the next free generated name.
+func (s *Session) nextNodeName(zone string, i int) string {
+	pattern := DefaultNodeNames
+	if s.file.Scenario != nil && s.file.Scenario.Cluster.NodeNames != "" {
+		pattern = s.file.Scenario.Cluster.NodeNames
+	}
+	for n := len(s.eng.Nodes()) + 1; ; n++ {
+		name := strings.NewReplacer("{n}", strconv.Itoa(n), "{i}", strconv.Itoa(i), "{zone}", zone).Replace(pattern)
+		if s.eng.Node(name) == nil {
+			return name
+		}
+		if !strings.Contains(pattern, "{n}") {
+			i++
+		}
+	}
+}
+
+func (s *Session) addZone(c command.AddZone) (string, error) {
+	for _, z := range s.zones() {
+		if z == c.Name {
+			return "", fmt.Errorf("zone %q exists; add nodes to it with `add node NAME --zone %s`", c.Name, c.Name)
+		}
+	}
+	count := c.Nodes
+	if count == 0 {
+		count = 1
+	}
+	shape := shapeOf(c.Shape, c.Labels, c.Taints)
+	var names []string
+	for i := 1; i <= count; i++ {
+		name := s.nextNodeName(c.Name, i)
+		n, err := NewNode(name, s.zoneLabel(), c.Name, shape)
+		if err != nil {
+			return "", err
+		}
+		if err := s.eng.AddNode(n); err != nil {
+			return "", err
+		}
+		names = append(names, name)
+	}
+	return fmt.Sprintf("zone %s added with %s", c.Name, strings.Join(names, ", ")), nil
+}
+
+func (s *Session) addNode(c command.AddNode) (string, error) {
+	if s.eng.Node(c.Name) != nil {
+		return "", fmt.Errorf("node %q exists", c.Name)
+	}
+	n, err := NewNode(c.Name, s.zoneLabel(), c.Zone, shapeOf(c.Shape, c.Labels, c.Taints))
+	if err != nil {
+		return "", err
+	}
+	if err := s.eng.AddNode(n); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("node/%s added to %s", c.Name, c.Zone), nil
+}
+
+func (s *Session) remove(c command.Remove) (string, error) {
+	if c.Kind == "node" {
+		if err := s.needNode(c.Name); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("node/%s removed", c.Name), s.eng.RemoveNode(c.Name)
+	}
+	var names []string
+	for _, n := range s.eng.Nodes() {
+		if n.Labels[s.zoneLabel()] == c.Name {
+			names = append(names, n.Name)
+		}
+	}
+	if len(names) == 0 {
+		return "", fmt.Errorf("unknown zone %q; %s", c.Name, summarizeNames("zone", s.zones()))
+	}
+	for _, n := range names {
+		if err := s.eng.RemoveNode(n); err != nil {
+			return "", err
+		}
+	}
+	return fmt.Sprintf("zone %s removed (%s)", c.Name, strings.Join(names, ", ")), nil
+}
+
+// controllerKind maps the command language's kinds to the controllers'.
+func controllerKind(k string) string {
+	switch k {
+	case "deployment":
+		return controllers.KindDeployment
+	case "replicaset":
+		return controllers.KindReplicaSet
+	case "statefulset":
+		return controllers.KindStatefulSet
+	case "daemonset":
+		return controllers.KindDaemonSet
+	case "job":
+		return controllers.KindJob
+	case "cronjob":
+		return controllers.KindCronJob
+	}
+	return k
+}
+
+// objectNames lists objects of a kind as namespace/name.
+func (s *Session) objectNames(kind string) []string {
+	var out []string
+	m := s.ctl.Manager
+	switch kind {
+	case "deployment":
+		for _, d := range m.Deployments() {
+			out = append(out, d.Namespace+"/"+d.Name)
+		}
+	case "replicaset":
+		for _, r := range m.ReplicaSets() {
+			out = append(out, r.Namespace+"/"+r.Name)
+		}
+	case "statefulset":
+		for _, r := range m.StatefulSets() {
+			out = append(out, r.Namespace+"/"+r.Name)
+		}
+	case "daemonset":
+		for _, r := range m.DaemonSets() {
+			out = append(out, r.Namespace+"/"+r.Name)
+		}
+	case "job":
+		for _, r := range m.Jobs() {
+			out = append(out, r.Namespace+"/"+r.Name)
+		}
+	case "cronjob":
+		for _, r := range m.CronJobs() {
+			out = append(out, r.Namespace+"/"+r.Name)
+		}
+	case "pod":
+		for _, p := range s.eng.Pods() {
+			out = append(out, p.Key())
+		}
+	case "pdb":
+		for _, p := range s.eng.PDBs() {
+			out = append(out, p.Key())
+		}
+	case "node":
+		for _, n := range s.eng.Nodes() {
+			out = append(out, n.Name)
+		}
+	case "priorityclass":
+		for _, pc := range s.eng.PriorityClasses() {
+			out = append(out, pc.Name)
+		}
+	}
+	return out
+}
+
+// resolve finds a namespaced object by name: "ns/name" is exact; a bare
+// name is looked up in "default", else in the one namespace that has it.
+func (s *Session) resolve(kind, name string) (string, string, error) {
+	all := s.objectNames(kind)
+	if i := strings.IndexByte(name, '/'); i >= 0 {
+		for _, k := range all {
+			if k == name {
+				return name[:i], name[i+1:], nil
+			}
+		}
+	} else {
+		var found []string
+		for _, k := range all {
+			if k == "default/"+name {
+				return "default", name, nil
+			}
+			if strings.HasSuffix(k, "/"+name) {
+				found = append(found, k)
+			}
+		}
+		if len(found) == 1 {
+			i := strings.IndexByte(found[0], '/')
+			return found[0][:i], found[0][i+1:], nil
+		}
+		if len(found) > 1 {
+			return "", "", fmt.Errorf("%s %q exists in several namespaces (%s); write NAMESPACE/NAME", kind, name, strings.Join(found, ", "))
+		}
+	}
+	return "", "", fmt.Errorf("unknown %s %q; %s", kind, name, summarizeNames(kind, all))
+}
+
+func (s *Session) apply(c command.Apply) (string, error) {
+	var data []byte
+	name := "inline manifest"
+	if c.File != "" {
+		path := c.File
+		if !filepath.IsAbs(path) && s.file.Dir != "" {
+			path = filepath.Join(s.file.Dir, path)
+		}
+		b, n, err := ReadFile(path, nil)
+		if err != nil {
+			return "", err
+		}
+		data, name = b, n
+	} else {
+		data = []byte(c.Inline)
+	}
+	objs, err := manifest.Load(name, data, manifest.Options{})
+	if err != nil {
+		return "", err
+	}
+	return s.applyObjects(objs)
+}
+
+// applyObjects creates what is new and updates workloads that exist (as
+// kubectl apply would: a changed template starts a rollout).
+func (s *Session) applyObjects(objs *manifest.Objects) (string, error) {
+	var done []string
+	for _, o := range objs.Order {
+		var err error
+		var what string
+		switch v := o.(type) {
+		case *api.Namespace:
+			err, what = s.eng.AddNamespace(v), "namespace/"+v.Name
+		case *api.PriorityClass:
+			err, what = s.eng.AddPriorityClass(v), "priorityclass/"+v.Name
+		case *api.Node:
+			if s.eng.Node(v.Name) != nil {
+				n := v
+				err = s.eng.UpdateNode(v.Name, func(cur *api.Node) { cur.Labels, cur.Spec = n.Labels, n.Spec })
+				what = "node/" + v.Name + " configured"
+			} else {
+				api.DefaultNode(v)
+				err, what = s.eng.AddNode(v), "node/"+v.Name+" created"
+			}
+		case *api.PodDisruptionBudget:
+			err, what = s.eng.AddPDB(v), "poddisruptionbudget/"+v.Name
+		case *api.Pod:
+			if s.eng.Pod(v.Key()) != nil {
+				err = fmt.Errorf("pod %s exists; pods are immutable: delete it first", v.Key())
+			} else {
+				err, what = s.eng.CreatePod(v), "pod/"+v.Name+" created"
+			}
+		case *api.Deployment:
+			if d := s.ctl.Deployment(v.Namespace, v.Name); d != nil {
+				spec := v.Spec
+				err = s.ctl.Do(func(m *controllers.Manager) error {
+					return m.UpdateDeployment(v.Namespace, v.Name, func(cur *api.DeploymentSpec) { *cur = spec })
+				})
+				what = "deployment/" + v.Name + " configured"
+			} else {
+				err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddDeployment(v); return e })
+				what = "deployment/" + v.Name + " created"
+			}
+		case *api.StatefulSet:
+			if d := s.ctl.StatefulSet(v.Namespace, v.Name); d != nil {
+				spec := v.Spec
+				err = s.ctl.Do(func(m *controllers.Manager) error {
+					return m.UpdateStatefulSet(v.Namespace, v.Name, func(cur *api.StatefulSetSpec) { *cur = spec })
+				})
+				what = "statefulset/" + v.Name + " configured"
+			} else {
+				err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddStatefulSet(v); return e })
+				what = "statefulset/" + v.Name + " created"
+			}
+		case *api.DaemonSet:
+			if d := s.ctl.DaemonSet(v.Namespace, v.Name); d != nil {
+				spec := v.Spec
+				err = s.ctl.Do(func(m *controllers.Manager) error {
+					return m.UpdateDaemonSet(v.Namespace, v.Name, func(cur *api.DaemonSetSpec) { *cur = spec })
+				})
+				what = "daemonset/" + v.Name + " configured"
+			} else {
+				err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddDaemonSet(v); return e })
+				what = "daemonset/" + v.Name + " created"
+			}
+		case *api.ReplicaSet:
+			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddReplicaSet(v); return e })
+			what = "replicaset/" + v.Name + " created"
+		case *api.Job:
+			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddJob(v); return e })
+			what = "job/" + v.Name + " created"
+		case *api.CronJob:
+			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddCronJob(v); return e })
+			what = "cronjob/" + v.Name + " created"
+		}
+		if err != nil {
+			return strings.Join(done, ", "), fmt.Errorf("%s: %w", objs.PosOf(o), err)
+		}
+		done = append(done, what)
+	}
+	if len(done) == 0 {
+		return "", fmt.Errorf("the manifest holds no objects the lab can apply")
+	}
+	return strings.Join(done, ", "), nil
+}
+
+func (s *Session) delete(c command.Delete) (string, error) {
+	switch c.Kind {
+	case "node":
+		return s.remove(command.Remove{Kind: "node", Name: c.Name})
+	case "pod":
+		ns, name, err := s.resolve("pod", c.Name)
+		if err != nil {
+			return "", err
+		}
+		grace := int64(-1)
+		if c.GracePeriod != nil {
+			grace = *c.GracePeriod
+		}
+		if err := s.eng.DeletePod(ns+"/"+name, engine.KubectlDeleteOptions(grace, c.Force)); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("pod %q deleted", name), nil
+	case "pdb":
+		ns, name, err := s.resolve("pdb", c.Name)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("poddisruptionbudget %q deleted", name), s.eng.RemovePDB(ns + "/" + name)
+	case "priorityclass":
+		return "", fmt.Errorf("priority classes cannot be deleted in the lab (pods resolved their priority at creation)")
+	}
+	ns, name, err := s.resolve(c.Kind, c.Name)
+	if err != nil {
+		return "", err
+	}
+	prop := controllers.PropagationBackground
+	switch c.Cascade {
+	case "orphan":
+		prop = controllers.PropagationOrphan
+	case "foreground":
+		prop = controllers.PropagationForeground
+	}
+	if err := s.ctl.Do(func(m *controllers.Manager) error { return m.Delete(controllerKind(c.Kind), ns, name, prop) }); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s %q deleted", c.Kind, name), nil
+}
+
+func (s *Session) rollout(c command.Rollout) (string, error) {
+	ns, name, err := s.resolve(c.Kind, c.Name)
+	if err != nil {
+		return "", err
+	}
+	if c.Kind != "deployment" {
+		switch c.Action {
+		case "restart":
+			now := controllers.WallClock(s.eng.Now()).Format(time.RFC3339)
+			return fmt.Sprintf("%s/%s restarted", c.Kind, name), s.editTemplate(c.Kind, ns, name, func(t *api.PodTemplateSpec) {
+				if t.Annotations == nil {
+					t.Annotations = map[string]string{}
+				}
+				t.Annotations["kubectl.kubernetes.io/restartedAt"] = now
+			})
+		case "status":
+			return s.workloadStatus(c.Kind, ns, name), nil
+		}
+		return "", fmt.Errorf("rollout %s is available for deployments only in the lab", c.Action)
+	}
+	switch c.Action {
+	case "restart":
+		return fmt.Sprintf("deployment/%s restarted", name), s.ctl.Do(func(m *controllers.Manager) error { return m.Restart(ns, name) })
+	case "pause", "resume":
+		return fmt.Sprintf("deployment/%s %sd", name, c.Action), s.ctl.Do(func(m *controllers.Manager) error { return m.Pause(ns, name, c.Action == "pause") })
+	case "undo":
+		var msg string
+		err := s.ctl.Do(func(m *controllers.Manager) error {
+			var e error
+			msg, e = m.Undo(ns, name, c.ToRevision)
+			return e
+		})
+		if err != nil {
+			return "", err
+		}
+		if msg == "" {
+			msg = fmt.Sprintf("deployment/%s rolled back", name)
+		}
+		return msg, nil
+	case "status":
+		return s.workloadStatus(c.Kind, ns, name), nil
+	}
+	return "", fmt.Errorf("unknown rollout action %q", c.Action)
+}
+
+// editTemplate edits the pod template of a workload (a rollout for
+// Deployments, StatefulSets and DaemonSets).
+func (s *Session) editTemplate(kind, ns, name string, edit func(*api.PodTemplateSpec)) error {
+	switch kind {
+	case "deployment":
+		return s.ctl.Do(func(m *controllers.Manager) error {
+			return m.UpdateDeployment(ns, name, func(spec *api.DeploymentSpec) { edit(&spec.Template) })
+		})
+	case "statefulset":
+		return s.ctl.Do(func(m *controllers.Manager) error {
+			return m.UpdateStatefulSet(ns, name, func(spec *api.StatefulSetSpec) { edit(&spec.Template) })
+		})
+	case "daemonset":
+		return s.ctl.Do(func(m *controllers.Manager) error {
+			return m.UpdateDaemonSet(ns, name, func(spec *api.DaemonSetSpec) { edit(&spec.Template) })
+		})
+	}
+	return fmt.Errorf("%s templates cannot be edited in the lab; use deployment, statefulset or daemonset", kind)
+}
+
+func (s *Session) setSpread(c command.SetSpread) (string, error) {
+	ns, name, err := s.resolve(c.Kind, c.Name)
+	if err != nil {
+		return "", err
+	}
+	var editErr error
+	err = s.editTemplate(c.Kind, ns, name, func(t *api.PodTemplateSpec) {
+		cs := append([]api.TopologySpreadConstraint(nil), t.Spec.TopologySpreadConstraints...)
+		switch {
+		case c.Delete:
+			if c.Index >= len(cs) {
+				editErr = fmt.Errorf("%s/%s has %d spread constraint(s); --remove %d is out of range", c.Kind, name, len(cs), c.Index)
+				return
+			}
+			cs = append(cs[:c.Index], cs[c.Index+1:]...)
+		case c.Add:
+			sel := &api.LabelSelector{MatchLabels: copyMap(t.Labels)}
+			delete(sel.MatchLabels, api.LabelPodTemplateHash)
+			nc := api.TopologySpreadConstraint{MaxSkew: 1, WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel}
+			if editErr = applySpreadFields(&nc, c.Fields); editErr != nil {
+				return
+			}
+			cs = append(cs, nc)
+		default:
+			if c.Index >= len(cs) {
+				editErr = fmt.Errorf("%s/%s has %d spread constraint(s); use --add to add one", c.Kind, name, len(cs))
+				return
+			}
+			cur := cs[c.Index]
+			if editErr = applySpreadFields(&cur, c.Fields); editErr != nil {
+				return
+			}
+			cs[c.Index] = cur
+		}
+		t.Spec.TopologySpreadConstraints = cs
+	})
+	if editErr != nil {
+		return "", editErr
+	}
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s/%s spread constraints updated (new rollout)", c.Kind, name), nil
+}
+
+func applySpreadFields(tc *api.TopologySpreadConstraint, fields []command.KV) error {
+	for _, f := range fields {
+		switch f.Key {
+		case "maxSkew":
+			n, _ := strconv.Atoi(f.Value)
+			tc.MaxSkew = int32(n)
+		case "minDomains":
+			n, _ := strconv.Atoi(f.Value)
+			v := int32(n)
+			tc.MinDomains = &v
+		case "topologyKey":
+			tc.TopologyKey = expandTopologyKey(f.Value)
+		case "whenUnsatisfiable":
+			tc.WhenUnsatisfiable = f.Value
+		case "nodeAffinityPolicy":
+			v := f.Value
+			tc.NodeAffinityPolicy = &v
+		case "nodeTaintsPolicy":
+			v := f.Value
+			tc.NodeTaintsPolicy = &v
+		case "matchLabelKeys":
+			tc.MatchLabelKeys = nil
+			if f.Value != "" {
+				tc.MatchLabelKeys = strings.Split(f.Value, ",")
+			}
+		case "labelSelector":
+			sel := &api.LabelSelector{MatchLabels: map[string]string{}}
+			for _, p := range strings.Split(f.Value, ",") {
+				i := strings.IndexByte(p, '=')
+				sel.MatchLabels[p[:i]] = p[i+1:]
+			}
+			tc.LabelSelector = sel
+		}
+	}
+	if tc.MinDomains != nil && tc.WhenUnsatisfiable != api.DoNotSchedule {
+		return fmt.Errorf("minDomains can only be used with whenUnsatisfiable=DoNotSchedule (the API rejects it)")
+	}
+	return nil
+}
+
+// expandTopologyKey lets lessons write zone / hostname / region.
+func expandTopologyKey(k string) string {
+	switch k {
+	case "zone":
+		return api.LabelTopologyZone
+	case "hostname":
+		return api.LabelHostname
+	case "region":
+		return api.LabelTopologyRegion
+	}
+	return k
+}
+
+func (s *Session) setPriority(c command.SetPriority) (string, error) {
+	if s.eng.PriorityClass(c.Class) == nil {
+		var names []string
+		for _, pc := range s.eng.PriorityClasses() {
+			names = append(names, pc.Name)
+		}
+		return "", fmt.Errorf("no PriorityClass with name %s was found; %s", c.Class, summarizeNames("class", names))
+	}
+	ns, name, err := s.resolve(c.Kind, c.Name)
+	if err != nil {
+		return "", err
+	}
+	err = s.editTemplate(c.Kind, ns, name, func(t *api.PodTemplateSpec) {
+		t.Spec.PriorityClassName = c.Class
+		t.Spec.Priority = nil
+		t.Spec.PreemptionPolicy = nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s/%s now uses priority class %s (new rollout)", c.Kind, name, c.Class), nil
+}
+
+func (s *Session) usage(c command.Usage) (string, error) {
+	if c.Kind == "pod" {
+		ns, name, err := s.resolve("pod", c.Name)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("pod/%s memory usage %s", name, c.Memory), s.eng.SetPodUsage(ns+"/"+name, c.Memory)
+	}
+	ns, name, err := s.resolve(c.Kind, c.Name)
+	if err != nil {
+		return "", err
+	}
+	pods := s.workloadPods(c.Kind, ns, name)
+	if len(pods) == 0 {
+		return "", fmt.Errorf("%s/%s has no pods", c.Kind, name)
+	}
+	for _, p := range pods {
+		if err := s.eng.SetPodUsage(p.Key(), c.Memory); err != nil {
+			return "", err
+		}
+	}
+	return fmt.Sprintf("%d pods of %s/%s use %s memory", len(pods), c.Kind, name, c.Memory), nil
+}
+
+func (s *Session) reseed(n int64) (string, error) {
+	type reseeder interface{ Reseed(int64) }
+	r, ok := any(s.eng).(reseeder)
+	if !ok {
+		return "", fmt.Errorf("seed: the engine cannot be reseeded while running; restart with --seed %d", n)
+	}
+	r.Reseed(n)
+	s.seed = n
+	return fmt.Sprintf("seed set to %d", n), nil
+}
+

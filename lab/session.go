@@ -1,0 +1,459 @@
+package lab
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"podlab.dev/podlab/engine"
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/controllers"
+	"podlab.dev/podlab/engine/controllers/attach"
+	"podlab.dev/podlab/engine/kubelet"
+	"podlab.dev/podlab/engine/scheduler"
+	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/lab/command"
+)
+
+// Entry is one command the user applied, with the virtual time it was
+// applied at. History is a list of entries; replaying them on the scenario
+// rebuilds the exact state (the engine is deterministic).
+type Entry struct {
+	At   api.Time
+	Line string // canonical command (command.Command.String())
+}
+
+// SessionOptions override the scenario's settings.
+type SessionOptions struct {
+	Seed     *int64
+	TieBreak string // "random" or "name"; "" ⇒ the scenario's
+}
+
+// Session is a running lab: a scenario loaded into an engine with its
+// controllers, the history of applied commands for undo/redo/save, and the
+// lesson's progress. It is not safe for concurrent use.
+type Session struct {
+	file *File
+	opts SessionOptions
+	seed int64
+
+	eng *engine.Engine
+	ctl *attach.Controllers
+	// nextTimeline is the index of the first scenario timeline entry not yet run.
+	nextTimeline int
+
+	history []Entry
+	redo    []Entry
+	notes   []Note
+	// step is the current lesson step (not part of the cluster's state:
+	// undo leaves it alone).
+	step int
+}
+
+// NewSession loads a scenario into a fresh engine at virtual time 0.
+func NewSession(f *File, opts SessionOptions) (*Session, error) {
+	s := &Session{file: f, opts: opts}
+	if err := s.reset(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// File returns the scenario the session was loaded from.
+func (s *Session) File() *File { return s.file }
+
+// Engine returns the engine (read it, don't mutate it: go through Apply).
+func (s *Session) Engine() *engine.Engine { return s.eng }
+
+// Controllers returns the workload controllers.
+func (s *Session) Controllers() *controllers.Manager { return s.ctl.Manager }
+
+// Now returns the virtual time.
+func (s *Session) Now() api.Time { return s.eng.Now() }
+
+// Seed returns the seed in force.
+func (s *Session) Seed() int64 { return s.seed }
+
+// History returns the applied commands, oldest first.
+func (s *Session) History() []Entry { return append([]Entry(nil), s.history...) }
+
+// CanUndo / CanRedo report whether undo / redo would do anything.
+func (s *Session) CanUndo() bool { return len(s.history) > 0 }
+
+// CanRedo reports whether an undone command can be re-applied.
+func (s *Session) CanRedo() bool { return len(s.redo) > 0 }
+
+// reset rebuilds the engine from the scenario at t=0.
+func (s *Session) reset() error {
+	f := s.file
+	sc := f.Scenario
+	s.seed = 0
+	if sc != nil {
+		s.seed = sc.Seed
+	}
+	if s.opts.Seed != nil {
+		s.seed = *s.opts.Seed
+	}
+	cfg := engine.Config{Seed: s.seed, NewScheduler: s.schedulerFactory()}
+	if sc != nil {
+		ev, err := evictionConfig(sc.Kubelet)
+		if err != nil {
+			return err
+		}
+		cfg.Eviction = ev
+	}
+	s.eng = engine.New(cfg)
+	s.ctl = attach.New(s.eng, s.seed)
+	s.nextTimeline = 0
+	if err := s.load(); err != nil {
+		return err
+	}
+	return s.ctl.Start()
+}
+
+// schedulerFactory builds the default profile with the scenario's
+// settings, and the owning ReplicaSet/StatefulSet selector as the source of
+// PodTopologySpread's default constraints (as upstream's DefaultSelector
+// takes the selectors of the controllers that own the pod).
+func (s *Session) schedulerFactory() engine.SchedulerFactory {
+	return func(seed int64, snap *framework.Snapshot, pdbs func() []*api.PodDisruptionBudget) engine.Scheduler {
+		cfg := scheduler.Config{Seed: seed, PDBs: pdbs, SpreadSelectors: s.ownerSelector}
+		tie := s.opts.TieBreak
+		if sc := s.file.Scenario; sc != nil {
+			if tie == "" {
+				tie = sc.Scheduler.TieBreak
+			}
+			cfg.DefaultingType = sc.Scheduler.DefaultingType
+			for _, dc := range sc.Scheduler.DefaultConstraints {
+				cfg.DefaultConstraints = append(cfg.DefaultConstraints, api.TopologySpreadConstraint{
+					MaxSkew: dc.MaxSkew, TopologyKey: dc.TopologyKey, WhenUnsatisfiable: dc.WhenUnsatisfiable})
+			}
+		}
+		if tie == "name" {
+			cfg.TieBreak = scheduler.TieBreakByName
+		}
+		return scheduler.New(cfg, snap)
+	}
+}
+
+// ownerSelector returns the selector of the ReplicaSet or StatefulSet that
+// controls the pod (Nothing when none).
+func (s *Session) ownerSelector(p *api.Pod) api.Selector {
+	ref := p.ControllerRef()
+	if ref == nil || s.ctl == nil {
+		return api.Nothing()
+	}
+	var ls *api.LabelSelector
+	switch ref.Kind {
+	case controllers.KindReplicaSet:
+		if rs := s.ctl.ReplicaSet(p.Namespace, ref.Name); rs != nil {
+			ls = rs.Spec.Selector
+		}
+	case controllers.KindStatefulSet:
+		if ss := s.ctl.StatefulSet(p.Namespace, ref.Name); ss != nil {
+			ls = ss.Spec.Selector
+		}
+	}
+	sel, err := api.CompileSelector(ls)
+	if err != nil || ls == nil {
+		return api.Nothing()
+	}
+	return sel
+}
+
+func evictionConfig(k KubeletSpec) (*kubelet.EvictionConfig, error) {
+	cfg := kubelet.DefaultEvictionConfig()
+	if len(k.EvictionHard) == 0 && len(k.EvictionSoft) == 0 && k.EvictionMaxPodGracePeriod == 0 {
+		return &cfg, nil
+	}
+	threshold := func(v string, grace time.Duration) (kubelet.Threshold, error) {
+		t := kubelet.Threshold{Signal: kubelet.SignalMemoryAvailable, GracePeriod: grace}
+		if strings.HasSuffix(v, "%") {
+			var pct float64
+			if _, err := fmt.Sscanf(strings.TrimSuffix(v, "%"), "%g", &pct); err != nil || pct <= 0 || pct > 100 {
+				return t, fmt.Errorf("eviction threshold %q: give a percentage in (0, 100]", v)
+			}
+			t.Percentage = pct / 100
+			return t, nil
+		}
+		q, err := api.ParseQuantity(v)
+		if err != nil {
+			return t, fmt.Errorf("eviction threshold: %w", err)
+		}
+		t.Quantity = q.Value()
+		return t, nil
+	}
+	if len(k.EvictionHard) > 0 {
+		cfg.Hard = nil
+		for _, v := range k.EvictionHard {
+			t, err := threshold(v, 0)
+			if err != nil {
+				return nil, err
+			}
+			cfg.Hard = append(cfg.Hard, t)
+		}
+	}
+	for sig, v := range k.EvictionSoft {
+		t, err := threshold(v, k.EvictionSoftGracePeriod[sig])
+		if err != nil {
+			return nil, err
+		}
+		cfg.Soft = append(cfg.Soft, t)
+	}
+	cfg.MaxPodGracePeriodSeconds = k.EvictionMaxPodGracePeriod
+	return &cfg, nil
+}
+
+// load adds the scenario's objects: namespaces and priority classes first
+// (pods need them at admission), nodes, budgets, pods, then workloads.
+func (s *Session) load() error {
+	f := s.file
+	objs := f.Objects
+	for _, ns := range objs.Namespaces {
+		if err := s.eng.AddNamespace(ns); err != nil {
+			return fmt.Errorf("%s: %w", objs.PosOf(ns), err)
+		}
+	}
+	for _, pc := range objs.PriorityClasses {
+		if err := s.eng.AddPriorityClass(pc); err != nil {
+			return fmt.Errorf("%s: %w", objs.PosOf(pc), err)
+		}
+	}
+	if f.Scenario != nil {
+		nodes, err := f.Scenario.Cluster.Nodes()
+		if err != nil {
+			return err
+		}
+		for _, n := range nodes {
+			if err := s.eng.AddNode(n); err != nil {
+				return fmt.Errorf("%s: %w", f.Scenario.Pos, err)
+			}
+		}
+	}
+	for _, n := range objs.Nodes {
+		if err := s.eng.AddNode(copyNode(n)); err != nil {
+			return fmt.Errorf("%s: node %s: %w", objs.PosOf(n), n.Name, err)
+		}
+	}
+	for _, pdb := range objs.PodDisruptionBudgets {
+		cp := *pdb
+		if err := s.eng.AddPDB(&cp); err != nil {
+			return fmt.Errorf("%s: %w", objs.PosOf(pdb), err)
+		}
+	}
+	for _, p := range objs.Pods {
+		if err := s.eng.CreatePod(copyPod(p)); err != nil {
+			return fmt.Errorf("%s: pod %s: %w", objs.PosOf(p), p.Key(), err)
+		}
+	}
+	return s.addWorkloads(objs.Order, func(o any) positionLike { return objs.PosOf(o) })
+}
+
+// addWorkloads hands workload objects to the controllers.
+func (s *Session) addWorkloads(order []any, pos func(any) positionLike) error {
+	for _, o := range order {
+		var err error
+		switch w := o.(type) {
+		case *api.Deployment:
+			cp := *w
+			_, err = s.ctl.AddDeployment(&cp)
+		case *api.ReplicaSet:
+			cp := *w
+			_, err = s.ctl.AddReplicaSet(&cp)
+		case *api.StatefulSet:
+			cp := *w
+			_, err = s.ctl.AddStatefulSet(&cp)
+		case *api.DaemonSet:
+			cp := *w
+			_, err = s.ctl.AddDaemonSet(&cp)
+		case *api.Job:
+			cp := *w
+			_, err = s.ctl.AddJob(&cp)
+		case *api.CronJob:
+			cp := *w
+			_, err = s.ctl.AddCronJob(&cp)
+		default:
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%v: %w", pos(o), err)
+		}
+	}
+	return nil
+}
+
+type positionLike interface{ String() string }
+
+func copyNode(n *api.Node) *api.Node {
+	cp := *n
+	cp.Labels = copyMap(n.Labels)
+	cp.Spec.Taints = append([]api.Taint(nil), n.Spec.Taints...)
+	return &cp
+}
+
+func copyPod(p *api.Pod) *api.Pod {
+	cp := *p
+	cp.Labels = copyMap(p.Labels)
+	cp.Annotations = copyMap(p.Annotations)
+	return &cp
+}
+
+func copyMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// Advance moves virtual time forward by d, running the scenario's timeline
+// commands that fall due on the way.
+func (s *Session) Advance(d time.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("advance: negative duration %s", d)
+	}
+	return s.advanceTo(s.eng.Now().Add(d))
+}
+
+func (s *Session) advanceTo(t api.Time) error {
+	tl := s.timeline()
+	for s.nextTimeline < len(tl) && api.Time(tl[s.nextTimeline].At) <= t {
+		e := tl[s.nextTimeline]
+		s.nextTimeline++
+		if err := s.eng.RunUntil(api.Time(e.At)); err != nil {
+			return err
+		}
+		cmd, err := command.Parse(e.Do)
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.Pos, err)
+		}
+		if _, err := s.exec(cmd); err != nil {
+			// A timeline command that fails (e.g. the learner removed its
+			// node) is reported as a warning event, not fatal.
+			s.note(fmt.Sprintf("timeline %s at %s failed: %v", e.Do, api.Time(e.At), err))
+		}
+	}
+	if t > s.eng.Now() {
+		return s.eng.RunUntil(t)
+	}
+	return nil
+}
+
+func (s *Session) timeline() []TimelineEntry {
+	if s.file.Scenario == nil {
+		return nil
+	}
+	return s.file.Scenario.Timeline
+}
+
+// notes are lab messages (timeline failures) shown with the events.
+func (s *Session) note(msg string) { s.notes = append(s.notes, Note{At: s.eng.Now(), Text: msg}) }
+
+// Note is a lab message with its time.
+type Note struct {
+	At   api.Time
+	Text string
+}
+
+// Apply parses and applies one command line, recording it for undo. It
+// returns a short human-readable result.
+func (s *Session) Apply(line string) (string, error) {
+	cmd, err := command.Parse(line)
+	if err != nil {
+		return "", err
+	}
+	switch cmd.(type) {
+	case command.Undo:
+		return s.Undo()
+	case command.Redo:
+		return s.Redo()
+	}
+	at := s.eng.Now()
+	msg, err := s.exec(cmd)
+	if err != nil {
+		return "", err
+	}
+	s.history = append(s.history, Entry{At: at, Line: cmd.String()})
+	s.redo = nil
+	return msg, nil
+}
+
+// Undo restores the state just before the last command: the scenario is
+// rebuilt and the history before it replayed to the same virtual times.
+func (s *Session) Undo() (string, error) {
+	if len(s.history) == 0 {
+		return "", fmt.Errorf("nothing to undo")
+	}
+	last := s.history[len(s.history)-1]
+	if err := s.replay(s.history[:len(s.history)-1], last.At); err != nil {
+		return "", err
+	}
+	s.history = s.history[:len(s.history)-1]
+	s.redo = append(s.redo, last)
+	return "undid: " + last.Line, nil
+}
+
+// Redo re-applies the last undone command at the time it was first applied.
+func (s *Session) Redo() (string, error) {
+	if len(s.redo) == 0 {
+		return "", fmt.Errorf("nothing to redo")
+	}
+	e := s.redo[len(s.redo)-1]
+	if err := s.advanceTo(e.At); err != nil {
+		return "", err
+	}
+	cmd, err := command.Parse(e.Line)
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.exec(cmd); err != nil {
+		return "", err
+	}
+	s.redo = s.redo[:len(s.redo)-1]
+	s.history = append(s.history, e)
+	return "redid: " + e.Line, nil
+}
+
+// replay rebuilds the engine and re-applies entries, ending at time end.
+func (s *Session) replay(entries []Entry, end api.Time) error {
+	notes := s.notes
+	if err := s.reset(); err != nil {
+		return err
+	}
+	s.notes = nil
+	for _, e := range entries {
+		if err := s.advanceTo(e.At); err != nil {
+			return err
+		}
+		cmd, err := command.Parse(e.Line)
+		if err != nil {
+			return fmt.Errorf("replay %q: %w", e.Line, err)
+		}
+		if _, err := s.exec(cmd); err != nil {
+			return fmt.Errorf("replay %q at %s: %w", e.Line, e.At, err)
+		}
+	}
+	if err := s.advanceTo(end); err != nil {
+		return err
+	}
+	if len(s.notes) < len(notes) {
+		s.notes = notes[:len(s.notes)]
+	}
+	return nil
+}
+
+// names lists what exists, for error messages ("nodes are node-1…node-6").
+func summarizeNames(kind string, names []string) string {
+	if len(names) == 0 {
+		return fmt.Sprintf("there are no %ss", kind)
+	}
+	sort.Strings(names)
+	if len(names) > 6 {
+		return fmt.Sprintf("%ss are %s, %s, … %s (%d in all)", kind, names[0], names[1], names[len(names)-1], len(names))
+	}
+	return fmt.Sprintf("%ss are %s", kind, strings.Join(names, ", "))
+}

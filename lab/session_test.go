@@ -1,0 +1,136 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"podlab.dev/podlab/engine"
+)
+
+func exampleSession(t *testing.T) *Session {
+	t.Helper()
+	f, err := LoadFile("example.yaml", mustRead(t, "testdata/example.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func runningPods(s *Session) int {
+	n := 0
+	for _, p := range s.Engine().Pods() {
+		if st, _ := s.Engine().PodState(p.Key()); st == engine.StateRunning {
+			n++
+		}
+	}
+	return n
+}
+
+func TestSessionRunsScenario(t *testing.T) {
+	s := exampleSession(t)
+	if err := s.Advance(20 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if got := runningPods(s); got != 6 {
+		t.Fatalf("running pods at 20s: %d, want 6 (the Deployment's replicas)", got)
+	}
+	// the timeline scales to 8 at 30s
+	if err := s.Advance(20 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if got := runningPods(s); got != 8 {
+		t.Fatalf("running pods at 40s: %d, want 8 after the timeline's scale", got)
+	}
+}
+
+func TestSessionUndoRestoresState(t *testing.T) {
+	s := exampleSession(t)
+	if err := s.Advance(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	before := stateDigest(s)
+	if _, err := s.Apply("cordon node-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply("scale deployment/web --replicas=3"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Advance(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	mid := stateDigest(s)
+	if _, err := s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if got := stateDigest(s); got != before {
+		t.Fatalf("after two undos:\n%s\nwant\n%s", got, before)
+	}
+	if _, err := s.Redo(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Redo(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Advance(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if got := stateDigest(s); got != mid {
+		t.Fatalf("after redo:\n%s\nwant\n%s", got, mid)
+	}
+	if _, err := s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Undo(); err == nil || !strings.Contains(err.Error(), "nothing to undo") {
+		t.Fatalf("third undo: %v", err)
+	}
+}
+
+func TestSessionErrors(t *testing.T) {
+	s := exampleSession(t)
+	for _, c := range []struct{ line, want string }{
+		{"cordon node-9", `unknown node "node-9"; nodes are node-1…node-5 (5)`},
+		{"scale deployment/api --replicas=2", `unknown deployment "api"; deployments are default/web`},
+		{"add zone zone-a", `zone "zone-a" exists`},
+		{"remove zone zone-x", `unknown zone "zone-x"; zones are zone-a, zone-b, zone-c`},
+		{"set priority deployment/web gold", "no PriorityClass with name gold was found"},
+		{"set spread deployment/web --constraint 3 maxSkew=2", "has 1 spread constraint(s)"},
+		{"delete pod nothing", `unknown pod "nothing"`},
+	} {
+		if _, err := s.Apply(c.line); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.line, err, c.want)
+		}
+	}
+	if len(s.History()) != 0 {
+		t.Fatalf("failed commands must not enter the history: %v", s.History())
+	}
+}
+
+// stateDigest summarises what a learner sees: time, nodes and pods with
+// their states and nodes.
+func stateDigest(s *Session) string {
+	var b strings.Builder
+	b.WriteString(s.Now().String() + "\n")
+	for _, n := range s.Engine().Nodes() {
+		b.WriteString(n.Name)
+		if n.Spec.Unschedulable {
+			b.WriteString(" cordoned")
+		}
+		b.WriteString("\n")
+	}
+	for _, p := range s.Engine().Pods() {
+		st, _ := s.Engine().PodState(p.Key())
+		b.WriteString(p.Key() + " " + p.Spec.NodeName + " " + st.String() + "\n")
+	}
+	return b.String()
+}

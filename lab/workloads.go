@@ -1,0 +1,81 @@
+package lab
+
+import (
+	"fmt"
+	"sort"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/controllers"
+)
+
+// workloadPods returns the pods a workload controls (through its
+// ReplicaSets for a Deployment, its Jobs for a CronJob), sorted by key.
+func (s *Session) workloadPods(kind, ns, name string) []*api.Pod {
+	owners := map[string]bool{} // "Kind/name" of direct pod owners
+	switch kind {
+	case "deployment":
+		for _, rs := range s.ctl.ReplicaSets() {
+			if ref := rs.ControllerRef(); rs.Namespace == ns && ref != nil && ref.Kind == controllers.KindDeployment && ref.Name == name {
+				owners[controllers.KindReplicaSet+"/"+rs.Name] = true
+			}
+		}
+	case "cronjob":
+		for _, j := range s.ctl.Jobs() {
+			if ref := j.ControllerRef(); j.Namespace == ns && ref != nil && ref.Kind == controllers.KindCronJob && ref.Name == name {
+				owners[controllers.KindJob+"/"+j.Name] = true
+			}
+		}
+	default:
+		owners[controllerKind(kind)+"/"+name] = true
+	}
+	var out []*api.Pod
+	for _, p := range s.eng.Pods() {
+		if p.Namespace != ns {
+			continue
+		}
+		if ref := p.ControllerRef(); ref != nil && owners[ref.Kind+"/"+ref.Name] {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
+	return out
+}
+
+// workloadStatus is `kubectl rollout status`-like text.
+func (s *Session) workloadStatus(kind, ns, name string) string {
+	switch kind {
+	case "deployment":
+		if d := s.ctl.Deployment(ns, name); d != nil {
+			want := int32(1)
+			if d.Spec.Replicas != nil {
+				want = *d.Spec.Replicas
+			}
+			st := d.Status
+			if st.UpdatedReplicas == want && st.Replicas == want && st.AvailableReplicas == want {
+				return fmt.Sprintf("deployment %q successfully rolled out", name)
+			}
+			return fmt.Sprintf("Waiting for deployment %q rollout to finish: %d of %d updated replicas are available (%d updated, %d total)...",
+				name, st.AvailableReplicas, want, st.UpdatedReplicas, st.Replicas)
+		}
+	case "statefulset":
+		if ss := s.ctl.StatefulSet(ns, name); ss != nil {
+			want := int32(1)
+			if ss.Spec.Replicas != nil {
+				want = *ss.Spec.Replicas
+			}
+			if ss.Status.ReadyReplicas == want && ss.Status.UpdatedReplicas == want {
+				return fmt.Sprintf("partitioned roll out complete: %d new pods have been updated...", want)
+			}
+			return fmt.Sprintf("Waiting for %d pods to be ready...", want-ss.Status.ReadyReplicas)
+		}
+	case "daemonset":
+		if ds := s.ctl.DaemonSet(ns, name); ds != nil {
+			st := ds.Status
+			if st.UpdatedNumberScheduled == st.DesiredNumberScheduled && st.NumberAvailable == st.DesiredNumberScheduled {
+				return fmt.Sprintf("daemon set %q successfully rolled out", name)
+			}
+			return fmt.Sprintf("Waiting for daemon set %q rollout to finish: %d of %d updated pods are available...", name, st.NumberAvailable, st.DesiredNumberScheduled)
+		}
+	}
+	return fmt.Sprintf("%s/%s not found", kind, name)
+}
