@@ -727,4 +727,3 @@ func (s *Session) reseed(n int64) (string, error) {
 	s.seed = n
 	return fmt.Sprintf("seed set to %d", n), nil
 }
-
