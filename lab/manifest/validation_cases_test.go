@@ -135,8 +135,12 @@ var validationCases = []struct {
 	{"matchLabelKeys without labelSelector", pod("  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, matchLabelKeys: [app]}]\n"), []string{
 		"t.yaml:6:113: Pod \"p\" is invalid: spec.topologySpreadConstraints[0].matchLabelKeys: Forbidden: must not be specified when labelSelector is not set",
 	}},
-	{"matchLabelKeys repeating labelSelector", labeledPod("  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}, matchLabelKeys: [app]}]\n"), nil},
-	{"matchLabelKeys the pod lacks are not merged", pod("  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}, matchLabelKeys: [app]}]\n  affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: zone, labelSelector: {matchLabels: {app: web}}, matchLabelKeys: [app]}]}}\n  priority: x\n"), nil},
+	{"matchLabelKeys repeating labelSelector", labeledPod("  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}, matchLabelKeys: [app]}]\n"), []string{
+		"t.yaml:6:156: Pod \"p\" is invalid: spec.topologySpreadConstraints[0][0]: Invalid value: \"app\": exists in both matchLabelKeys and labelSelector (the pod's value for a matchLabelKeys key is added to labelSelector; drop the key from one of them)",
+	}},
+	{"matchLabelKeys the pod lacks are not merged", pod("  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}, matchLabelKeys: [app]}]\n  affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: zone, labelSelector: {matchLabels: {app: web}}, matchLabelKeys: [app]}]}}\n  priority: x\n"), []string{
+		"t.yaml:8:13: Pod \"p\": spec.priority: expected an integer, got \"x\"",
+	}},
 	{"spread labelSelector", pod("  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: app, operator: Equals, values: [a]}]}}]\n"), []string{
 		"t.yaml:6:153: Pod \"p\" is invalid: spec.topologySpreadConstraints[0].labelSelector.matchExpressions[0].operator: Invalid value: \"Equals\": not a valid selector operator (use In, NotIn, Exists or DoesNotExist)",
 	}},
@@ -156,7 +160,16 @@ var validationCases = []struct {
 	{"preferred weight", pod("  affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 101, preference: {matchExpressions: [{key: a, operator: In, values: [\"x y\"]}]}}]}}\n"), []string{
 		"t.yaml:6:88: Pod \"p\" is invalid: spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 101: must be in the range 1-100",
 	}},
-	{"pod affinity term", labeledPod("  affinity:\n    podAntiAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n      - weight: 0\n        podAffinityTerm:\n          labelSelector: {matchLabels: {app: web}}\n          matchLabelKeys: [app, version]\n          mismatchLabelKeys: [version]\n          namespaces: [Bad_NS]\n"), nil},
+	{"pod affinity term", labeledPod("  affinity:\n    podAntiAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n      - weight: 0\n        podAffinityTerm:\n          labelSelector: {matchLabels: {app: web}}\n          matchLabelKeys: [app, version]\n          mismatchLabelKeys: [version]\n          namespaces: [Bad_NS]\n"), []string{
+		"t.yaml:9:17: Pod \"p\" is invalid: spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100",
+		"t.yaml:11:11: Pod \"p\" is invalid: spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.namespace: Invalid value: \"Bad_NS\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+		"t.yaml:12:28: Pod \"p\" is invalid: spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm[0]: Invalid value: \"app\": exists in both matchLabelKeys and labelSelector (the pod's value for a matchLabelKeys key is added to labelSelector; drop the key from one of them)",
+		"t.yaml:12:33: Pod \"p\" is invalid: spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm[1]: Invalid value: \"version\": exists in both matchLabelKeys and labelSelector (the pod's value for a matchLabelKeys key is added to labelSelector; drop the key from one of them)",
+		"t.yaml:12:33: Pod \"p\" is invalid: spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.matchLabelKeys[1]: Invalid value: \"version\": exists in both matchLabelKeys and mismatchLabelKeys",
+		"t.yaml:11:11: Pod \"p\" is invalid: spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey: Required value: can not be empty (e.g. topologyKey: kubernetes.io/hostname)",
+		"t.yaml:11:11: Pod \"p\" is invalid: spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey: Invalid value: \"\": name part must be non-empty",
+		"t.yaml:11:11: Pod \"p\" is invalid: spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+	}},
 	{"pod affinity topologyKey", pod("  affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: web}}}]}}\n"), []string{
 		"t.yaml:6:77: Pod \"p\" is invalid: spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Required value: can not be empty (e.g. topologyKey: kubernetes.io/hostname)",
 		"t.yaml:6:77: Pod \"p\" is invalid: spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Invalid value: \"\": name part must be non-empty",
