@@ -220,7 +220,7 @@ func TestAdmitPodDefaultsAndGates(t *testing.T) {
 	if err := AdmitPod(p, nil); err != nil {
 		t.Fatal(err)
 	}
-	if p.Namespace != "default" || p.Status.Phase != api.PodPending || *p.Spec.TerminationGracePeriodSeconds != 30 || p.Status.QOSClass != api.QOSBestEffort {
+	if p.Generation != 1 || p.Namespace != "default" || p.Status.Phase != api.PodPending || *p.Spec.TerminationGracePeriodSeconds != 30 || p.Status.QOSClass != api.QOSBestEffort {
 		t.Errorf("defaults not applied: ns=%q phase=%q grace=%v qos=%q", p.Namespace, p.Status.Phase, *p.Spec.TerminationGracePeriodSeconds, p.Status.QOSClass)
 	}
 	c := p.Condition(api.PodScheduled)
