@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"podlab.dev/podlab/lab"
 )
@@ -23,6 +24,9 @@ Usage:
   podlab tui [-f FILE|PRESET] [flags] the same
   podlab explain  -f FILE [--pod NAME] [-o text|json] [--seed N] [--tie-break random|name]
   podlab schedule -f FILE [-o text|json] [--seed N] [--tie-break random|name] [--no-preempt]
+  podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json]
+  podlab check    -f FILE [--solutions] [--seed N] [--do "CMD"]...   exit 0 when every lesson check passes
+  podlab validate -f FILE                                           check a file without running it
   podlab help                         this text
 
 FILE may be "-" for standard input (e.g. kubectl get nodes,pods -A -o yaml | podlab -f -).
@@ -48,6 +52,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return cmdExplain(rest, stdin, stdout, stderr)
 		case "schedule":
 			return cmdSchedule(rest, stdin, stdout, stderr)
+		case "run":
+			return cmdRun(rest, stdin, stdout, stderr)
+		case "check":
+			return cmdCheck(rest, stdin, stdout, stderr)
+		case "validate":
+			return cmdValidate(rest, stdin, stdout, stderr)
 		case "help":
 			fmt.Fprint(stdout, usage)
 			return 0
@@ -154,4 +164,101 @@ func cmdTUI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprint(stderr, "podlab: the terminal lab is not built yet; use the headless commands:\n\n"+usage)
 	return 2
+}
+
+// repeated collects a repeatable string flag (--do).
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, "; ") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
+
+// optionalInt64 is a flag that records whether it was given.
+type optionalInt64 struct{ v *int64 }
+
+func (o *optionalInt64) String() string {
+	if o.v == nil {
+		return ""
+	}
+	return fmt.Sprint(*o.v)
+}
+
+func (o *optionalInt64) Set(s string) error {
+	var n int64
+	if _, err := fmt.Sscan(s, &n); err != nil {
+		return fmt.Errorf("want an integer")
+	}
+	o.v = &n
+	return nil
+}
+
+func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("run", stderr)
+	file := fs.String("f", "", "scenario file")
+	var opts lab.RunOptions
+	var do repeated
+	var seed optionalInt64
+	fs.DurationVar(&opts.For, "for", lab.DefaultRunFor, "virtual time to simulate")
+	fs.Var(&seed, "seed", "random seed (default: the scenario's)")
+	fs.StringVar(&opts.TieBreak, "tie-break", "", "random or name")
+	fs.Var(&do, "do", "command to apply at t=0 (repeatable; `advance D` moves time between them)")
+	fs.StringVar(&opts.Output, "o", "text", "output: text or json")
+	if code, ok := parse(fs, args, stderr); !ok {
+		return code
+	}
+	f, code := openScenario(*file, stdin, stderr, "run")
+	if f == nil {
+		return code
+	}
+	opts.Do, opts.Seed = do, seed.v
+	if err := lab.Run(stdout, f, opts); err != nil {
+		fmt.Fprintf(stderr, "podlab run: %v\n", err)
+		return 2
+	}
+	return 0
+}
+
+func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("check", stderr)
+	file := fs.String("f", "", "lesson (scenario) file")
+	var opts lab.CheckOptions
+	var do repeated
+	var seed optionalInt64
+	fs.Var(&seed, "seed", "random seed (default: the scenario's)")
+	fs.Var(&do, "do", "command to apply at t=0 (repeatable)")
+	fs.BoolVar(&opts.Solutions, "solutions", false, "apply each step's solution commands before checking it")
+	fs.DurationVar(&opts.Settle, "settle", 2*time.Minute, "virtual time to let the cluster settle before each step's checks")
+	if code, ok := parse(fs, args, stderr); !ok {
+		return code
+	}
+	f, code := openScenario(*file, stdin, stderr, "check")
+	if f == nil {
+		return code
+	}
+	opts.Do, opts.Seed = do, seed.v
+	ok, err := lab.Check(stdout, f, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "podlab check: %v\n", err)
+		return 2
+	}
+	if !ok {
+		return 1
+	}
+	return 0
+}
+
+func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("validate", stderr)
+	file := fs.String("f", "", "scenario file")
+	if code, ok := parse(fs, args, stderr); !ok {
+		return code
+	}
+	f, code := openScenario(*file, stdin, stderr, "validate")
+	if f == nil {
+		return code
+	}
+	if err := lab.Validate(stdout, f); err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 2
+	}
+	return 0
 }

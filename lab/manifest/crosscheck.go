@@ -13,7 +13,7 @@ func (d *decoder) crossChecks(objs *Objects) {
 	type id struct{ kind, key string }
 	first := map[id]Position{}
 	for _, obj := range objs.Order {
-		kind, meta := kindAndMeta(obj)
+		kind, meta := KindAndMeta(obj)
 		if meta == nil {
 			continue
 		}
@@ -41,7 +41,9 @@ func (d *decoder) crossChecks(objs *Objects) {
 	}
 }
 
-func kindAndMeta(obj any) (string, *api.ObjectMeta) {
+// KindAndMeta returns the kind and metadata of an object from Objects
+// ("Pod", &pod.ObjectMeta), or "", nil for anything else.
+func KindAndMeta(obj any) (string, *api.ObjectMeta) {
 	switch v := obj.(type) {
 	case *api.Node:
 		return "Node", &v.ObjectMeta

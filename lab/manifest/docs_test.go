@@ -153,3 +153,23 @@ func TestKubectlList(t *testing.T) {
 		t.Errorf("pod spec: %+v", p.Spec)
 	}
 }
+
+func TestKubectlDeployment(t *testing.T) {
+	objs := loadFile(t, "testdata/kubectl-deployment.yaml")
+	if len(objs.Warnings) != 0 {
+		t.Errorf("warnings: %v", objs.Warnings)
+	}
+	d := objs.Deployments[0]
+	if _, ok := d.Annotations["kubectl.kubernetes.io/last-applied-configuration"]; ok {
+		t.Error("last-applied-configuration kept")
+	}
+	if d.Annotations["deployment.kubernetes.io/revision"] != "1" || d.Generation != 1 || d.UID == "" {
+		t.Errorf("meta: %+v", d.ObjectMeta)
+	}
+	if ru := d.Spec.Strategy.RollingUpdate; ru.MaxSurge.StrVal != "25%" || ru.MaxUnavailable.StrVal != "25%" {
+		t.Errorf("strategy: %+v", ru)
+	}
+	if tpl := d.Spec.Template; tpl.CreationTimestamp != 0 || tpl.Spec.RestartPolicy != "Always" || tpl.Spec.SchedulerName != "default-scheduler" {
+		t.Errorf("template: %+v", tpl)
+	}
+}
