@@ -22,7 +22,23 @@ func (m *Manager) AddDaemonSet(obj *api.DaemonSet) (*DaemonSet, error) {
 	}
 	ds := &DaemonSet{DaemonSet: *obj}
 	m.initMeta(&ds.ObjectMeta)
-	us := &ds.Spec.UpdateStrategy
+	defaultDaemonSet(&ds.Spec)
+	sel, err := compileWorkloadSelector(ds.Spec.Selector, ds.Spec.Template.Labels)
+	if err != nil {
+		return nil, fmt.Errorf("daemonset %s: %w", ds.Key(), err)
+	}
+	ds.selector = sel
+	if m.started {
+		ds.CreationTimestamp = m.now
+	}
+	m.daemonSets[ds.Key()] = ds
+	m.changed = true
+	return ds, nil
+}
+
+// defaultDaemonSet is SetDefaults_DaemonSet (apps/v1).
+func defaultDaemonSet(spec *api.DaemonSetSpec) {
+	us := &spec.UpdateStrategy
 	if us.Type == "" {
 		us.Type = "RollingUpdate"
 	}
@@ -37,17 +53,6 @@ func (m *Manager) AddDaemonSet(obj *api.DaemonSet) (*DaemonSet, error) {
 			us.RollingUpdate.MaxSurge = &api.IntOrString{IntVal: 0}
 		}
 	}
-	sel, err := compileWorkloadSelector(ds.Spec.Selector, ds.Spec.Template.Labels)
-	if err != nil {
-		return nil, fmt.Errorf("daemonset %s: %w", ds.Key(), err)
-	}
-	ds.selector = sel
-	if m.started {
-		ds.CreationTimestamp = m.now
-	}
-	m.daemonSets[ds.Key()] = ds
-	m.changed = true
-	return ds, nil
 }
 
 // DaemonSet returns the DaemonSet namespace/name, or nil.
@@ -73,9 +78,14 @@ func (m *Manager) UpdateDaemonSet(namespace, name string, edit func(*api.DaemonS
 	spec := ds.Spec
 	spec.Template = copyTemplate(&ds.Spec.Template)
 	edit(&spec)
+	defaultDaemonSet(&spec)
 	sel, err := compileWorkloadSelector(spec.Selector, spec.Template.Labels)
 	if err != nil {
 		return fmt.Errorf("daemonset %s: %w", ds.Key(), err)
+	}
+	if sel.String() != ds.selector.String() {
+		// apps/v1 validation: the selector of an existing workload is immutable.
+		return fmt.Errorf("daemonset %s: spec.selector: Invalid value: %q: field is immutable", ds.Key(), sel.String())
 	}
 	ds.Spec, ds.selector = spec, sel
 	ds.Generation++

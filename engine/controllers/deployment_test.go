@@ -171,7 +171,7 @@ func TestUndoAndRestart(t *testing.T) {
 	}
 	fc.runUntil(sec(120))
 	msg, err := fc.m.Undo("default", "nginx-deployment", 0)
-	if err != nil || msg != "rolled back" {
+	if err != nil || msg != "deployment.apps/nginx-deployment rolled back" {
 		t.Fatalf("undo: %q %v", msg, err)
 	}
 	fc.runUntil(sec(240))

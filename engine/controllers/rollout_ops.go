@@ -68,6 +68,10 @@ func (m *Manager) UpdateDeployment(namespace, name string, edit func(*api.Deploy
 	if err != nil {
 		return fmt.Errorf("deployment %s: %w", d.Key(), err)
 	}
+	if sel.String() != d.selector.String() {
+		// apps/v1 validation: the selector of an existing workload is immutable.
+		return fmt.Errorf("deployment %s: spec.selector: Invalid value: %q: field is immutable", d.Key(), sel.String())
+	}
 	d.Spec, d.selector = spec, sel
 	d.Generation++
 	m.changed = true
@@ -147,7 +151,7 @@ func (m *Manager) ownedReplicaSets(d *Deployment) []*ReplicaSet {
 // DeploymentRollbacker): the template of the ReplicaSet with that revision
 // (the previous one when toRevision is 0) is copied back into the
 // Deployment, without its pod-template-hash label, with its annotations.
-// It returns kubectl's message.
+// It returns kubectl's output line.
 func (m *Manager) Undo(namespace, name string, toRevision int64) (string, error) {
 	d := m.Deployment(namespace, name)
 	if d == nil {
@@ -173,7 +177,7 @@ func (m *Manager) Undo(namespace, name string, toRevision int64) (string, error)
 		return "", fmt.Errorf("unable to find specified revision %d in history", toRevision)
 	}
 	if templatesEqual(&target.Spec.Template, &d.Spec.Template) {
-		return fmt.Sprintf("skipped rollback (current template already matches revision %d)", toRevision), nil
+		return fmt.Sprintf("deployment.apps/%s skipped rollback (current template already matches revision %d)", name, toRevision), nil
 	}
 	tmpl := copyTemplate(&target.Spec.Template)
 	delete(tmpl.Labels, api.LabelPodTemplateHash)
@@ -192,7 +196,7 @@ func (m *Manager) Undo(namespace, name string, toRevision int64) (string, error)
 		return "", err
 	}
 	d.Annotations = annotations
-	return "rolled back", nil
+	return fmt.Sprintf("deployment.apps/%s rolled back", name), nil
 }
 
 // RolloutStatus is `kubectl rollout status deployment/NAME` (kubectl's

@@ -44,6 +44,22 @@ func (m *Manager) AddStatefulSet(obj *api.StatefulSet) (*StatefulSet, error) {
 	s := &StatefulSet{StatefulSet: *obj}
 	m.initMeta(&s.ObjectMeta)
 	sp := &s.Spec
+	defaultStatefulSet(sp)
+	sel, err := compileWorkloadSelector(sp.Selector, sp.Template.Labels)
+	if err != nil {
+		return nil, fmt.Errorf("statefulset %s: %w", s.Key(), err)
+	}
+	s.selector = sel
+	if m.started {
+		s.CreationTimestamp = m.now
+	}
+	m.statefulSets[s.Key()] = s
+	m.changed = true
+	return s, nil
+}
+
+// defaultStatefulSet is SetDefaults_StatefulSet (apps/v1).
+func defaultStatefulSet(sp *api.StatefulSetSpec) {
 	if sp.Replicas == nil {
 		sp.Replicas = ptr(int32(1))
 	}
@@ -64,17 +80,6 @@ func (m *Manager) AddStatefulSet(obj *api.StatefulSet) (*StatefulSet, error) {
 	if sp.RevisionHistoryLimit == nil {
 		sp.RevisionHistoryLimit = ptr(int32(10))
 	}
-	sel, err := compileWorkloadSelector(sp.Selector, sp.Template.Labels)
-	if err != nil {
-		return nil, fmt.Errorf("statefulset %s: %w", s.Key(), err)
-	}
-	s.selector = sel
-	if m.started {
-		s.CreationTimestamp = m.now
-	}
-	m.statefulSets[s.Key()] = s
-	m.changed = true
-	return s, nil
 }
 
 // StatefulSet returns the StatefulSet namespace/name, or nil.
@@ -101,9 +106,14 @@ func (m *Manager) UpdateStatefulSet(namespace, name string, edit func(*api.State
 	spec := s.Spec
 	spec.Template = copyTemplate(&s.Spec.Template)
 	edit(&spec)
+	defaultStatefulSet(&spec)
 	sel, err := compileWorkloadSelector(spec.Selector, spec.Template.Labels)
 	if err != nil {
 		return fmt.Errorf("statefulset %s: %w", s.Key(), err)
+	}
+	if sel.String() != s.selector.String() {
+		// apps/v1 validation: the selector of an existing workload is immutable.
+		return fmt.Errorf("statefulset %s: spec.selector: Invalid value: %q: field is immutable", s.Key(), sel.String())
 	}
 	s.Spec, s.selector = spec, sel
 	s.Generation++
