@@ -131,7 +131,12 @@ func (c *staticCluster) snapshot() *framework.Snapshot {
 func (c *staticCluster) pdbStatuses(bound []*api.Pod) []*api.PodDisruptionBudget {
 	out := make([]*api.PodDisruptionBudget, 0, len(c.pdbs))
 	for _, pdb := range c.pdbs {
-		if pdb.Status.StatusGiven {
+		// A given status is used as given (a snapshot of a live cluster),
+		// except an all-zero one, which says nothing the disruption
+		// controller would not recompute at once (the oracle treats it as
+		// absent too).
+		st := pdb.Status
+		if st.StatusGiven && (st.DisruptionsAllowed != 0 || st.CurrentHealthy != 0 || st.DesiredHealthy != 0 || st.ExpectedPods != 0 || len(st.DisruptedPods) > 0) {
 			out = append(out, pdb)
 			continue
 		}
