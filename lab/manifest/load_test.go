@@ -65,6 +65,9 @@ func TestLoadBasicKinds(t *testing.T) {
 	if pc := objs.PriorityClasses[0]; pc.Value != 1000000 || pc.GlobalDefault || !strings.HasPrefix(pc.Description, "This priority") {
 		t.Errorf("priority class: %+v", pc)
 	}
+	if m := objs.PriorityClassMap(); len(m) != 1 || m["high-priority"] != objs.PriorityClasses[0] {
+		t.Errorf("PriorityClassMap = %v", m)
+	}
 	if len(objs.Order) != 4 || objs.Order[0] != any(n) || objs.Order[3] != any(p) {
 		t.Errorf("order: %v", objs.Order)
 	}

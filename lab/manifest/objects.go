@@ -97,3 +97,13 @@ func (o *Objects) add(obj any, p Position) {
 	o.Order = append(o.Order, obj)
 	o.Pos[obj] = p
 }
+
+// PriorityClassMap returns the file's priority classes by name, the form
+// admission.AdmitPod takes.
+func (o *Objects) PriorityClassMap() map[string]*api.PriorityClass {
+	m := make(map[string]*api.PriorityClass, len(o.PriorityClasses))
+	for _, pc := range o.PriorityClasses {
+		m[pc.Name] = pc
+	}
+	return m
+}

@@ -143,11 +143,26 @@ func validateResourceList(rl api.ResourceList, path string) []fieldError {
 	return out
 }
 
+// formatQuantity prints a quantity close to resource.Quantity.String():
+// cpu in cores or millicores, other resources with the largest exact
+// binary suffix, else the largest exact decimal one ("1G").
 func formatQuantity(name string, q api.Quantity) string {
-	if name == api.ResourceCPU {
+	if name == api.ResourceCPU || q%1000 != 0 {
 		return api.FormatCPU(q)
 	}
-	return api.FormatBytes(q)
+	v := int64(q) / 1000
+	if v%1024 == 0 {
+		return api.FormatBytes(q)
+	}
+	for _, s := range []struct {
+		suffix string
+		mult   int64
+	}{{"E", 1e18}, {"P", 1e15}, {"T", 1e12}, {"G", 1e9}, {"M", 1e6}, {"k", 1e3}} {
+		if v != 0 && v%s.mult == 0 {
+			return fmt.Sprintf("%d%s", v/s.mult, s.suffix)
+		}
+	}
+	return fmt.Sprint(v)
 }
 
 func validatePreemptionPolicy(policy, path string) []fieldError {
