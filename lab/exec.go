@@ -359,20 +359,14 @@ func (s *Session) resolve(kind, name string) (string, string, error) {
 }
 
 func (s *Session) apply(c command.Apply) (string, error) {
-	var data []byte
+	data := []byte(c.Inline)
 	name := "inline manifest"
 	if c.File != "" {
-		path := c.File
-		if !filepath.IsAbs(path) && s.file.Dir != "" {
-			path = filepath.Join(s.file.Dir, path)
-		}
-		b, n, err := ReadFile(path, nil)
+		b, err := s.readRelative(c.File)
 		if err != nil {
 			return "", err
 		}
-		data, name = b, n
-	} else {
-		data = []byte(c.Inline)
+		data, name = b, filepath.Base(c.File)
 	}
 	objs, err := manifest.Load(name, data, manifest.Options{})
 	if err != nil {
@@ -726,4 +720,14 @@ func (s *Session) reseed(n int64) (string, error) {
 	r.Reseed(n)
 	s.seed = n
 	return fmt.Sprintf("seed set to %d", n), nil
+}
+
+// readRelative reads a file named in a command, relative to the scenario
+// file's directory.
+func (s *Session) readRelative(path string) ([]byte, error) {
+	if !filepath.IsAbs(path) && s.file.Dir != "" {
+		path = filepath.Join(s.file.Dir, path)
+	}
+	b, _, err := ReadFile(path, nil)
+	return b, err
 }

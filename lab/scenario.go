@@ -40,6 +40,9 @@ type Scenario struct {
 type ClockSpec struct {
 	Speed  float64 // virtual seconds per real second; 0 ⇒ 1
 	Paused bool
+	// ResumeAt is where a saved session was: the lab advances to it when
+	// it opens the file.
+	ResumeAt time.Duration
 }
 
 // ClusterSpec is the cluster shorthand: zones of identical nodes.
@@ -144,6 +147,8 @@ type File struct {
 	Dir      string
 	Scenario *Scenario
 	Objects  *manifest.Objects
+	// Data is the file as read (Save keeps its manifests verbatim).
+	Data []byte
 }
 
 // splitScenario separates the lab's Scenario document from the manifests.
@@ -219,7 +224,7 @@ func LoadFile(name string, data []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &File{Name: name, Objects: objs}
+	f := &File{Name: name, Objects: objs, Data: data}
 	if !found {
 		return f, nil
 	}

@@ -233,8 +233,10 @@ func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
 		case "seed":
 			s.Seed = p.integer(v, "seed", -1<<62, 1<<62)
 		case "clock":
-			p.fields(v, "clock", []string{"speed", "paused"}, func(k string, cv *yaml.Node) {
+			p.fields(v, "clock", []string{"speed", "paused", "resumeAt"}, func(k string, cv *yaml.Node) {
 				switch k {
+				case "resumeAt":
+					s.Clock.ResumeAt = p.duration(cv, "clock.resumeAt")
 				case "speed":
 					s.Clock.Speed = p.number(cv, "clock.speed", 0.25, 64)
 				case "paused":
@@ -263,7 +265,7 @@ func (p *scenarioParser) shapeField(k string, v *yaml.Node, where string, sh *No
 	case "memory":
 		sh.Memory = p.quantity(v, where+".memory")
 	case "pods":
-		sh.Pods = fmt.Sprint(p.integer(v, where+".pods", 1, 10000))
+		sh.Pods = strconv.FormatInt(p.integer(v, where+".pods", 1, 10000), 10)
 	case "labels":
 		sh.Labels = p.stringMap(v, where+".labels")
 	case "taints":

@@ -109,7 +109,10 @@ func (s *Session) reset() error {
 	if err := s.load(); err != nil {
 		return err
 	}
-	return s.ctl.Start()
+	if err := s.ctl.Start(); err != nil {
+		return err
+	}
+	return s.eng.RunUntil(0)
 }
 
 // schedulerFactory builds the default profile with the scenario's
@@ -331,16 +334,17 @@ func (s *Session) advanceTo(t api.Time) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", e.Pos, err)
 		}
-		if _, err := s.exec(cmd); err != nil {
+		_, err = s.exec(cmd)
+		if err == nil {
+			err = s.eng.RunUntil(s.eng.Now())
+		}
+		if err != nil {
 			// A timeline command that fails (e.g. the learner removed its
 			// node) is reported as a warning event, not fatal.
 			s.note(fmt.Sprintf("timeline %s at %s failed: %v", e.Do, api.Time(e.At), err))
 		}
 	}
-	if t > s.eng.Now() {
-		return s.eng.RunUntil(t)
-	}
-	return nil
+	return s.eng.RunUntil(t)
 }
 
 func (s *Session) timeline() []TimelineEntry {
@@ -366,15 +370,33 @@ func (s *Session) Apply(line string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	switch cmd.(type) {
+	switch c := cmd.(type) {
 	case command.Undo:
 		return s.Undo()
 	case command.Redo:
 		return s.Redo()
+	case command.Apply:
+		// Record the manifest itself, so undo, save and replay do not
+		// depend on the file staying as it was.
+		if c.File != "" {
+			data, err := s.readRelative(c.File)
+			if err != nil {
+				return "", err
+			}
+			cmd = command.Apply{Inline: string(data)}
+		}
+	}
+	// Run what is due at this instant first, so a command always meets the
+	// same state however the clock got here (replay depends on it).
+	if err := s.eng.RunUntil(s.eng.Now()); err != nil {
+		return "", err
 	}
 	at := s.eng.Now()
 	msg, err := s.exec(cmd)
 	if err != nil {
+		return "", err
+	}
+	if err := s.eng.RunUntil(s.eng.Now()); err != nil {
 		return "", err
 	}
 	s.history = append(s.history, Entry{At: at, Line: cmd.String()})
@@ -403,6 +425,10 @@ func (s *Session) Redo() (string, error) {
 		return "", fmt.Errorf("nothing to redo")
 	}
 	e := s.redo[len(s.redo)-1]
+	if now := s.eng.Now(); now > e.At {
+		// Time moved on since the undo: the command applies now.
+		e.At = now
+	}
 	if err := s.advanceTo(e.At); err != nil {
 		return "", err
 	}
@@ -411,6 +437,9 @@ func (s *Session) Redo() (string, error) {
 		return "", err
 	}
 	if _, err := s.exec(cmd); err != nil {
+		return "", err
+	}
+	if err := s.eng.RunUntil(s.eng.Now()); err != nil {
 		return "", err
 	}
 	s.redo = s.redo[:len(s.redo)-1]
@@ -435,6 +464,9 @@ func (s *Session) replay(entries []Entry, end api.Time) error {
 		}
 		if _, err := s.exec(cmd); err != nil {
 			return fmt.Errorf("replay %q at %s: %w", e.Line, e.At, err)
+		}
+		if err := s.eng.RunUntil(s.eng.Now()); err != nil {
+			return err
 		}
 	}
 	if err := s.advanceTo(end); err != nil {

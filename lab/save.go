@@ -1,0 +1,257 @@
+package lab
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"podlab.dev/podlab/lab/command"
+)
+
+// Save writes the session as a scenario file: the lab header with the
+// commands applied so far merged into its timeline (and clock.resumeAt set
+// to the current time), followed by the original manifests. Loading it and
+// advancing to resumeAt rebuilds the same state.
+func (s *Session) Save(w io.Writer) error {
+	sc := Scenario{}
+	if s.file.Scenario != nil {
+		sc = *s.file.Scenario
+	}
+	if sc.Name == "" {
+		sc.Name = strings.TrimSuffix(s.file.Name, ".yaml")
+	}
+	sc.Seed = s.seed0()
+	tl := append([]TimelineEntry(nil), sc.Timeline...)
+	for _, e := range s.history {
+		tl = append(tl, TimelineEntry{At: time.Duration(e.At), Do: e.Line})
+	}
+	// Stable: scenario entries stay before user commands of the same
+	// instant, which is the order the session ran them in.
+	sort.SliceStable(tl, func(i, j int) bool { return tl[i].At < tl[j].At })
+	sc.Timeline = tl
+	sc.Clock.ResumeAt = time.Duration(s.Now())
+	header, err := renderScenario(&sc)
+	if err != nil {
+		return err
+	}
+	_, manifests, _ := splitScenario(s.file.Data)
+	if _, err := w.Write(header); err != nil {
+		return err
+	}
+	body := bytes.TrimLeft(stripBlankLines(manifests), "\n")
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	if !bytes.HasPrefix(body, []byte("---")) {
+		if _, err := io.WriteString(w, "---\n"); err != nil {
+			return err
+		}
+	}
+	_, err = w.Write(body)
+	return err
+}
+
+// seed0 is the seed the session started with (a `seed` command in the
+// history is replayed as a command).
+func (s *Session) seed0() int64 {
+	if s.opts.Seed != nil {
+		return *s.opts.Seed
+	}
+	if s.file.Scenario != nil {
+		return s.file.Scenario.Seed
+	}
+	return 0
+}
+
+// stripBlankLines drops runs of empty lines left where the header was.
+func stripBlankLines(b []byte) []byte {
+	lines := bytes.Split(b, []byte("\n"))
+	var out [][]byte
+	blank := 0
+	for _, l := range lines {
+		if len(bytes.TrimSpace(l)) == 0 {
+			blank++
+			if blank > 1 {
+				continue
+			}
+		} else {
+			blank = 0
+		}
+		out = append(out, l)
+	}
+	return bytes.Join(out, []byte("\n"))
+}
+
+// The YAML shape of the header, in the order a person reads it.
+type scenarioYAML struct {
+	APIVersion  string              `yaml:"apiVersion"`
+	Kind        string              `yaml:"kind"`
+	Metadata    map[string]any      `yaml:"metadata"`
+	Title       string              `yaml:"title,omitempty"`
+	Description string              `yaml:"description,omitempty"`
+	Seed        int64               `yaml:"seed"`
+	Clock       map[string]any      `yaml:"clock,omitempty"`
+	Cluster     map[string]any      `yaml:"cluster,omitempty"`
+	Scheduler   map[string]any      `yaml:"scheduler,omitempty"`
+	Kubelet     map[string]any      `yaml:"kubelet,omitempty"`
+	Timeline    []map[string]string `yaml:"timeline,omitempty"`
+	Lesson      map[string]any      `yaml:"lesson,omitempty"`
+}
+
+func renderScenario(sc *Scenario) ([]byte, error) {
+	y := scenarioYAML{APIVersion: ScenarioAPIVersion, Kind: ScenarioKind, Metadata: map[string]any{"name": sc.Name},
+		Title: sc.Title, Description: sc.Description, Seed: sc.Seed}
+	clock := map[string]any{}
+	if sc.Clock.Speed != 0 {
+		clock["speed"] = sc.Clock.Speed
+	}
+	if sc.Clock.Paused {
+		clock["paused"] = true
+	}
+	if sc.Clock.ResumeAt != 0 {
+		clock["resumeAt"] = sc.Clock.ResumeAt.String()
+	}
+	if len(clock) > 0 {
+		y.Clock = clock
+	}
+	if c := sc.Cluster; len(c.Zones) > 0 || c.ZoneLabel != "" {
+		m := map[string]any{}
+		if c.ZoneLabel != "" {
+			m["zoneLabel"] = c.ZoneLabel
+		}
+		if c.NodeNames != "" {
+			m["nodeNames"] = c.NodeNames
+		}
+		if sh := shapeYAML(c.Node); len(sh) > 0 {
+			m["node"] = sh
+		}
+		var zones []map[string]any
+		for _, z := range c.Zones {
+			zm := shapeYAML(z.NodeShape)
+			zm["name"] = z.Name
+			if z.Nodes >= 0 {
+				zm["nodes"] = z.Nodes
+			}
+			if len(z.Names) > 0 {
+				zm["names"] = z.Names
+			}
+			zones = append(zones, zm)
+		}
+		m["zones"] = zones
+		y.Cluster = m
+	}
+	if s := sc.Scheduler; s.TieBreak != "" || len(s.DefaultConstraints) > 0 || s.DefaultingType != "" {
+		m := map[string]any{}
+		if s.TieBreak != "" {
+			m["tieBreak"] = s.TieBreak
+		}
+		if s.DefaultingType != "" {
+			m["defaultingType"] = s.DefaultingType
+		}
+		var dcs []map[string]any
+		for _, dc := range s.DefaultConstraints {
+			dcs = append(dcs, map[string]any{"maxSkew": dc.MaxSkew, "topologyKey": dc.TopologyKey, "whenUnsatisfiable": dc.WhenUnsatisfiable})
+		}
+		if len(dcs) > 0 {
+			m["defaultConstraints"] = dcs
+		}
+		y.Scheduler = m
+	}
+	if k := sc.Kubelet; len(k.EvictionHard) > 0 || len(k.EvictionSoft) > 0 || k.EvictionMaxPodGracePeriod != 0 || k.StartupDelay != 0 {
+		m := map[string]any{}
+		if len(k.EvictionHard) > 0 {
+			m["evictionHard"] = k.EvictionHard
+		}
+		if len(k.EvictionSoft) > 0 {
+			m["evictionSoft"] = k.EvictionSoft
+			g := map[string]string{}
+			for sig, d := range k.EvictionSoftGracePeriod {
+				g[sig] = d.String()
+			}
+			m["evictionSoftGracePeriod"] = g
+		}
+		if k.EvictionMaxPodGracePeriod != 0 {
+			m["evictionMaxPodGracePeriod"] = k.EvictionMaxPodGracePeriod
+		}
+		if k.StartupDelay != 0 {
+			m["startupDelay"] = k.StartupDelay.String()
+		}
+		y.Kubelet = m
+	}
+	for _, e := range sc.Timeline {
+		entry := map[string]string{"at": e.At.String()}
+		if cmd, err := command.Parse(e.Do); err == nil {
+			if a, ok := cmd.(command.Apply); ok && a.Inline != "" {
+				entry["apply"] = a.Inline
+				y.Timeline = append(y.Timeline, entry)
+				continue
+			}
+		}
+		entry["do"] = e.Do
+		y.Timeline = append(y.Timeline, entry)
+	}
+	if sc.Lesson != nil {
+		var steps []map[string]any
+		for _, st := range sc.Lesson.Steps {
+			m := map[string]any{"title": st.Title}
+			if st.Text != "" {
+				m["text"] = st.Text
+			}
+			if len(st.Do) > 0 {
+				m["do"] = st.Do
+			}
+			if len(st.Solution) > 0 && fmt.Sprint(st.Solution) != fmt.Sprint(st.Do) {
+				m["solution"] = st.Solution
+			}
+			var checks []any
+			for _, c := range st.Checks {
+				if c.Hint == "" {
+					checks = append(checks, c.Expr)
+				} else {
+					checks = append(checks, map[string]string{"check": c.Expr, "hint": c.Hint})
+				}
+			}
+			if len(checks) > 0 {
+				m["checks"] = checks
+			}
+			steps = append(steps, m)
+		}
+		y.Lesson = map[string]any{"steps": steps}
+	}
+	var buf bytes.Buffer
+	buf.WriteString("# Saved by podlab: the scenario with every command applied in the session as timeline entries.\n")
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(y); err != nil {
+		return nil, fmt.Errorf("render scenario: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func shapeYAML(sh NodeShape) map[string]any {
+	m := map[string]any{}
+	if sh.CPU != "" {
+		m["cpu"] = sh.CPU
+	}
+	if sh.Memory != "" {
+		m["memory"] = sh.Memory
+	}
+	if sh.Pods != "" {
+		m["pods"] = sh.Pods
+	}
+	if len(sh.Labels) > 0 {
+		m["labels"] = sh.Labels
+	}
+	if len(sh.Taints) > 0 {
+		m["taints"] = sh.Taints
+	}
+	return m
+}
