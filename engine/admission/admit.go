@@ -3,7 +3,7 @@ package admission
 import "podlab.dev/podlab/engine/api"
 
 // AdmitPod prepares a pod being created as the API server does: defaulting
-// (api.DefaultPod), the Priority and DefaultTolerationSeconds mutating
+// (api.DefaultPod plus port defaulting), the Priority and DefaultTolerationSeconds mutating
 // admission plugins, then the pod strategy's PrepareForCreate
 // (pkg/registry/core/pod/strategy.go: generation 1, SchedulingGated
 // condition, matchLabelKeys/mismatchLabelKeys merged into pod affinity
@@ -24,6 +24,7 @@ import "podlab.dev/podlab/engine/api"
 // it. AdmitPod is idempotent.
 func AdmitPod(pod *api.Pod, classes map[string]*api.PriorityClass) error {
 	api.DefaultPod(pod)
+	defaultPorts(pod)
 	priority, err := resolvePriority(pod, classes)
 	if err != nil {
 		return err

@@ -244,3 +244,26 @@ func TestAdmitPodDefaultsAndGates(t *testing.T) {
 		t.Errorf("an imported pod's phase was reset to %q", running.Status.Phase)
 	}
 }
+
+func TestPortDefaulting(t *testing.T) {
+	p := pod("p")
+	p.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: 80}, {ContainerPort: 53, Protocol: "UDP", HostPort: 5353}}
+	if err := AdmitPod(p, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []api.ContainerPort{{ContainerPort: 80, Protocol: "TCP"}, {ContainerPort: 53, Protocol: "UDP", HostPort: 5353}}
+	if !reflect.DeepEqual(p.Spec.Containers[0].Ports, want) {
+		t.Errorf("ports = %+v", p.Spec.Containers[0].Ports)
+	}
+
+	h := pod("h")
+	h.Spec.HostNetwork = true
+	h.Spec.InitContainers = []api.Container{{Name: "i", Image: "i", Ports: []api.ContainerPort{{ContainerPort: 9000}}}}
+	h.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: 8080}, {ContainerPort: 53, HostPort: 5353}}
+	if err := AdmitPod(h, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.Spec.Containers[0].Ports; got[0].HostPort != 8080 || got[1].HostPort != 5353 || h.Spec.InitContainers[0].Ports[0].HostPort != 9000 {
+		t.Errorf("hostNetwork ports = %+v / %+v", got, h.Spec.InitContainers[0].Ports)
+	}
+}
