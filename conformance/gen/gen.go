@@ -70,6 +70,7 @@ type node struct {
 	usedCPU  int64
 	usedMem  int64
 	count    int
+	hostPort bool // a bound pod already uses hostPort 8080
 }
 
 type gen struct {
@@ -297,6 +298,15 @@ func (g *gen) boundPod(i int) {
 	p := g.pod(fmt.Sprintf("run-%02d", i), pick(g, g.nsList), labels, cpu, mem)
 	spec := p["spec"].(obj)
 	spec["nodeName"] = nd.name
+	// A kubelet rejects a second pod with the same host port (and
+	// upstream's HostPortInfo is not reference-counted), so a valid
+	// cluster never has two on one node.
+	if c := spec["containers"].([]any)[0].(obj); c["ports"] != nil {
+		if nd.hostPort {
+			delete(c, "ports")
+		}
+		nd.hostPort = true
+	}
 	if tol := tolerationsFor(nd.taints); len(tol) > 0 {
 		spec["tolerations"] = tol
 	}

@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
@@ -14,7 +13,6 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 )
 
-var metav1Create = metav1.CreateOptions{}
 
 func frameworkFeatures() plfeature.Features {
 	return plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
