@@ -13,7 +13,6 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 )
 
-
 func frameworkFeatures() plfeature.Features {
 	return plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
 }
