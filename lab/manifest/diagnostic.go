@@ -64,6 +64,8 @@ func (d Diagnostic) String() string {
 // (up to the cap), in file order.
 type Error struct {
 	Diagnostics []Diagnostic
+	// Warnings found before loading stopped (not part of Error()).
+	Warnings []Diagnostic
 }
 
 // Error prints one diagnostic per line.

@@ -85,6 +85,17 @@ func TestErrorMessages(t *testing.T) {
 	}
 }
 
+func TestErrorCarriesWarnings(t *testing.T) {
+	_, err := Load("t.yaml", []byte(pod("  priority: x\n  nodeSelecter: {a: b}\n")), Options{})
+	var e *Error
+	if !errors.As(err, &e) || len(e.Warnings) != 1 || !strings.Contains(e.Warnings[0].String(), `unknown field "spec.nodeSelecter"`) {
+		t.Fatalf("err = %v, warnings %v", err, e)
+	}
+	if strings.Contains(e.Error(), "nodeSelecter") {
+		t.Errorf("warnings leaked into Error(): %s", e.Error())
+	}
+}
+
 func TestValidationMessages(t *testing.T) {
 	for _, tc := range validationCases {
 		t.Run(tc.name, func(t *testing.T) {

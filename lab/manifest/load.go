@@ -45,7 +45,7 @@ func Load(name string, data []byte, opts Options) (objs *Objects, err error) {
 	objs.Reference = d.resolveTimes()
 	objs.Warnings = d.warns
 	if len(d.errs) > 0 {
-		return nil, &Error{Diagnostics: d.errs}
+		return nil, &Error{Diagnostics: d.errs, Warnings: d.warns}
 	}
 	return objs, nil
 }
