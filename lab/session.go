@@ -40,6 +40,9 @@ type Session struct {
 
 	eng *engine.Engine
 	ctl *attach.Controllers
+	// sched is the engine's scheduler (built by schedulerFactory), kept
+	// for explanations.
+	sched *scheduler.Scheduler
 	// nextTimeline is the index of the first scenario timeline entry not yet run.
 	nextTimeline int
 
@@ -136,7 +139,8 @@ func (s *Session) schedulerFactory() engine.SchedulerFactory {
 		if tie == "name" {
 			cfg.TieBreak = scheduler.TieBreakByName
 		}
-		return scheduler.New(cfg, snap)
+		s.sched = scheduler.New(cfg, snap)
+		return s.sched
 	}
 }
 

@@ -134,3 +134,35 @@ func stateDigest(s *Session) string {
 	}
 	return b.String()
 }
+
+func TestExplainLivePod(t *testing.T) {
+	s := exampleSession(t)
+	if err := s.Advance(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	pods := s.Engine().Pods()
+	before := stateDigest(s)
+	ex, err := s.Explain(pods[0].Key())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.BoundTo == "" || ex.NumNodes != 5 || len(ex.Nodes) != 5 {
+		t.Fatalf("explanation %+v", ex)
+	}
+	// the pod's own node must be feasible for it (it fits where it runs)
+	found := false
+	for _, f := range ex.Feasible {
+		if f == ex.BoundTo {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("pod on %s, feasible %v", ex.BoundTo, ex.Feasible)
+	}
+	if got := stateDigest(s); got != before {
+		t.Fatal("Explain changed the cluster")
+	}
+	if _, err := s.Explain("default/nope"); err == nil {
+		t.Fatal("unknown pod must fail")
+	}
+}

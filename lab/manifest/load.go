@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -77,11 +78,20 @@ func (d *decoder) loadStream(data []byte, objs *Objects) {
 }
 
 // syntaxError turns a parser error ("yaml: line 3: …") into a diagnostic.
+// For "did not find expected …" errors the YAML library names the line
+// where the unfinished list or mapping starts, counted from 0 (its
+// parser.fail adds 1 only for scanner errors); those are shifted to count
+// from 1 like every other position.
 func (d *decoder) syntaxError(err error) {
 	msg, line := err.Error(), 1
+	hint := "check the indentation and quoting near this line"
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = "yaml: " + m[2]
+		if strings.HasPrefix(m[2], "did not find expected") && !strings.Contains(m[2], "node content") {
+			line++
+			hint = "the list or mapping that starts on this line is not closed or is misindented"
+		}
 	}
-	d.diag(Position{File: d.file, Line: line, Col: 1}, SeverityError, msg, "check the indentation and quoting near this line")
+	d.diag(Position{File: d.file, Line: line, Col: 1}, SeverityError, msg, hint)
 }
