@@ -42,7 +42,7 @@ func NewCandidate(node string, victims []*framework.PodInfo, pdbViolations int) 
 	earliest := notStarted
 	for _, v := range victims {
 		p := v.Pod.PriorityValue()
-		c.PrioritySum += int64(p) + int64(math.MaxInt32) + 1
+		c.PrioritySum += int64(p) + shift
 		switch s := startTime(v.Pod); {
 		case p > c.HighestPriority:
 			c.HighestPriority, earliest = p, s
@@ -54,6 +54,9 @@ func NewCandidate(node string, victims []*framework.PodInfo, pdbViolations int) 
 	c.Started = earliest != notStarted
 	return c
 }
+
+// shift is what upstream adds to every victim priority in the sum.
+const shift = int64(math.MaxInt32) + 1
 
 // Criterion names the rule of pickOneNodeForPreemption that chose the node.
 type Criterion string

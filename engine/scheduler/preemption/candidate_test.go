@@ -138,3 +138,27 @@ func TestAggregate(t *testing.T) {
 		t.Errorf("aggregate = %q", got)
 	}
 }
+
+func TestSummary(t *testing.T) {
+	cases := []struct {
+		cands []Candidate
+		want  string
+	}{
+		{[]Candidate{cand("a", 0, victim(9, 1))}, "a: the only node where preemption helps"},
+		{[]Candidate{cand("a", 1, victim(1, 1)), cand("b", 0, victim(100, 1))}, "b: fewest PDB violations (a 1, b 0)"},
+		{[]Candidate{cand("a", 0, victim(100, 1)), cand("b", 0, victim(1000, 1)), cand("c", 1, victim(1, 1))},
+			"a: lowest highest-victim priority (a 100, b 1000)"},
+		{[]Candidate{cand("a", 0, victim(10, 1), victim(5, 1)), cand("b", 0, victim(10, 1), victim(1, 1))},
+			"b: smallest sum of victim priorities (a 15, b 11)"},
+		{[]Candidate{cand("a", 0, victim(10, 5)), cand("b", 0, victim(10, 0))},
+			"b: latest start of the highest-priority victims (a started 5s, b not started)"},
+		{[]Candidate{cand("b", 0, victim(10, 5)), cand("a", 0, victim(10, 5))},
+			"a: tie-break among b, a (equal on every criterion)"},
+	}
+	for _, tc := range cases {
+		i, by := Pick(tc.cands, nil)
+		if got := Summary(tc.cands, i, by); got != tc.want {
+			t.Errorf("Summary = %q\nwant      %q", got, tc.want)
+		}
+	}
+}

@@ -39,6 +39,9 @@ type Result struct {
 	// criterion that picked NominatedNode.
 	Candidates []Candidate
 	DecidedBy  Criterion
+	// Why is Summary of the choice, e.g. "node-a: lowest highest-victim
+	// priority (node-a 100, node-b 1000)".
+	Why string
 	// DryRun holds, for nodes that were tried and are not candidates, why
 	// (e.g. "No preemption victims found for incoming pod", or the filter
 	// that still fails with every lower-priority pod gone).
@@ -103,6 +106,7 @@ func (e *Evaluator) Preempt(state *framework.CycleState, pod *framework.PodInfo,
 	i, by := Pick(res.Candidates, e.TieBreak)
 	best := res.Candidates[i]
 	res.NominatedNode, res.DecidedBy = best.Node, by
+	res.Why = Summary(res.Candidates, i, by)
 	res.Victims = append([]*framework.PodInfo(nil), best.Victims...)
 	sort.Slice(res.Victims, func(a, b int) bool { return res.Victims[a].Pod.Key() < res.Victims[b].Pod.Key() })
 	return res

@@ -35,8 +35,8 @@ func TestPreemptOracleScenarios(t *testing.T) {
 	if r.NominatedNode != "node-a" || fmtKeys(keys(r.Victims)) != "[default/low-a2]" || r.Message != "" {
 		t.Errorf("preempt.yaml: got %q %v %q, want node-a [default/low-a2]", r.NominatedNode, keys(r.Victims), r.Message)
 	}
-	if r.DecidedBy != ByHighestPriority {
-		t.Errorf("preempt.yaml decided by %q, want %q", r.DecidedBy, ByHighestPriority)
+	if r.DecidedBy != ByHighestPriority || r.Why != "node-a: lowest highest-victim priority (node-a 100, node-b 1000)" {
+		t.Errorf("preempt.yaml decided by %q (%q), want %q", r.DecidedBy, r.Why, ByHighestPriority)
 	}
 	// preempt-pdb.yaml: minAvailable 2 over app=a (2 healthy ⇒ 0 allowed).
 	h, urgent = preemptYAML()
