@@ -29,8 +29,10 @@ var errorCases = []struct {
 		"t.yaml:4:1: yaml: did not find expected ',' or ']' (the list or mapping that starts on this line is not closed or is misindented)"}},
 	{"yaml misindented mapping", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n   labels: {}\n", []string{
 		"t.yaml:5:1: yaml: mapping values are not allowed in this context (check the indentation and quoting near this line)"}},
-	{"yaml block list", "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: c\n  image: i\n", []string{
-		"t.yaml:6:1: yaml: did not find expected key (the list or mapping that starts on this line is not closed or is misindented)"}},
+	{"yaml block list", "apiVersion: v1\nkind: Pod\nspec:\n  tolerations:\n    - key: a\n    operator: Exists\n", []string{
+		"t.yaml:5:1: yaml: did not find expected '-' indicator (the list or mapping that starts on this line is not closed or is misindented)"}},
+	{"no metadata", "apiVersion: v1\nkind: Pod\nspec: {containers: [{name: c, image: i}]}\n", []string{
+		`t.yaml:1:1: Pod "" is invalid: metadata.name: Required value: name or generateName is required`}},
 	{"document is a list", "- a\n- b\n", []string{
 		"t.yaml:1:1: expected a Kubernetes object, got a list (a manifest document is a mapping with apiVersion, kind and metadata)"}},
 	{"kind missing", "apiVersion: v1\nmetadata: {name: p}\n", []string{

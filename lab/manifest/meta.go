@@ -10,8 +10,8 @@ import (
 // draws from (no vowels, no confusable digits).
 const generateNameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 
-// meta decodes metadata at path into m. Namespaced objects without a
-// namespace get "default", as kubectl apply does.
+// meta decodes metadata at path into m. A namespace on a cluster-scoped
+// object is dropped, as the API server ignores it.
 func (d *decoder) meta(n *yaml.Node, path string, m *api.ObjectMeta, namespaced bool) {
 	generateName := ""
 	d.fields(n, path, schemaObjectMeta, func(key string, v *yaml.Node, p string) {
@@ -51,11 +51,16 @@ func (d *decoder) meta(n *yaml.Node, path string, m *api.ObjectMeta, namespaced 
 	if m.Name == "" && generateName != "" {
 		m.Name = generateName + d.nameSuffix()
 	}
-	if namespaced && m.Namespace == "" {
-		m.Namespace = "default"
-	}
 	if !namespaced {
 		m.Namespace = ""
+	}
+}
+
+// defaultNamespace gives a namespaced object without one "default", as
+// kubectl does (also when metadata is missing altogether).
+func defaultNamespace(m *api.ObjectMeta) {
+	if m.Namespace == "" {
+		m.Namespace = "default"
 	}
 }
 

@@ -18,6 +18,7 @@ func decodePod(d *decoder, n *yaml.Node) (any, []fieldError) {
 			d.podStatus(v, path, &p.Status)
 		}
 	})
+	defaultNamespace(&p.ObjectMeta)
 	errs := validateObjectMeta(&p.ObjectMeta, "metadata", true, subdomainName)
 	errs = append(errs, validatePodSpec(&p.Spec, "spec", p.Labels)...)
 	if g := p.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {

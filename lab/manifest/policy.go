@@ -50,6 +50,7 @@ func decodePDB(d *decoder, n *yaml.Node) (any, []fieldError) {
 			d.pdbStatus(v, path, &pdb.Status)
 		}
 	})
+	defaultNamespace(&pdb.ObjectMeta)
 	errs := validateObjectMeta(&pdb.ObjectMeta, "metadata", true, subdomainName)
 	return pdb, append(errs, validatePDBSpec(&pdb.Spec, "spec")...)
 }

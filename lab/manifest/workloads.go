@@ -20,6 +20,7 @@ func (d *decoder) workload(n *yaml.Node, m *api.ObjectMeta, spec func(v *yaml.No
 			// recomputed by the lab's controllers
 		}
 	})
+	defaultNamespace(m)
 }
 
 func (d *decoder) template(n *yaml.Node, path string, t *api.PodTemplateSpec) {
