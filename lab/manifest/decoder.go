@@ -29,9 +29,10 @@ type decoder struct {
 	// to the position of their value, for validation errors.
 	pos map[string]Position
 
-	times         []pendingTime
-	managedFields int
-	generated     int
+	times           []pendingTime
+	managedFields   int
+	generated       int
+	droppedWarnings int
 }
 
 // pendingTime is an absolute timestamp waiting for the reference instant.
@@ -66,6 +67,10 @@ func (d *decoder) diag(p Position, sev Severity, msg, hint string) {
 		if len(d.errs) >= d.opts.maxErrors() {
 			d.full = true
 		}
+		return
+	}
+	if len(d.warns) >= d.opts.maxWarnings() {
+		d.droppedWarnings++
 		return
 	}
 	d.warns = append(d.warns, dg)
@@ -142,10 +147,9 @@ func describe(n *yaml.Node) string {
 
 // pair is one key/value of a mapping after merge keys are expanded.
 type pair struct {
-	key       string
-	keyNode   *yaml.Node
-	value     *yaml.Node
-	fromMerge bool
+	key     string
+	keyNode *yaml.Node
+	value   *yaml.Node
 }
 
 // pairs returns a mapping's entries in order, expanding YAML merge keys
@@ -199,10 +203,7 @@ func (d *decoder) mergeSources(v *yaml.Node, path string) []pair {
 			d.errorf(v, path, "", "map merge requires a mapping or a list of mappings")
 			return nil
 		}
-		for _, p := range d.pairs(s, path) {
-			p.fromMerge = true
-			out = append(out, p)
-		}
+		out = append(out, d.pairs(s, path)...)
 	}
 	return out
 }

@@ -11,7 +11,6 @@ import (
 // kind describes a kind the lab models.
 type kind struct {
 	apiVersion string
-	namespaced bool
 	// decode turns the object's mapping into an api object and returns it
 	// with the validation errors of its content.
 	decode func(d *decoder, n *yaml.Node) (any, []fieldError)
@@ -20,17 +19,17 @@ type kind struct {
 // kinds the lab serves, with the only apiVersion Kubernetes 1.36 serves
 // them in.
 var kinds = map[string]kind{
-	"Node":                {"v1", false, decodeNode},
-	"Pod":                 {"v1", true, decodePod},
-	"Namespace":           {"v1", false, decodeNamespace},
-	"PriorityClass":       {"scheduling.k8s.io/v1", false, decodePriorityClass},
-	"PodDisruptionBudget": {"policy/v1", true, decodePDB},
-	"Deployment":          {"apps/v1", true, decodeDeployment},
-	"ReplicaSet":          {"apps/v1", true, decodeReplicaSet},
-	"StatefulSet":         {"apps/v1", true, decodeStatefulSet},
-	"DaemonSet":           {"apps/v1", true, decodeDaemonSet},
-	"Job":                 {"batch/v1", true, decodeJob},
-	"CronJob":             {"batch/v1", true, decodeCronJob},
+	"Node":                {"v1", decodeNode},
+	"Pod":                 {"v1", decodePod},
+	"Namespace":           {"v1", decodeNamespace},
+	"PriorityClass":       {"scheduling.k8s.io/v1", decodePriorityClass},
+	"PodDisruptionBudget": {"policy/v1", decodePDB},
+	"Deployment":          {"apps/v1", decodeDeployment},
+	"ReplicaSet":          {"apps/v1", decodeReplicaSet},
+	"StatefulSet":         {"apps/v1", decodeStatefulSet},
+	"DaemonSet":           {"apps/v1", decodeDaemonSet},
+	"Job":                 {"batch/v1", decodeJob},
+	"CronJob":             {"batch/v1", decodeCronJob},
 }
 
 var kindNames = func() []string {

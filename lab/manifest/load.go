@@ -39,9 +39,14 @@ func Load(name string, data []byte, opts Options) (objs *Objects, err error) {
 	if !d.full {
 		d.crossChecks(objs)
 	}
+	// Closing notes sit at the top of the file: they are about all of it.
+	if d.droppedWarnings > 0 {
+		d.warns = append(d.warns, Diagnostic{File: name, Line: 1, Col: 1, Severity: SeverityInfo,
+			Message: fmt.Sprintf("%d more warnings not shown", d.droppedWarnings)})
+	}
 	if d.managedFields > 0 {
-		d.diag(Position{File: name, Line: 1, Col: 1}, SeverityInfo,
-			fmt.Sprintf("ignored %d managedFields entries", d.managedFields), "")
+		d.warns = append(d.warns, Diagnostic{File: name, Line: 1, Col: 1, Severity: SeverityInfo,
+			Message: fmt.Sprintf("ignored %d managedFields entries", d.managedFields)})
 	}
 	objs.Reference = d.resolveTimes()
 	objs.Warnings = d.warns

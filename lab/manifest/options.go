@@ -8,6 +8,10 @@ const (
 	DefaultMaxObjects = 200_000
 	DefaultMaxDepth   = 100
 	DefaultMaxErrors  = 50
+	// DefaultMaxWarnings bounds the warnings kept; the rest are counted in
+	// one closing note (a cluster dump from a newer release can carry an
+	// unknown field in every object).
+	DefaultMaxWarnings = 200
 	// aliasBudgetBase and aliasBudgetFactor bound alias expansion: a
 	// document may expand to at most factor × its node count + base nodes.
 	aliasBudgetBase   = 100_000
@@ -20,6 +24,8 @@ type Options struct {
 	MaxObjects int // objects per load; 0 ⇒ DefaultMaxObjects
 	MaxDepth   int // nesting depth after alias expansion; 0 ⇒ DefaultMaxDepth
 	MaxErrors  int // errors reported before giving up; 0 ⇒ DefaultMaxErrors
+	// MaxWarnings is the number of warnings kept; 0 ⇒ DefaultMaxWarnings.
+	MaxWarnings int
 	// Reference is the instant api.Time 0 stands for; zero ⇒ the newest
 	// timestamp in the file.
 	Reference time.Time
@@ -32,6 +38,9 @@ func (o Options) maxBytes() int   { return orDefault(o.MaxBytes, DefaultMaxBytes
 func (o Options) maxObjects() int { return orDefault(o.MaxObjects, DefaultMaxObjects) }
 func (o Options) maxDepth() int   { return orDefault(o.MaxDepth, DefaultMaxDepth) }
 func (o Options) maxErrors() int  { return orDefault(o.MaxErrors, DefaultMaxErrors) }
+func (o Options) maxWarnings() int {
+	return orDefault(o.MaxWarnings, DefaultMaxWarnings)
+}
 
 func orDefault(v, def int) int {
 	if v <= 0 {

@@ -77,8 +77,6 @@ var (
 		"name generateName namespace uid labels annotations ownerReferences creationTimestamp deletionTimestamp deletionGracePeriodSeconds generation managedFields",
 		"resourceVersion selfLink finalizers")
 	schemaOwnerReference = newSchema("apiVersion kind name uid controller blockOwnerDeletion", "")
-	// Template metadata: the same fields; the API server ignores most of them.
-	schemaTemplateMeta = schemaObjectMeta
 
 	schemaNodeSpec       = newSchema("taints unschedulable", "podCIDR podCIDRs providerID externalID configSource")
 	schemaTaint          = newSchema("key value effect timeAdded", "")

@@ -51,3 +51,17 @@ func TestNegativeGraceBecomesOne(t *testing.T) {
 		t.Errorf("grace = %d, want 1", g)
 	}
 }
+
+func TestWarningCap(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 5; i++ {
+		b.WriteString(strings.Replace(pod("  bogus: 1\n"), "name: p", "name: p"+string(rune('a'+i)), 1) + "---\n")
+	}
+	objs, err := Load("t.yaml", []byte(b.String()), Options{MaxWarnings: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs.Warnings) != 3 || objs.Warnings[2].String() != "t.yaml:1:1: 3 more warnings not shown" || objs.Warnings[2].Severity != SeverityInfo {
+		t.Errorf("warnings: %v", objs.Warnings)
+	}
+}
