@@ -21,6 +21,7 @@ func (e *Engine) Clone() *Engine {
 		nodes:       make(map[string]*nodeState, len(e.nodes)),
 		nodeNames:   append([]string(nil), e.nodeNames...),
 		pods:        make(map[string]*podState, len(e.pods)),
+		podsByNode:  make(map[string]map[string]struct{}, len(e.podsByNode)),
 		pdbs:        make(map[string]*api.PodDisruptionBudget, len(e.pdbs)),
 		classes:     make(map[string]*api.PriorityClass, len(e.classes)),
 		namespaces:  make(map[string]*api.Namespace, len(e.namespaces)),
@@ -77,6 +78,7 @@ func (e *Engine) Clone() *Engine {
 			cp.taintAt = &at
 		}
 		c.pods[key] = &cp
+		c.indexPod(key, cp.pod.Spec.NodeName)
 		if e.snap.NodeOfPod(key) != nil {
 			c.snap.AddPod(cp.info)
 		}

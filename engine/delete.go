@@ -119,8 +119,6 @@ func (e *Engine) deletePod(key string, opts DeleteOptions) error {
 		e.removePod(key)
 		return nil
 	}
-	// a terminating pod no longer counts for topology spread
-	e.queue.MoveAllToActiveOrBackoff(scheduler.AssignedPodDelete, now)
 	e.startKill(ps, nil, false)
 	return nil
 }

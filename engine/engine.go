@@ -99,9 +99,11 @@ type Engine struct {
 	clock    *clock.Clock[action]
 	rand     *clock.Rand
 
-	nodes      map[string]*nodeState
-	nodeNames  []string // sorted
-	pods       map[string]*podState
+	nodes     map[string]*nodeState
+	nodeNames []string // sorted
+	pods      map[string]*podState
+	// podsByNode indexes pods (any state) by spec.nodeName.
+	podsByNode map[string]map[string]struct{}
 	pdbs       map[string]*api.PodDisruptionBudget
 	classes    map[string]*api.PriorityClass
 	namespaces map[string]*api.Namespace
@@ -139,6 +141,7 @@ func New(cfg Config) *Engine {
 		rand:       clock.NewRand(cfg.Seed),
 		nodes:      map[string]*nodeState{},
 		pods:       map[string]*podState{},
+		podsByNode: map[string]map[string]struct{}{},
 		pdbs:       map[string]*api.PodDisruptionBudget{},
 		classes:    map[string]*api.PriorityClass{},
 		namespaces: map[string]*api.Namespace{},

@@ -237,12 +237,23 @@ func (e *Engine) kubeletAlive(name string) bool {
 
 // podKeysOnNode lists the pods bound to a node (any state), sorted.
 func (e *Engine) podKeysOnNode(name string) []string {
-	var keys []string
-	for k, ps := range e.pods {
-		if ps.pod.Spec.NodeName == name {
-			keys = append(keys, k)
-		}
+	m := e.podsByNode[name]
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+func (e *Engine) indexPod(key, node string) {
+	if node == "" {
+		return
+	}
+	m := e.podsByNode[node]
+	if m == nil {
+		m = map[string]struct{}{}
+		e.podsByNode[node] = m
+	}
+	m[key] = struct{}{}
 }

@@ -51,6 +51,7 @@ func (e *Engine) CreatePod(p *api.Pod) error {
 	p.Status.Phase = api.PodPending
 	ps := &podState{pod: p, usage: usage}
 	e.pods[key] = ps
+	e.indexPod(key, p.Spec.NodeName)
 	e.timelines[key] = &podTimeline{created: now}
 	e.changes++
 	if p.Spec.NodeName == "" {
@@ -119,6 +120,7 @@ func (e *Engine) bind(ps *podState, node string, preBound bool) {
 	now := e.Now()
 	p := copyPod(ps.pod)
 	p.Spec.NodeName = node
+	e.indexPod(p.Key(), node)
 	p.Status.NominatedNodeName = ""
 	p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: now})
 	at := now
@@ -210,6 +212,12 @@ func (e *Engine) removePod(key string) {
 		return
 	}
 	delete(e.pods, key)
+	if m := e.podsByNode[ps.pod.Spec.NodeName]; m != nil {
+		delete(m, key)
+		if len(m) == 0 {
+			delete(e.podsByNode, ps.pod.Spec.NodeName)
+		}
+	}
 	bound := e.snap.NodeOfPod(key) != nil
 	e.snap.RemovePod(key)
 	e.queue.Delete(key)
