@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"podlab.dev/podlab/lab"
+	"podlab.dev/podlab/presets"
 )
 
 const usage = `podlab — a Kubernetes scheduling lab in your terminal
@@ -27,6 +28,8 @@ Usage:
   podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json]
   podlab check    -f FILE [--solutions] [--seed N] [--do "CMD"]...   exit 0 when every lesson check passes
   podlab validate -f FILE                                           check a file without running it
+  podlab presets                      list the built-in scenarios (lessons)
+  podlab export NAME|FILE             print a preset as plain manifests for a real cluster (kind, kwok)
   podlab help                         this text
 
 FILE may be "-" for standard input (e.g. kubectl get nodes,pods -A -o yaml | podlab -f -).
@@ -58,6 +61,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return cmdCheck(rest, stdin, stdout, stderr)
 		case "validate":
 			return cmdValidate(rest, stdin, stdout, stderr)
+		case "presets":
+			return cmdPresets(rest, stdout, stderr)
+		case "export":
+			return cmdExport(rest, stdout, stderr)
 		case "help":
 			fmt.Fprint(stdout, usage)
 			return 0
@@ -98,7 +105,7 @@ func openScenario(path string, stdin io.Reader, stderr io.Writer, cmd string) (*
 		fmt.Fprintf(stderr, "podlab %s: -f FILE is required\n", cmd)
 		return nil, 2
 	}
-	f, err := lab.Open(path, stdin)
+	f, err := lab.OpenOrPreset(path, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return nil, 2
@@ -258,6 +265,38 @@ func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err := lab.Validate(stdout, f); err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
+		return 2
+	}
+	return 0
+}
+
+func cmdPresets(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("presets", stderr)
+	if code, ok := parse(fs, args, stderr); !ok {
+		return code
+	}
+	for _, p := range lab.Presets() {
+		def := ""
+		if p.Name == presets.Default {
+			def = " (default)"
+		}
+		fmt.Fprintf(stdout, "%-28s %s%s\n", p.Name, p.Title, def)
+	}
+	return 0
+}
+
+func cmdExport(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprintf(stderr, "podlab export: give one preset name or file (podlab presets lists them)\n")
+		return 2
+	}
+	f, err := lab.OpenOrPreset(args[0], nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "podlab export: %v\n", err)
+		return 2
+	}
+	if err := lab.Export(stdout, f); err != nil {
+		fmt.Fprintf(stderr, "podlab export: %v\n", err)
 		return 2
 	}
 	return 0
