@@ -147,8 +147,9 @@ func (m *Manager) pods(namespace string) []*api.Pod {
 	if m.podCache == nil {
 		m.podCache = m.cluster.Pods("")
 		m.byOwner, m.orphans = nil, nil
-		if !sort.SliceIsSorted(m.podCache, func(i, j int) bool { return m.podCache[i].Key() < m.podCache[j].Key() }) {
-			sort.Slice(m.podCache, func(i, j int) bool { return m.podCache[i].Key() < m.podCache[j].Key() })
+		less := func(i, j int) bool { return podLess(m.podCache[i], m.podCache[j]) }
+		if !sort.SliceIsSorted(m.podCache, less) {
+			sort.Slice(m.podCache, less)
 		}
 	}
 	if namespace == "" {
@@ -157,6 +158,15 @@ func (m *Manager) pods(namespace string) []*api.Pod {
 	lo := sort.Search(len(m.podCache), func(i int) bool { return m.podCache[i].Namespace >= namespace })
 	hi := sort.Search(len(m.podCache), func(i int) bool { return m.podCache[i].Namespace > namespace })
 	return m.podCache[lo:hi]
+}
+
+// podLess orders pods by namespace, then name (Key order, without
+// building the key strings).
+func podLess(a, b *api.Pod) bool {
+	if a.Namespace != b.Namespace {
+		return a.Namespace < b.Namespace
+	}
+	return a.Name < b.Name
 }
 
 // claimCandidates returns the pods a controller's claimPods can keep or

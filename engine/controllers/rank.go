@@ -154,7 +154,7 @@ func RankForScaleDown(pods, related []*api.Pod, now api.Time) []RankedPod {
 	for i, p := range pods {
 		in[i] = rankInput{pod: p, colocated: onNode[p.Spec.NodeName]}
 	}
-	sort.SliceStable(in, func(i, j int) bool { return in[i].pod.Key() < in[j].pod.Key() })
+	sort.SliceStable(in, func(i, j int) bool { return podLess(in[i].pod, in[j].pod) })
 	sort.SliceStable(in, func(i, j int) bool {
 		less, _ := compareForScaleDown(&in[i], &in[j], now)
 		return less
