@@ -9,8 +9,8 @@ import (
 // Clone returns an independent copy of the whole cluster (for undo):
 // objects are shared (they are never modified once published), the
 // engine's own state is copied, the snapshot and scheduler are rebuilt.
-// Controllers are shared too: register fresh ones on the clone if they
-// keep state of their own. The scheduler's tie-break generator restarts
+// Controllers implementing CloneableController (Workloads) are cloned;
+// other controllers are shared. The scheduler's tie-break generator restarts
 // from the seed.
 func (e *Engine) Clone() *Engine {
 	c := &Engine{
@@ -81,6 +81,11 @@ func (e *Engine) Clone() *Engine {
 		c.indexPod(key, cp.pod.Spec.NodeName)
 		if e.snap.NodeOfPod(key) != nil {
 			c.snap.AddPod(cp.info)
+		}
+	}
+	for i, ctl := range c.controllers {
+		if cc, ok := ctl.(CloneableController); ok {
+			c.controllers[i] = cc.CloneFor(c)
 		}
 	}
 	factory := c.cfg.NewScheduler

@@ -1,0 +1,154 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/controllers"
+	"podlab.dev/podlab/engine/scheduler"
+)
+
+// CloneableController is a Controller with state of its own that Clone
+// must copy for the cloned engine.
+type CloneableController interface {
+	Controller
+	CloneFor(e *Engine) Controller
+}
+
+// Workloads runs engine/controllers' Manager (ReplicaSet, Deployment,
+// StatefulSet, DaemonSet, Job, CronJob, garbage collector) in the engine:
+// it is reconciled after every change and at the times it asks for, and
+// disruption budgets take workload scales from it.
+type Workloads struct {
+	Manager *controllers.Manager
+	lastAsk api.Time
+	asked   bool
+}
+
+// NewWorkloads creates the controller manager over the engine, registers
+// it and returns it (add workloads to w.Manager, then call
+// w.Manager.Start() once the scenario is loaded).
+func (e *Engine) NewWorkloads(seed int64) *Workloads {
+	w := &Workloads{}
+	w.Manager = controllers.New(e.ControllerCluster(), seed)
+	e.SetScaleLookup(w.Manager.ScaleOf)
+	e.AddController(w)
+	return w
+}
+
+// Reconcile implements Controller.
+func (w *Workloads) Reconcile(e *Engine, now api.Time) {
+	w.Manager.Reconcile(now)
+	if t, ok := w.Manager.NextWake(); ok && t > now && (!w.asked || w.lastAsk != t) {
+		w.lastAsk, w.asked = t, true
+		e.WakeAt(t)
+	}
+}
+
+// CloneFor implements CloneableController.
+func (w *Workloads) CloneFor(e *Engine) Controller {
+	c := &Workloads{lastAsk: w.lastAsk, asked: w.asked}
+	c.Manager = w.Manager.Clone(e.ControllerCluster())
+	e.cfg.Scale = c.Manager.ScaleOf
+	return c
+}
+
+// ControllerCluster is the engine as controllers.Cluster: the API calls
+// a controller makes.
+func (e *Engine) ControllerCluster() controllers.Cluster { return clusterAPI{e} }
+
+type clusterAPI struct{ e *Engine }
+
+// Pods implements controllers.Cluster.
+func (c clusterAPI) Pods(namespace string) []*api.Pod {
+	keys := c.e.sortedPodKeys()
+	out := make([]*api.Pod, 0, len(keys))
+	for _, k := range keys {
+		p := c.e.pods[k].pod
+		if namespace == "" || p.Namespace == namespace {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Nodes implements controllers.Cluster.
+func (c clusterAPI) Nodes() []*api.Node { return c.e.Nodes() }
+
+// CreatePod implements controllers.Cluster.
+func (c clusterAPI) CreatePod(p *api.Pod) error { return c.e.CreatePod(p) }
+
+// DeletePod implements controllers.Cluster.
+func (c clusterAPI) DeletePod(namespace, name string) error {
+	return c.e.deletePod(namespace+"/"+name, DeleteOptions{})
+}
+
+// SetPodOwnership implements controllers.Cluster.
+func (c clusterAPI) SetPodOwnership(namespace, name string, labels map[string]string, refs []api.OwnerReference) error {
+	key := namespace + "/" + name
+	ps := c.e.pods[key]
+	if ps == nil {
+		return fmt.Errorf("pods %q not found", name)
+	}
+	p := copyPod(ps.pod)
+	p.Labels = make(map[string]string, len(labels))
+	for k, v := range labels {
+		p.Labels[k] = v
+	}
+	p.OwnerReferences = append([]api.OwnerReference(nil), refs...)
+	c.e.setPodObject(ps, p)
+	if ps.state == StatePending {
+		c.e.queue.Update(ps.info, c.e.Now())
+	} else {
+		c.e.queue.MoveAllToActiveOrBackoff(scheduler.AssignedPodLabelChange, c.e.Now())
+	}
+	c.e.changes++
+	return nil
+}
+
+// FinishPod implements controllers.Cluster: the pod's containers end on
+// their own (a Job's pod completing or failing).
+func (c clusterAPI) FinishPod(namespace, name, phase, reason string) error {
+	key := namespace + "/" + name
+	ps := c.e.pods[key]
+	if ps == nil {
+		return fmt.Errorf("pods %q not found", name)
+	}
+	if ps.state != StateRunning {
+		return fmt.Errorf("pod %s is %s, not Running", key, ps.state)
+	}
+	e := c.e
+	p := copyPod(ps.pod)
+	p.Status.Phase = phase
+	p.Status.Reason = reason
+	for _, t := range []string{api.PodReady, api.ContainersReady} {
+		p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: t, Status: api.ConditionFalse, Reason: "PodCompleted", LastTransitionTime: e.Now()})
+	}
+	ps.state = StateTerminated
+	e.setPodObject(ps, p)
+	e.snap.RemovePod(key)
+	at := e.Now()
+	e.timelines[key].gone = &at
+	e.queue.MoveAllToActiveOrBackoff(scheduler.AssignedPodDelete, e.Now())
+	e.ensurePressurePass(p.Spec.NodeName)
+	e.changes++
+	return nil
+}
+
+// Record implements controllers.Cluster.
+func (c clusterAPI) Record(ev controllers.Event) {
+	obj := strings.ToLower(ev.Kind) + "/"
+	if ev.Namespace != "" {
+		obj += ev.Namespace + "/"
+	}
+	c.e.events = append(c.e.events, Event{Time: c.e.Now(), Type: ev.Type, Reason: ev.Reason, Object: obj + ev.Name, Message: ev.Message})
+}
+
+// Settle lets controllers and the scheduler react now to changes made
+// outside the engine's methods (workloads added or edited through
+// Workloads.Manager).
+func (e *Engine) Settle() {
+	e.changes++
+	e.settle()
+}
