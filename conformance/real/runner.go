@@ -157,13 +157,21 @@ func (r *Runner) build(s *scenario.Scenario, opts Options) error {
 		r.preempt = pl
 	}
 	// The informers are not started: the only objects plugins read through
-	// listers are namespaces (InterPodAffinity's namespaceSelector), put
-	// straight into the indexer. Starting and syncing would cost ≥100 ms of
+	// listers are namespaces (InterPodAffinity's namespaceSelector) and
+	// services (PodTopologySpread's default constraints), put straight into
+	// the indexers. Starting and syncing would cost ≥100 ms of
 	// polling per scenario.
 	nsIndexer := factory.Core().V1().Namespaces().Informer().GetIndexer()
 	for _, ns := range s.Namespaces {
 		if err := nsIndexer.Add(ns.DeepCopy()); err != nil {
 			return fmt.Errorf("add namespace %s: %w", ns.Name, err)
+		}
+	}
+
+	svcIndexer := factory.Core().V1().Services().Informer().GetIndexer()
+	for _, svc := range s.Services {
+		if err := svcIndexer.Add(svc.DeepCopy()); err != nil {
+			return fmt.Errorf("add service %s: %w", svc.Name, err)
 		}
 	}
 

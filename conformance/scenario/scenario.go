@@ -39,6 +39,8 @@ type Scenario struct {
 	PriorityClasses []*schedulingv1.PriorityClass
 	PDBs            []*policyv1.PodDisruptionBudget
 	Namespaces      []*v1.Namespace
+	// Services feed PodTopologySpread's system default constraints.
+	Services []*v1.Service
 	// Ignored lists "Kind name" of documents of other kinds.
 	Ignored []string
 }
@@ -145,6 +147,11 @@ func (s *Scenario) add(obj runtime.Object) error {
 		s.PDBs = append(s.PDBs, o)
 	case *v1.Namespace:
 		s.Namespaces = append(s.Namespaces, o)
+	case *v1.Service:
+		if o.Namespace == "" {
+			o.Namespace = "default"
+		}
+		s.Services = append(s.Services, o)
 	default:
 		s.Ignored = append(s.Ignored, fmt.Sprintf("%T", obj))
 	}
