@@ -25,6 +25,13 @@ type decoder struct {
 
 	// object is `Kind "name"`, the prefix of the current object's messages.
 	subject string
+	// found collects validation findings made while decoding (where the
+	// decoded value no longer shows them); object() reports them with the
+	// validation errors.
+	found []fieldError
+	// failed holds the paths of the current object that did not decode, so
+	// validation does not also report them as missing.
+	failed map[string]bool
 	// pos maps field paths of the current object ("spec.containers[0].name")
 	// to the position of their value, for validation errors.
 	pos map[string]Position
@@ -90,6 +97,9 @@ func (d *decoder) errorf(n *yaml.Node, p, hint, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if p != "" {
 		msg = p + ": " + msg
+		if d.failed != nil {
+			d.failed[p] = true
+		}
 	}
 	d.diag(d.at(n), SeverityError, d.prefix(msg), hint)
 }
@@ -275,10 +285,34 @@ func (d *decoder) seq(n *yaml.Node, path string, f func(i int, e *yaml.Node, p s
 	}
 }
 
+// yaml11Bools are the plain scalars YAML 1.1 reads as booleans. The API
+// server's YAML decoding (sigs.k8s.io/yaml, goyaml.v2) is YAML 1.1, so
+// there `name: n` is a boolean (an error) and `hostNetwork: yes` is true;
+// the parser here is YAML 1.2, so the difference is made up by hand.
+var yaml11Bools = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "on": true, "On": true, "ON": true,
+	"n": false, "N": false, "no": false, "No": false, "NO": false, "off": false, "Off": false, "OFF": false,
+}
+
+// yaml11Bool reports whether n is an unquoted, untagged YAML 1.1 boolean
+// that YAML 1.2 reads as a string.
+func yaml11Bool(n *yaml.Node) (value, ok bool) {
+	const notPlain = yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle | yaml.LiteralStyle | yaml.FoldedStyle | yaml.TaggedStyle
+	if n.Kind != yaml.ScalarNode || n.Style&notPlain != 0 || n.ShortTag() != "!!str" {
+		return false, false
+	}
+	value, ok = yaml11Bools[n.Value]
+	return value, ok
+}
+
 func (d *decoder) str(n *yaml.Node, path string) string {
 	n = resolve(n)
 	if n.Kind != yaml.ScalarNode {
 		d.errorf(n, path, "", "expected a string, got %s", describe(n))
+		return ""
+	}
+	if _, ok := yaml11Bool(n); ok {
+		d.errorf(n, path, fmt.Sprintf("quote it: %q", n.Value), "expected a string, got boolean %s (YAML 1.1, which Kubernetes reads)", n.Value)
 		return ""
 	}
 	switch n.ShortTag() {
@@ -346,6 +380,9 @@ func (d *decoder) boolean(n *yaml.Node, path string) bool {
 	n = resolve(n)
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool" {
 		v, _ := strconv.ParseBool(strings.ToLower(n.Value))
+		return v
+	}
+	if v, ok := yaml11Bool(n); ok {
 		return v
 	}
 	d.errorf(n, path, "use true or false", "expected a boolean, got %s", describe(n))

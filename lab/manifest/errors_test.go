@@ -57,8 +57,11 @@ var errorCases = []struct {
 		`t.yaml:6:13: Pod "p": spec.priority: expected an integer, got "5" (remove the quotes)`}},
 	{"integer out of range", pod("  priority: 3000000000\n"), []string{
 		`t.yaml:6:13: Pod "p": spec.priority: integer 3000000000 is out of range [-2147483648, 2147483647]`}},
-	{"boolean expected", pod("  hostNetwork: yes\n"), []string{
-		`t.yaml:6:16: Pod "p": spec.hostNetwork: expected a boolean, got "yes" (use true or false)`}},
+	{"boolean expected", pod("  hostNetwork: maybe\n"), []string{
+		`t.yaml:6:16: Pod "p": spec.hostNetwork: expected a boolean, got "maybe" (use true or false)`}},
+	{"YAML 1.1 boolean where a string belongs", "apiVersion: v1\nkind: Node\nmetadata: {name: n, labels: {enabled: yes, quoted: \"no\"}}\n", []string{
+		`t.yaml:3:18: Node "n": metadata.name: expected a string, got boolean n (YAML 1.1, which Kubernetes reads) (quote it: "n")`,
+		`t.yaml:3:39: Node "n": metadata.labels[enabled]: expected a string, got boolean yes (YAML 1.1, which Kubernetes reads) (quote it: "yes")`}},
 	{"mapping expected", pod("  nodeSelector: [a]\n"), []string{
 		`t.yaml:6:17: Pod "p": spec.nodeSelector: expected a mapping, got a list`}},
 	{"list expected", pod("  tolerations: {key: a}\n"), []string{

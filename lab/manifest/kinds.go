@@ -81,7 +81,7 @@ func readHeader(n *yaml.Node) header {
 
 // object decodes one document or list item.
 func (d *decoder) object(n *yaml.Node, objs *Objects, depth int) {
-	d.subject, d.pos = "", map[string]Position{}
+	d.subject, d.pos, d.found, d.failed = "", map[string]Position{}, nil, map[string]bool{}
 	if n.Kind != yaml.MappingNode {
 		d.errorf(n, "", "a manifest document is a mapping with apiVersion, kind and metadata", "expected a Kubernetes object, got %s", describe(n))
 		return
@@ -123,7 +123,10 @@ func (d *decoder) object(n *yaml.Node, objs *Objects, depth int) {
 	}
 	d.subject = fmt.Sprintf("%s %q", h.kind, h.name)
 	obj, ferrs := k.decode(d, n)
-	for _, fe := range ferrs {
+	for _, fe := range append(d.found, ferrs...) {
+		if d.failedWithin(fe.path) {
+			continue // already reported as a decoding error
+		}
 		at := fe.path
 		if fe.at != "" {
 			at = fe.at
@@ -221,4 +224,20 @@ func nearestName(s string, names []string) string {
 		}
 	}
 	return best
+}
+
+// failedWithin reports whether path or a field enclosing it failed to
+// decode.
+func (d *decoder) failedWithin(path string) bool {
+	for path != "" {
+		if d.failed[path] {
+			return true
+		}
+		cut := strings.LastIndexAny(path, ".[")
+		if cut < 0 {
+			return false
+		}
+		path = path[:cut]
+	}
+	return false
 }

@@ -58,9 +58,9 @@ func (d *decoder) podSpec(n *yaml.Node, path string, s *api.PodSpec) {
 		case "activeDeadlineSeconds":
 			s.ActiveDeadlineSeconds = d.int64p(v, p)
 		case "containers":
-			s.Containers = d.containers(v, p)
+			s.Containers = d.containers(v, p, false)
 		case "initContainers":
-			s.InitContainers = d.containers(v, p)
+			s.InitContainers = d.containers(v, p, true)
 		case "overhead":
 			s.Overhead = d.resourceList(v, p)
 		case "resources":
@@ -89,17 +89,25 @@ func (d *decoder) podSpec(n *yaml.Node, path string, s *api.PodSpec) {
 	})
 }
 
-func (d *decoder) containers(n *yaml.Node, path string) []api.Container {
+func (d *decoder) containers(n *yaml.Node, path string, init bool) []api.Container {
 	var out []api.Container
 	d.seq(n, path, func(_ int, e *yaml.Node, p string) {
-		out = append(out, d.container(e, p))
+		out = append(out, d.container(e, p, init))
 	})
 	return out
 }
 
-func (d *decoder) container(n *yaml.Node, path string) api.Container {
+// container decodes one container. An init container that is not a
+// sidecar may not have lifecycle hooks or probes (validateInitContainers);
+// that is checked here, where their presence is still known.
+func (d *decoder) container(n *yaml.Node, path string, init bool) api.Container {
 	var c api.Container
+	var hooksAndProbes []string
 	d.fields(n, path, schemaContainer, func(key string, v *yaml.Node, p string) {
+		switch key {
+		case "lifecycle", "livenessProbe", "readinessProbe", "startupProbe":
+			hooksAndProbes = append(hooksAndProbes, p)
+		}
 		switch key {
 		case "name":
 			c.Name = d.str(v, p)
@@ -127,6 +135,13 @@ func (d *decoder) container(n *yaml.Node, path string) api.Container {
 			d.probe(v, p)
 		}
 	})
+	if init && !c.IsSidecar() {
+		for _, p := range hooksAndProbes {
+			d.found = append(d.found, forbidden(p, "may not be set for init containers without restartPolicy=Always").
+				withHint("only sidecars, init containers with restartPolicy: Always, take lifecycle hooks and probes"))
+		}
+		c.Lifecycle, c.ProbeTerminationGracePeriodSeconds = nil, nil
+	}
 	return c
 }
 

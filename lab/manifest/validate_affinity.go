@@ -90,7 +90,8 @@ func validateTolerations(ts []api.Toleration, path string) []fieldError {
 				out = append(out, invalid(join(p, "operator"), t.Value, "value must be empty when `operator` is 'Exists'"))
 			}
 		default:
-			out = append(out, notSupported(join(p, "operator"), t.Operator, api.TolerationOpEqual, api.TolerationOpExists))
+			// Lt and Gt exist behind TaintTolerationComparisonOperators (off).
+			out = append(out, notSupported(join(p, "operator"), t.Operator, api.TolerationOpEqual, api.TolerationOpExists, "Lt", "Gt"))
 		}
 		if t.Effect != "" {
 			out = append(out, validateTaintEffect(t.Effect, join(p, "effect"), true)...)

@@ -32,7 +32,12 @@ func validatePodSpec(s *api.PodSpec, path string, labels map[string]string) []fi
 	if s.Resources != nil {
 		out = append(out, validateResourceRequirements(s.Resources, join(path, "resources"))...)
 	}
-	out = append(out, validateResourceList(s.Overhead, join(path, "overhead"))...)
+	// validateOverhead checks the overhead as the limits of a requirement,
+	// hence upstream's "spec.overhead.limits[cpu]".
+	for _, e := range validateResourceList(s.Overhead, join(path, "overhead.limits")) {
+		e.at = join(path, "overhead") + e.path[len(join(path, "overhead.limits")):]
+		out = append(out, e)
+	}
 	switch s.RestartPolicy {
 	case "", "Always", "OnFailure", "Never":
 	default:
@@ -77,7 +82,7 @@ func validateContainers(cs []api.Container, path string, grace int64, names map[
 		case "", "Always", "OnFailure", "Never":
 			// per-container restart policies: ContainerRestartRules (beta, on by default since 1.35)
 		default:
-			out = append(out, notSupported(join(p, "restartPolicy"), c.RestartPolicy, "Always", "OnFailure", "Never"))
+			out = append(out, notSupported(join(p, "restartPolicy"), c.RestartPolicy, "Always", "Never", "OnFailure"))
 		}
 		if c.Lifecycle != nil && c.Lifecycle.PreStop != nil && c.Lifecycle.PreStop.SleepSeconds != nil {
 			// validateSleepAction with PodLifecycleSleepActionAllowZero (GA, 1.34).

@@ -55,10 +55,11 @@ func validatePDBSpec(s *api.PDBSpec, path string) []fieldError {
 	if s.MinAvailable != nil && s.MaxUnavailable != nil {
 		// upstream prints the internal spec type (no JSON tags)
 		spec := struct {
-			MinAvailable, MaxUnavailable any
-			Selector                     any
-			UnhealthyPodEvictionPolicy   *string
-		}{intOrStringJSON(s.MinAvailable), intOrStringJSON(s.MaxUnavailable), nil, s.UnhealthyPodEvictionPolicy}
+			MinAvailable               any
+			Selector                   any
+			MaxUnavailable             any
+			UnhealthyPodEvictionPolicy *string
+		}{intOrStringJSON(s.MinAvailable), nil, intOrStringJSON(s.MaxUnavailable), s.UnhealthyPodEvictionPolicy}
 		if s.Selector != nil {
 			spec.Selector = internalSelector(s.Selector)
 		}

@@ -18,7 +18,10 @@ func validateSelectorAndTemplate(sel *api.LabelSelector, t *api.PodTemplateSpec,
 	var out []fieldError
 	if sel == nil {
 		if selectorRequired {
-			out = append(out, required(selPath, "").withHint("e.g. selector: {matchLabels: {app: web}} matching the template's labels"))
+			// A nil selector selects nothing, so upstream also reports
+			// the template's labels as not matching.
+			out = append(out, required(selPath, "").withHint("e.g. selector: {matchLabels: {app: web}} matching the template's labels"),
+				invalid(join(tplPath, "metadata.labels"), t.Labels, "`selector` does not match template `labels`"))
 		}
 	} else {
 		out = append(out, validateLabelSelector(sel, selPath)...)
@@ -140,12 +143,6 @@ func validateStatefulSet(sts *api.StatefulSet) []fieldError {
 		if ru := s.UpdateStrategy.RollingUpdate; ru != nil {
 			if ru.Partition != nil {
 				out = append(out, nonNegative("spec.updateStrategy.rollingUpdate.partition", int64(*ru.Partition))...)
-			}
-			if ru.MaxUnavailable != nil {
-				out = append(out, validateIntOrPercent(*ru.MaxUnavailable, "spec.updateStrategy.rollingUpdate.maxUnavailable", true)...)
-				if isZero(ru.MaxUnavailable) {
-					out = append(out, invalid("spec.updateStrategy.rollingUpdate.maxUnavailable", intOrStringAny(ru.MaxUnavailable), "must be greater than 0"))
-				}
 			}
 		}
 	case api.OnDeleteStrategyType:
@@ -284,6 +281,18 @@ func intOrStringJSON(v *api.IntOrString) any {
 	return v.IntVal
 }
 
+// internalIntOrString renders a field that is a plain IntOrString in the
+// internal type: unset is 0.
+func internalIntOrString(v *api.IntOrString) any {
+	if v == nil {
+		return 0
+	}
+	if v.IsString {
+		return v.StrVal
+	}
+	return v.IntVal
+}
+
 func strategyValue(typ string, hasRolling bool, rolling any) any {
 	if !hasRolling {
 		rolling = nil
@@ -298,15 +307,19 @@ func rollingValue(r *api.RollingUpdateDeployment) any {
 	if r == nil {
 		return nil
 	}
-	return struct{ MaxUnavailable, MaxSurge any }{intOrStringJSON(r.MaxUnavailable), intOrStringJSON(r.MaxSurge)}
+	return struct{ MaxUnavailable, MaxSurge any }{internalIntOrString(r.MaxUnavailable), internalIntOrString(r.MaxSurge)}
 }
 
 func stsRollingValue(r *api.RollingUpdateStatefulSetStrategy) any {
 	if r == nil {
 		return nil
 	}
+	var partition int32
+	if r.Partition != nil {
+		partition = *r.Partition
+	}
 	return struct {
-		Partition      *int32
+		Partition      int32
 		MaxUnavailable any
-	}{r.Partition, intOrStringJSON(r.MaxUnavailable)}
+	}{partition, intOrStringJSON(r.MaxUnavailable)}
 }

@@ -30,7 +30,7 @@ var validationCases = []struct {
 		"t.yaml:3:30: Pod \"p\" is invalid: metadata.labels: Invalid value: \"-x-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
 	}},
 	// containers
-	{"containers required", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {nodeName: n}\n", []string{
+	{"containers required", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {nodeName: node1}\n", []string{
 		"t.yaml:4:7: Pod \"p\" is invalid: spec.containers: Required value (a pod needs at least one container)",
 	}},
 	{"container name and image required", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{command: [sh]}]}\n", []string{
@@ -45,16 +45,20 @@ var validationCases = []struct {
 		"t.yaml:6:44: Pod \"p\" is invalid: spec.resources.requests: Invalid value: \"1Gi\": must be less than or equal to memory limit of 512Mi",
 	}},
 	{"negative quantity", pod("  overhead: {memory: -1Mi}\n"), []string{
-		"t.yaml:6:22: Pod \"p\" is invalid: spec.overhead[memory]: Invalid value: \"-1Mi\": must be greater than or equal to 0",
+		"t.yaml:6:22: Pod \"p\" is invalid: spec.overhead.limits[memory]: Invalid value: \"-1Mi\": must be greater than or equal to 0",
 	}},
-	{"preStop sleep longer than grace", pod("  terminationGracePeriodSeconds: 10\n  initContainers:\n  - name: s\n    image: i\n    lifecycle: {preStop: {sleep: {seconds: 11}}}\n"), []string{
-		"t.yaml:10:44: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.preStop.sleep.seconds: Invalid value: 11: must be non-negative and less than terminationGracePeriodSeconds (10) (raise terminationGracePeriodSeconds or shorten the sleep)",
+	{"preStop sleep longer than grace", pod("  terminationGracePeriodSeconds: 10\n  initContainers:\n  - name: s\n    image: i\n    restartPolicy: Always\n    lifecycle: {preStop: {sleep: {seconds: 11}}}\n"), []string{
+		"t.yaml:11:44: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.preStop.sleep.seconds: Invalid value: 11: must be non-negative and less than terminationGracePeriodSeconds (10) (raise terminationGracePeriodSeconds or shorten the sleep)",
 	}},
-	{"preStop sleep longer than default grace", pod("  initContainers:\n  - name: s\n    image: i\n    lifecycle: {preStop: {sleep: {seconds: 31}}}\n"), []string{
-		"t.yaml:9:44: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.preStop.sleep.seconds: Invalid value: 31: must be non-negative and less than terminationGracePeriodSeconds (30) (raise terminationGracePeriodSeconds or shorten the sleep)",
+	{"preStop sleep longer than default grace", pod("  initContainers:\n  - name: s\n    image: i\n    restartPolicy: Always\n    lifecycle: {preStop: {sleep: {seconds: 31}}}\n"), []string{
+		"t.yaml:10:44: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.preStop.sleep.seconds: Invalid value: 31: must be non-negative and less than terminationGracePeriodSeconds (30) (raise terminationGracePeriodSeconds or shorten the sleep)",
 	}},
-	{"probe grace", pod("  initContainers: [{name: s, image: i, livenessProbe: {terminationGracePeriodSeconds: 0}}]\n"), []string{
-		"t.yaml:6:87: Pod \"p\" is invalid: spec.initContainers[0].livenessProbe.terminationGracePeriodSeconds: Invalid value: 0: must be greater than 0",
+	{"init container hooks and probes", pod("  initContainers: [{name: s, image: i, lifecycle: {preStop: {sleep: {seconds: 1}}}, readinessProbe: {periodSeconds: 1}}]\n"), []string{
+		"t.yaml:6:51: Pod \"p\" is invalid: spec.initContainers[0].lifecycle: Forbidden: may not be set for init containers without restartPolicy=Always (only sidecars, init containers with restartPolicy: Always, take lifecycle hooks and probes)",
+		"t.yaml:6:101: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always (only sidecars, init containers with restartPolicy: Always, take lifecycle hooks and probes)",
+	}},
+	{"probe grace", pod("  initContainers: [{name: s, image: i, restartPolicy: Always, livenessProbe: {terminationGracePeriodSeconds: 0}}]\n"), []string{
+		"t.yaml:6:110: Pod \"p\" is invalid: spec.initContainers[0].livenessProbe.terminationGracePeriodSeconds: Invalid value: 0: must be greater than 0",
 	}},
 	{"ports", pod("  initContainers: [{name: s, image: i, ports: [{containerPort: 0}, {containerPort: 70000, hostPort: -1, protocol: ICMP}]}]\n"), []string{
 		"t.yaml:6:64: Pod \"p\" is invalid: spec.initContainers[0].ports[0].containerPort: Required value",
@@ -63,7 +67,7 @@ var validationCases = []struct {
 		"t.yaml:6:115: Pod \"p\" is invalid: spec.initContainers[0].ports[1].protocol: Unsupported value: \"ICMP\": supported values: \"SCTP\", \"TCP\", \"UDP\"",
 	}},
 	{"restartPolicy", pod("  restartPolicy: Sometimes\n  initContainers: [{name: s, image: i, restartPolicy: Forever}]\n"), []string{
-		"t.yaml:7:55: Pod \"p\" is invalid: spec.initContainers[0].restartPolicy: Unsupported value: \"Forever\": supported values: \"Always\", \"OnFailure\", \"Never\"",
+		"t.yaml:7:55: Pod \"p\" is invalid: spec.initContainers[0].restartPolicy: Unsupported value: \"Forever\": supported values: \"Always\", \"Never\", \"OnFailure\"",
 		"t.yaml:6:18: Pod \"p\" is invalid: spec.restartPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnFailure\", \"Never\"",
 	}},
 	{"activeDeadlineSeconds", pod("  activeDeadlineSeconds: 0\n"), []string{
@@ -87,7 +91,7 @@ var validationCases = []struct {
 		"t.yaml:6:36: Pod \"p\" is invalid: spec.tolerations[0].operator: Invalid value: \"b\": value must be empty when `operator` is 'Exists'",
 	}},
 	{"toleration operator", pod("  tolerations: [{key: a, operator: Gt, value: \"1\"}]\n"), []string{
-		"t.yaml:6:36: Pod \"p\" is invalid: spec.tolerations[0].operator: Unsupported value: \"Gt\": supported values: \"Equal\", \"Exists\"",
+		"t.yaml:6:36: Pod \"p\" is invalid: spec.tolerations[0].operator: Unsupported value: \"Gt\": supported values: \"Equal\", \"Exists\", \"Lt\", \"Gt\"",
 	}},
 	{"toleration effect", pod("  tolerations: [{key: a, operator: Exists, effect: NoExec}]\n"), []string{
 		"t.yaml:6:52: Pod \"p\" is invalid: spec.tolerations[0].effect: Unsupported value: \"NoExec\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
@@ -98,16 +102,16 @@ var validationCases = []struct {
 	{"toleration value syntax", pod("  tolerations: [{key: a, value: \"x y\"}]\n"), []string{
 		"t.yaml:6:17: Pod \"p\" is invalid: spec.tolerations[0].operator: Invalid value: \"x y\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
 	}},
-	{"taint effect required", "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec: {taints: [{key: a}]}\n", []string{
-		"t.yaml:4:17: Node \"n\" is invalid: spec.taints[0].effect: Required value",
+	{"taint effect required", "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {taints: [{key: a}]}\n", []string{
+		"t.yaml:4:17: Node \"n1\" is invalid: spec.taints[0].effect: Required value",
 	}},
-	{"taint effect and key", "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec: {taints: [{key: \"a b\", value: \"-\", effect: Evict}]}\n", []string{
-		"t.yaml:4:23: Node \"n\" is invalid: spec.taints[0].key: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
-		"t.yaml:4:37: Node \"n\" is invalid: spec.taints[0].value: Invalid value: \"-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
-		"t.yaml:4:50: Node \"n\" is invalid: spec.taints[0].effect: Unsupported value: \"Evict\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+	{"taint effect and key", "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {taints: [{key: \"a b\", value: \"-\", effect: Evict}]}\n", []string{
+		"t.yaml:4:23: Node \"n1\" is invalid: spec.taints[0].key: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+		"t.yaml:4:37: Node \"n1\" is invalid: spec.taints[0].value: Invalid value: \"-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+		"t.yaml:4:50: Node \"n1\" is invalid: spec.taints[0].effect: Unsupported value: \"Evict\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
 	}},
-	{"duplicate taint", "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec: {taints: [{key: a, effect: NoSchedule}, {key: a, value: x, effect: NoSchedule}]}\n", []string{
-		"t.yaml:4:47: Node \"n\" is invalid: spec.taints[1]: Duplicate value: {\"Key\":\"a\",\"Value\":\"x\",\"Effect\":\"NoSchedule\",\"TimeAdded\":null}: taints must be unique by key and effect pair",
+	{"duplicate taint", "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {taints: [{key: a, effect: NoSchedule}, {key: a, value: x, effect: NoSchedule}]}\n", []string{
+		"t.yaml:4:47: Node \"n1\" is invalid: spec.taints[1]: Duplicate value: {\"Key\":\"a\",\"Value\":\"x\",\"Effect\":\"NoSchedule\",\"TimeAdded\":null}: taints must be unique by key and effect pair",
 	}},
 	// topology spread constraints
 	{"maxSkew", pod("  topologySpreadConstraints: [{maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]\n"), []string{
@@ -199,7 +203,7 @@ var validationCases = []struct {
 		"t.yaml:7:1: PriorityClass a is already marked as default. Only one default can exist (set globalDefault: true on one class only)",
 	}},
 	{"pdb both set", "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: b}\nspec: {minAvailable: 1, maxUnavailable: 1}\n", []string{
-		"t.yaml:4:7: PodDisruptionBudget \"b\" is invalid: spec: Invalid value: {\"MinAvailable\":1,\"MaxUnavailable\":1,\"Selector\":null,\"UnhealthyPodEvictionPolicy\":null}: minAvailable and maxUnavailable cannot be both set (a PodDisruptionBudget takes one of them)",
+		"t.yaml:4:7: PodDisruptionBudget \"b\" is invalid: spec: Invalid value: {\"MinAvailable\":1,\"Selector\":null,\"MaxUnavailable\":1,\"UnhealthyPodEvictionPolicy\":null}: minAvailable and maxUnavailable cannot be both set (a PodDisruptionBudget takes one of them)",
 	}},
 	{"pdb values", "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: b}\nspec: {minAvailable: 150%, unhealthyPodEvictionPolicy: Never}\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: c}\nspec: {maxUnavailable: -1}\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: d}\nspec: {maxUnavailable: half}\n", []string{
 		"t.yaml:4:22: PodDisruptionBudget \"b\" is invalid: spec.minAvailable: Invalid value: \"150%\": must not be greater than 100%",
@@ -213,6 +217,7 @@ var validationCases = []struct {
 	}},
 	{"selector required", "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web}\nspec:\n  template:\n    spec: {containers: [{name: c, image: i}]}\n", []string{
 		"t.yaml:5:3: ReplicaSet \"web\" is invalid: spec.selector: Required value (e.g. selector: {matchLabels: {app: web}} matching the template's labels)",
+		"t.yaml:6:5: ReplicaSet \"web\" is invalid: spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`",
 	}},
 	{"empty selector", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ds}\nspec:\n  selector: {}\n  template:\n    spec: {containers: [{name: c, image: i}]}\n", []string{
 		"t.yaml:5:13: DaemonSet \"ds\" is invalid: spec.selector: Invalid value: {}: empty selector is invalid for daemonset",
@@ -223,12 +228,11 @@ var validationCases = []struct {
 		"t.yaml:7:59: Deployment \"web\" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: \"0%\": may not be 0 when `maxSurge` is 0",
 		"t.yaml:17:45: Deployment \"web2\" is invalid: spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
 		"t.yaml:18:28: Deployment \"web2\" is invalid: spec.progressDeadlineSeconds: Invalid value: 5: must be greater than minReadySeconds",
-		"t.yaml:29:20: Deployment \"web3\" is invalid: spec.strategy: Unsupported value: {\"Type\":\"BlueGreen\",\"RollingUpdate\":{\"MaxUnavailable\":\"10x\",\"MaxSurge\":null}}: supported values: \"Recreate\", \"RollingUpdate\"",
+		"t.yaml:29:20: Deployment \"web3\" is invalid: spec.strategy: Unsupported value: {\"Type\":\"BlueGreen\",\"RollingUpdate\":{\"MaxUnavailable\":\"10x\",\"MaxSurge\":0}}: supported values: \"Recreate\", \"RollingUpdate\"",
 	}},
 	{"statefulset", "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  selector: {matchLabels: {app: db}}\n  podManagementPolicy: Random\n  updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: -1, maxUnavailable: 0}}\n  ordinals: {start: -1}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: c, image: i}]}\n", []string{
 		"t.yaml:6:24: StatefulSet \"db\" is invalid: spec.podManagementPolicy: Invalid value: \"Random\": must be 'OrderedReady' or 'Parallel'",
 		"t.yaml:7:68: StatefulSet \"db\" is invalid: spec.updateStrategy.rollingUpdate.partition: Invalid value: -1: must be greater than or equal to 0",
-		"t.yaml:7:88: StatefulSet \"db\" is invalid: spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: must be greater than 0",
 		"t.yaml:8:21: StatefulSet \"db\" is invalid: spec.ordinals.start: Invalid value: -1: must be greater than or equal to 0",
 	}},
 	{"daemonset", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ds}\nspec:\n  selector: {matchLabels: {app: ds}}\n  updateStrategy: {type: Surge}\n  template:\n    metadata: {labels: {app: ds}}\n    spec: {activeDeadlineSeconds: 5, containers: [{name: c, image: i}]}\n", []string{

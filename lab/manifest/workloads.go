@@ -123,8 +123,14 @@ func decodeStatefulSet(d *decoder, n *yaml.Node) (any, []fieldError) {
 						d.fields(v, p, schemaSTSRollingUpdate, func(key string, v *yaml.Node, p string) {
 							if key == "partition" {
 								ru.Partition = d.int32p(v, p)
-							} else {
-								ru.MaxUnavailable = d.intOrString(v, p)
+								return
+							}
+							// The API server drops the field while
+							// MaxUnavailableStatefulSet is off (beta,
+							// off by default in 1.36).
+							if d.intOrString(v, p) != nil {
+								d.found = append(d.found, fieldError{path: p, warning: true,
+									msg: "ignored: the MaxUnavailableStatefulSet feature gate is off by default in Kubernetes 1.36, so the API server drops this field"})
 							}
 						})
 						s.UpdateStrategy.RollingUpdate = ru
