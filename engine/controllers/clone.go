@@ -66,3 +66,10 @@ func (m *Manager) Clone(c Cluster) *Manager {
 	}
 	return out
 }
+
+// specEqual compares two specs through their JSON encoding.
+func specEqual[T any](a, b T) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
+}

@@ -87,6 +87,9 @@ func (m *Manager) UpdateDaemonSet(namespace, name string, edit func(*api.DaemonS
 		// apps/v1 validation: the selector of an existing workload is immutable.
 		return fmt.Errorf("daemonset %s: spec.selector: Invalid value: %q: field is immutable", ds.Key(), sel.String())
 	}
+	if specEqual(ds.Spec, spec) {
+		return nil // the API server keeps the generation when nothing changed
+	}
 	ds.Spec, ds.selector = spec, sel
 	ds.Generation++
 	m.changed = true

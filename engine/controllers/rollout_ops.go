@@ -72,6 +72,9 @@ func (m *Manager) UpdateDeployment(namespace, name string, edit func(*api.Deploy
 		// apps/v1 validation: the selector of an existing workload is immutable.
 		return fmt.Errorf("deployment %s: spec.selector: Invalid value: %q: field is immutable", d.Key(), sel.String())
 	}
+	if specEqual(d.Spec, spec) {
+		return nil // the API server keeps the generation when nothing changed
+	}
 	d.Spec, d.selector = spec, sel
 	d.Generation++
 	m.changed = true

@@ -115,6 +115,9 @@ func (m *Manager) UpdateStatefulSet(namespace, name string, edit func(*api.State
 		// apps/v1 validation: the selector of an existing workload is immutable.
 		return fmt.Errorf("statefulset %s: spec.selector: Invalid value: %q: field is immutable", s.Key(), sel.String())
 	}
+	if specEqual(s.Spec, spec) {
+		return nil // the API server keeps the generation when nothing changed
+	}
 	s.Spec, s.selector = spec, sel
 	s.Generation++
 	m.changed = true
