@@ -20,6 +20,7 @@ func decodePod(d *decoder, n *yaml.Node) (any, []fieldError) {
 	})
 	defaultNamespace(&p.ObjectMeta)
 	errs := validateObjectMeta(&p.ObjectMeta, "metadata", true, subdomainName)
+	errs = append(errs, podNameWarnings(p.Name)...)
 	errs = append(errs, validatePodSpec(&p.Spec, "spec", p.Labels)...)
 	if g := p.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
 		// pkg/apis/core/v1/conversion.go: a Pod's negative grace becomes 1

@@ -54,7 +54,7 @@ func validatePodSpec(s *api.PodSpec, path string, labels map[string]string) []fi
 	out = append(out, validateTolerations(s.Tolerations, join(path, "tolerations"))...)
 	out = append(out, validateAffinity(s.Affinity, join(path, "affinity"), labels)...)
 	out = append(out, validateSpreadConstraints(s.TopologySpreadConstraints, join(path, "topologySpreadConstraints"), labels)...)
-	return out
+	return append(out, podSpecWarnings(s, path)...)
 }
 
 func validateContainers(cs []api.Container, path string, grace int64, names map[string]bool) []fieldError {

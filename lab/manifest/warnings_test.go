@@ -22,6 +22,14 @@ func TestWarnings(t *testing.T) {
 			`t.yaml:6:7: ignored Deploymnet "web": kind not modelled by the lab (did you mean Deployment?)`}},
 		{"negative grace", pod("  terminationGracePeriodSeconds: -5\n"), []string{
 			`t.yaml:6:34: Pod "p": spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1`}},
+		{"API server warnings", "apiVersion: v1\nkind: Pod\nmetadata: {name: web.v1}\nspec:\n  containers: [{name: c, image: i, resources: {requests: {memory: 1500m}}}]\n  nodeSelector: {beta.kubernetes.io/os: linux}\n  topologySpreadConstraints: [{maxSkew: 1, topologyKey: failure-domain.beta.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway}]\n  affinity:\n    nodeAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution: [{weight: 1, preference: {matchExpressions: [{key: a, operator: In, values: [\"x y\"]}]}}]\n    podAntiAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: zone}]\n", []string{
+			`t.yaml:3:18: Pod "web.v1": metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]`,
+			`t.yaml:6:18: Pod "web.v1": spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead`,
+			`t.yaml:10:133: Pod "web.v1": spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference.matchExpressions[0].values[0]: x y is invalid, a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+			`t.yaml:7:57: Pod "web.v1": spec.topologySpreadConstraints[0].topologyKey: failure-domain.beta.kubernetes.io/zone is deprecated since v1.17; use "topology.kubernetes.io/zone" instead`,
+			`t.yaml:7:31: Pod "web.v1": spec.topologySpreadConstraints[0].labelSelector: a null labelSelector results in matching no pod (add labelSelector: {matchLabels: …} matching the pods to spread)`,
+			`t.yaml:12:56: Pod "web.v1": spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector: a null labelSelector results in matching no pod`,
+			`t.yaml:5:67: Pod "web.v1": spec.containers[0].resources.requests[memory]: fractional byte value "1500m" is invalid, must be an integer (memory is counted in bytes; did you mean Mi or M instead of m?)`}},
 		{"managedFields summarised", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n  managedFields: [{manager: x}, {manager: y}]\n", []string{
 			`t.yaml:1:1: ignored 2 managedFields entries`}},
 	}
