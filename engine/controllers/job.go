@@ -26,7 +26,8 @@ const (
 
 // The lab's model of what a Job pod's containers do (they run no code):
 // a pod runs for lab.podlab.dev/run-for (a Go duration, default
-// DefaultRunFor) after it started, then exits: Succeeded, or Failed when
+// DefaultRunFor) after its containers started (its Ready transition), then
+// exits: Succeeded, or Failed when
 // lab.podlab.dev/fail is "true" (every attempt fails) or a count N (the
 // Job's first N finished pods fail). restartPolicy OnFailure is modelled
 // like Never: a failure ends the pod and counts towards backoffLimit.
@@ -365,17 +366,16 @@ func (m *Manager) runJobPods(j *Job, pods []*api.Pod) {
 				runFor = d
 			}
 		}
-		started, ok := api.Time(0), false
-		if p.Status.StartTime != nil {
-			started, ok = *p.Status.StartTime, true
-		} else if t, seen := j.runningSince[p.UID]; seen {
-			started, ok = t, true
-		} else {
-			j.runningSince[p.UID] = m.now
-			started, ok = m.now, true
-		}
+		// The run starts when the containers do: the pod's Ready transition
+		// (no readiness probes in the lab), else when first seen running.
+		started, ok := podReadyTime(p)
 		if !ok {
-			continue
+			if t, seen := j.runningSince[p.UID]; seen {
+				started = t
+			} else {
+				j.runningSince[p.UID] = m.now
+				started = m.now
+			}
 		}
 		end := started.Add(runFor)
 		if m.now < end {

@@ -40,9 +40,9 @@ func TestJobCompletionsAndParallelism(t *testing.T) {
 	if maxActive != 2 {
 		t.Fatalf("max active pods %d, want parallelism 2", maxActive)
 	}
-	// 3 waves of 31s (start 1s + run 30s): complete at 93s.
-	if got := *j.Status.CompletionTime; got != sec(93) {
-		t.Fatalf("completed at %v, want 93s", got)
+	// 3 waves of 33s (start 1s, ready 2s later, then run 30s): complete at 99s.
+	if got := *j.Status.CompletionTime; got != sec(99) {
+		t.Fatalf("completed at %v, want 99s", got)
 	}
 	if got := fc.eventMessages("Completed"); len(got) != 1 || got[0] != "Job completed" {
 		t.Fatalf("events %v", got)
@@ -69,9 +69,10 @@ func TestJobBackoffLimit(t *testing.T) {
 			creates = append(creates, e.Time)
 		}
 	}
-	// Attempt 1 at 0 fails at 6s; backoff 10s -> attempt 2 at 16s fails at
-	// 22s; backoff 20s -> attempt 3 at 42s fails at 48s: failed 3 > 2.
-	want := []api.Time{0, sec(16), sec(42)}
+	// Attempt 1 at 0 runs from 3s (ready) and fails at 8s; backoff 10s ->
+	// attempt 2 at 18s fails at 26s; backoff 20s -> attempt 3 at 46s fails
+	// at 54s: failed 3 > backoffLimit 2.
+	want := []api.Time{0, sec(18), sec(46)}
 	if len(creates) != 3 || creates[0] != want[0] || creates[1] != want[1] || creates[2] != want[2] {
 		t.Fatalf("creates at %v, want %v", creates, want)
 	}
