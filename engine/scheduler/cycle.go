@@ -127,6 +127,7 @@ func (s *Scheduler) run(pi *framework.PodInfo, explain bool, rng *rand.Rand) *ou
 		return o
 	}
 	s.buf.reset(o.numNodes, s.cfg.Parallelism)
+	s.buf.refreshNames(s.snap.Nodes)
 	preRes, st, narrowing := s.runPreFilter(o.state, pi)
 	o.narrowing = narrowing
 	if !st.IsSuccess() {

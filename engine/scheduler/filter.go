@@ -14,21 +14,52 @@ type cycleBuffers struct {
 	// rejectedBy[nodeIndex] is 1 + the index of the filter plugin that
 	// rejected the node (0: none, or not a filter plugin).
 	rejectedBy []int8
-	// cand[worker] holds the worker's surviving node positions.
+	// cand[worker] holds the worker's surviving node positions; span[worker]
+	// is where its survivors start in feasible and how many there are.
 	cand [][]int32
+	span [][2]int
 	// workerErr[worker] is set when a filter returned neither success nor
 	// a rejection (an internal error fails the whole cycle upstream).
 	workerErr []*framework.Status
 	feasible  []*framework.NodeInfo
-	filters   []activeFilter
-	scores    [][]framework.NodeScore
-	raw       [][]framework.NodeScore
-	totals    []int64
+	// feasibleIdx[i] is feasible[i].Index, known without touching the node.
+	feasibleIdx []int32
+	// cachedNodes/cachedNames are the snapshot's nodes and their names as
+	// of the last cycle, so scoring need not read every node's name.
+	cachedNodes []*framework.NodeInfo
+	cachedNames []string
+	filters     []activeFilter
+	scores      [][]framework.NodeScore
+	raw         [][]framework.NodeScore
+	totals      []int64
 }
 
 type activeFilter struct {
 	plugin framework.FilterPlugin
 	index  int8
+}
+
+// refreshNames revalidates the node-name cache against the snapshot's
+// node list (a pointer comparison per node) and rebuilds it when nodes
+// were added or removed.
+func (b *cycleBuffers) refreshNames(nodes []*framework.NodeInfo) {
+	if len(b.cachedNodes) == len(nodes) {
+		same := true
+		for i, ni := range nodes {
+			if b.cachedNodes[i] != ni {
+				same = false
+				break
+			}
+		}
+		if same {
+			return
+		}
+	}
+	b.cachedNodes = append(b.cachedNodes[:0], nodes...)
+	b.cachedNames = b.cachedNames[:0]
+	for _, ni := range nodes {
+		b.cachedNames = append(b.cachedNames, ni.Node.Name)
+	}
 }
 
 func (b *cycleBuffers) reset(numNodes, workers int) {
@@ -43,6 +74,7 @@ func (b *cycleBuffers) reset(numNodes, workers int) {
 	for len(b.cand) < workers {
 		b.cand = append(b.cand, nil)
 		b.workerErr = append(b.workerErr, nil)
+		b.span = append(b.span, [2]int{})
 	}
 	clear(b.workerErr)
 }
@@ -69,6 +101,11 @@ func (s *Scheduler) filterNodes(state *framework.CycleState, pi *framework.PodIn
 		b.filters = append(b.filters, activeFilter{plugin: pl, index: int8(i)})
 	}
 	filters := b.filters
+	if cap(b.feasible) < len(nodes) {
+		b.feasible = make([]*framework.NodeInfo, len(nodes))
+		b.feasibleIdx = make([]int32, len(nodes))
+	}
+	b.feasible, b.feasibleIdx = b.feasible[:len(nodes)], b.feasibleIdx[:len(nodes)]
 	workers := parallelize(s.cfg.Parallelism, len(nodes), func(w, lo, hi int) {
 		cand := b.cand[w][:0]
 		for k := lo; k < hi; k++ {
@@ -95,26 +132,47 @@ func (s *Scheduler) filterNodes(state *framework.CycleState, pi *framework.PodIn
 				break
 			}
 		}
+		// Survivors go to the worker's own region of the feasible
+		// buffers, starting at lo; the regions are joined below.
+		all := narrowed == nil // then nodes is snap.Nodes and k is the Index
+		for j, k := range cand {
+			ni, idx := nodes[k], k
+			if !all {
+				idx = int32(ni.Index)
+			}
+			b.feasible[lo+j], b.feasibleIdx[lo+j] = ni, idx
+		}
 		b.cand[w] = cand
+		b.span[w] = [2]int{lo, len(cand)}
 	})
 	for _, st := range b.workerErr {
 		if st != nil {
 			return nil, st
 		}
 	}
+	n := 0
+	for w := 0; w < workers; w++ {
+		lo, cnt := b.span[w][0], b.span[w][1]
+		if lo != n {
+			copy(b.feasible[n:n+cnt], b.feasible[lo:lo+cnt])
+			copy(b.feasibleIdx[n:n+cnt], b.feasibleIdx[lo:lo+cnt])
+		}
+		n += cnt
+	}
+	b.feasible, b.feasibleIdx = b.feasible[:n], b.feasibleIdx[:n]
 	rejected, st := s.nominatedPass(state, pi, narrowed)
 	if st != nil {
 		return nil, st
 	}
-	b.feasible = b.feasible[:0]
-	for w := 0; w < workers; w++ {
-		for _, k := range b.cand[w] {
-			// Reading ni.Index costs a cache miss per node: only needed
-			// when the nominated pass rejected some node.
-			if ni := nodes[k]; rejected == 0 || b.statuses[ni.Index] == nil {
-				b.feasible = append(b.feasible, ni)
+	if rejected > 0 {
+		j := 0
+		for i, ni := range b.feasible {
+			if idx := b.feasibleIdx[i]; b.statuses[idx] == nil {
+				b.feasible[j], b.feasibleIdx[j] = ni, idx
+				j++
 			}
 		}
+		b.feasible, b.feasibleIdx = b.feasible[:j], b.feasibleIdx[:j]
 	}
 	return b.feasible, nil
 }

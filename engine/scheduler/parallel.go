@@ -32,3 +32,21 @@ func parallelize(workers, n int, fn func(worker, lo, hi int)) int {
 	wg.Wait()
 	return workers
 }
+
+// runWorkers runs fn(0..workers-1), the last on the calling goroutine.
+func runWorkers(workers int, fn func(worker int)) {
+	if workers <= 1 {
+		fn(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers-1; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(w)
+		}()
+	}
+	fn(workers - 1)
+	wg.Wait()
+}

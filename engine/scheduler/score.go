@@ -71,6 +71,9 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 
 	}
 	clear(b.workerErr)
+	// feasible normally is the filter's output, whose indexes and names
+	// are known without reading the nodes.
+	fromCycle := len(b.feasibleIdx) == n && len(feasible) > 0 && &b.feasible[0] == &feasible[0] && len(b.cachedNames) == len(s.snap.Nodes)
 	parallelize(s.cfg.Parallelism, n, func(w, lo, hi int) {
 		// Name and Index are read from each node once (a cache miss per
 		// node), then copied into every plugin's list.
@@ -83,8 +86,12 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 			if names == nil {
 				names = scores[lo:hi]
 				for i := lo; i < hi; i++ {
-					ni := feasible[i]
-					scores[i] = framework.NodeScore{Name: ni.Node.Name, Index: ni.Index}
+					if idx := b.feasibleIdx[i]; fromCycle {
+						scores[i] = framework.NodeScore{Name: b.cachedNames[idx], Index: int(idx)}
+					} else {
+						ni := feasible[i]
+						scores[i] = framework.NodeScore{Name: ni.Node.Name, Index: ni.Index}
+					}
 				}
 				continue
 			}
@@ -111,37 +118,65 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 			return scoreTable{}, st
 		}
 	}
-	for p, pl := range plugins {
-		scores := table.normalized[p]
-		if scores == nil {
-			continue
-		}
-		if keepRaw {
-			table.raw[p] = append([]framework.NodeScore(nil), scores...)
-		}
-		if ext := pl.ScoreExtensions(); ext != nil {
-			if st := ext.NormalizeScore(state, pi, scores); !st.IsSuccess() {
-				return scoreTable{}, errorStatus(fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", pl.Name(), statusError(st)), pl.Name())
+	if keepRaw {
+		for p := range plugins {
+			if scores := table.normalized[p]; scores != nil {
+				table.raw[p] = append([]framework.NodeScore(nil), scores...)
 			}
+		}
+	}
+	// NormalizeScore of different plugins may run in parallel (upstream
+	// does); each plugin's list is normalised by one goroutine. Worker w
+	// takes plugins w, w+W, … (fixed, so errors are reported the same way
+	// every time).
+	normWorkers := 1
+	if n >= 1024 {
+		normWorkers = min(s.cfg.Parallelism, len(plugins))
+	}
+	runWorkers(normWorkers, func(w int) {
+		for p := w; p < len(plugins); p += normWorkers {
+			pl, scores := plugins[p], table.normalized[p]
+			if scores == nil {
+				continue
+			}
+			if ext := pl.ScoreExtensions(); ext != nil {
+				if st := ext.NormalizeScore(state, pi, scores); !st.IsSuccess() {
+					b.workerErr[w] = errorStatus(fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", pl.Name(), statusError(st)), pl.Name())
+					return
+				}
+			}
+		}
+	})
+	for _, st := range b.workerErr {
+		if st != nil {
+			return scoreTable{}, st
 		}
 	}
 	if cap(b.totals) < n {
 		b.totals = make([]int64, n, max(n, 2*cap(b.totals)))
 	}
 	totals := b.totals[:n]
-	clear(totals)
-	for p, pl := range plugins {
-		scores := table.normalized[p]
-		if scores == nil {
-			continue
-		}
-		for i := range scores {
-			sc := scores[i].Score
-			if sc > framework.MaxNodeScore || sc < framework.MinNodeScore {
-				return scoreTable{}, errorStatus(fmt.Errorf("applying score defaultWeights on Score plugins: plugin %q returns an invalid score %v, it should in the range of [%v, %v] after normalizing",
-					pl.Name(), sc, framework.MinNodeScore, framework.MaxNodeScore), pl.Name())
+	parallelize(s.cfg.Parallelism, n, func(w, lo, hi int) {
+		clear(totals[lo:hi])
+		for p, pl := range plugins {
+			scores := table.normalized[p]
+			if scores == nil {
+				continue
 			}
-			totals[i] += sc * pl.weight
+			for i := lo; i < hi; i++ {
+				sc := scores[i].Score
+				if sc > framework.MaxNodeScore || sc < framework.MinNodeScore {
+					b.workerErr[w] = errorStatus(fmt.Errorf("applying score defaultWeights on Score plugins: plugin %q returns an invalid score %v, it should in the range of [%v, %v] after normalizing",
+						pl.Name(), sc, framework.MinNodeScore, framework.MaxNodeScore), pl.Name())
+					return
+				}
+				totals[i] += sc * pl.weight
+			}
+		}
+	})
+	for _, st := range b.workerErr {
+		if st != nil {
+			return scoreTable{}, st
 		}
 	}
 	table.totals = totals
