@@ -28,14 +28,8 @@ func (c *constraint) counts() bool {
 	return !c.Selector.Empty() && !c.Selector.IsNothing()
 }
 
-// filterNodes reports whether the constraint looks at only some nodes
-// with its key (nodeAffinityPolicy Honor with a node selector or required
-// node affinity, or nodeTaintsPolicy Honor).
-func (c *constraint) filterNodes(pod *api.Pod) bool {
-	return (c.NodeAffinityPolicy == api.PolicyHonor && hasRequiredNodeAffinity(pod)) ||
-		c.NodeTaintsPolicy == api.PolicyHonor
-}
-
+// hasRequiredNodeAffinity reports a nodeSelector or required node
+// affinity (what nodeAffinityPolicy Honor looks at).
 func hasRequiredNodeAffinity(pod *api.Pod) bool {
 	if len(pod.Spec.NodeSelector) > 0 {
 		return true
