@@ -138,7 +138,7 @@ func BenchmarkPreemption(b *testing.B) {
 }
 
 // benchNodes scales BenchmarkPreemption (5,000 in the goal).
-var benchNodes = 500
+var benchNodes = 5000
 
 // benchDaySeconds is BenchmarkDay's virtual duration (24 h in the goal).
 var benchDaySeconds = 24 * 3600

@@ -90,7 +90,7 @@ func (e *Engine) deletePod(key string, opts DeleteOptions) error {
 		ts := np.DeletionTimestamp.Add(-secondsDur(*cur)).Add(secondsDur(period))
 		np.DeletionTimestamp = &ts
 		np.DeletionGracePeriodSeconds = &period
-		e.setPodObject(ps, np)
+		e.setPodObjectForScheduler(ps, np)
 		e.changes++
 		if period == 0 {
 			e.startKill(ps, nil, false)
@@ -105,7 +105,7 @@ func (e *Engine) deletePod(key string, opts DeleteOptions) error {
 	ts := now.Add(secondsDur(period))
 	np.DeletionTimestamp = &ts
 	np.DeletionGracePeriodSeconds = &period
-	e.setPodObject(ps, np)
+	e.setPodObjectForScheduler(ps, np)
 	e.queue.Delete(key)
 	e.changes++
 	if period == 0 {
@@ -200,6 +200,7 @@ func (e *Engine) podGone(key string, gen int64) {
 		p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: t, Status: api.ConditionFalse, Reason: "PodFailed", LastTransitionTime: e.Now()})
 	}
 	ps.state = StateTerminated
+	e.countMemory(ps, false)
 	ps.kill = nil
 	e.setPodObject(ps, p)
 	e.snap.RemovePod(key) // terminal pods hold nothing

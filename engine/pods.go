@@ -179,6 +179,7 @@ func (e *Engine) podStarted(key string, gen int64) {
 	}
 	e.setPodObject(ps, p)
 	ps.state = StateRunning
+	e.countMemory(ps, true)
 	at := now
 	e.timelines[key].running = &at
 	if e.started {
@@ -190,9 +191,20 @@ func (e *Engine) podStarted(key string, gen int64) {
 	e.changes++
 }
 
-// setPodObject installs a changed pod object, keeping the snapshot's
-// PodInfo pointing at it.
+// setPodObject installs a pod object whose change does not matter to
+// scheduling (status: phase, conditions, nomination): the PodInfo the
+// snapshot and queue hold now points at it.
 func (e *Engine) setPodObject(ps *podState, p *api.Pod) {
+	ps.pod = p
+	if ps.info != nil {
+		ps.info.Pod = p
+	}
+}
+
+// setPodObjectForScheduler installs a pod object whose change matters to
+// scheduling (labels, deletionTimestamp): the snapshot updates its
+// indexes.
+func (e *Engine) setPodObjectForScheduler(ps *podState, p *api.Pod) {
 	ps.pod = p
 	if ps.info != nil {
 		info := *ps.info
@@ -211,6 +223,7 @@ func (e *Engine) removePod(key string) {
 	if ps == nil {
 		return
 	}
+	e.countMemory(ps, false)
 	delete(e.pods, key)
 	if m := e.podsByNode[ps.pod.Spec.NodeName]; m != nil {
 		delete(m, key)
@@ -278,7 +291,13 @@ func (e *Engine) SetPodUsage(key, spec string) error {
 	if err != nil {
 		return fmt.Errorf("usage pod %s: %w", key, err)
 	}
-	ps.usage = u
+	if ps.memCounted {
+		e.countMemory(ps, false)
+		ps.usage = u
+		e.countMemory(ps, true)
+	} else {
+		ps.usage = u
+	}
 	if n := ps.pod.Spec.NodeName; n != "" {
 		e.ensurePressurePass(n)
 	}

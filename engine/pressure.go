@@ -42,21 +42,29 @@ func nodeMemoryCapacity(n *api.Node) int64 {
 // podMemoryOnNode sums the modelled usage of the pods whose containers
 // run on a node (running, or terminating until they are gone).
 func (e *Engine) podMemoryOnNode(name string) int64 {
-	ni := e.snap.Get(name)
-	if ni == nil {
+	ns := e.nodes[name]
+	if ns == nil {
 		return 0
 	}
-	var sum int64
-	for _, pi := range ni.Pods {
-		if ps := e.pods[pi.Pod.Key()]; ps != nil && usesMemory(ps) {
-			sum += ps.usage
-		}
-	}
-	return sum
+	return ns.podUsage
 }
 
-func usesMemory(ps *podState) bool {
-	return ps.state == StateRunning || (ps.state == StateTerminating && ps.kill != nil && len(ps.kill.plan.Containers) > 0)
+// countMemory adds (or with on false removes) a pod's usage to its node's.
+func (e *Engine) countMemory(ps *podState, on bool) {
+	if ps.memCounted == on {
+		return
+	}
+	ns := e.nodes[ps.pod.Spec.NodeName]
+	if ns == nil {
+		ps.memCounted = false
+		return
+	}
+	ps.memCounted = on
+	if on {
+		ns.podUsage += ps.usage
+	} else {
+		ns.podUsage -= ps.usage
+	}
 }
 
 // NodeMemory is a node's memory as the kubelet's eviction manager sees it.
@@ -81,7 +89,7 @@ func (e *Engine) NodeMemory(name string) (NodeMemory, bool) {
 // atRisk: a pass could do something (a threshold is met, or the
 // eviction manager still remembers pressure).
 func (e *Engine) atRisk(ns *nodeState, m NodeMemory) bool {
-	if ns.memoryPressure || ns.pressure.LastObserved != nil {
+	if ns.memoryPressure {
 		return true
 	}
 	for _, t := range ns.pressure.FirstObserved {

@@ -157,6 +157,21 @@ func checkInvariants(t *testing.T, e *Engine, lastNow api.Time, step string) {
 			t.Fatalf("after %s: node %s snapshot requested %d/%d, pods say %d/%d", step, name, ni.Requested.MilliCPU, ni.Requested.Memory, r.MilliCPU, r.Memory)
 		}
 	}
+	// The kubelet's memory signal matches the pods whose containers run.
+	mem := map[string]int64{}
+	for _, ps := range e.pods {
+		if ps.memCounted {
+			mem[ps.pod.Spec.NodeName] += ps.usage
+			if ps.state != StateRunning && ps.state != StateTerminating {
+				t.Fatalf("after %s: %s pod %s counted for memory", step, ps.state, ps.pod.Key())
+			}
+		}
+	}
+	for name, ns := range e.nodes {
+		if ns.podUsage != mem[name] {
+			t.Fatalf("after %s: node %s podUsage %d, pods say %d", step, name, ns.podUsage, mem[name])
+		}
+	}
 	// Every pending pod waits in the scheduling queue, and only they do.
 	queued := map[string]bool{}
 	for _, qp := range e.queue.Pending() {

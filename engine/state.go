@@ -56,6 +56,9 @@ type podState struct {
 	taintCreated api.Time
 	// schedMessage is the last FailedScheduling message.
 	schedMessage string
+	// memCounted: usage is included in the node's podUsage (containers
+	// started and not yet gone).
+	memCounted bool
 }
 
 // killState is a termination in progress on the node.
@@ -87,6 +90,8 @@ type nodeState struct {
 	node *api.Node
 	// systemUsage is non-pod memory use (bytes), set by SetNodePressure.
 	systemUsage int64
+	// podUsage sums the usage of the pods whose containers run here.
+	podUsage int64
 	pressure    kubelet.PressureState
 	// lastPass is the eviction manager's last pass; passGen guards the
 	// scheduled one (0: none scheduled).

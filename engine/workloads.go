@@ -97,7 +97,7 @@ func (c clusterAPI) SetPodOwnership(namespace, name string, labels map[string]st
 		p.Labels[k] = v
 	}
 	p.OwnerReferences = append([]api.OwnerReference(nil), refs...)
-	c.e.setPodObject(ps, p)
+	c.e.setPodObjectForScheduler(ps, p)
 	if ps.state == StatePending {
 		c.e.queue.Update(ps.info, c.e.Now())
 	} else {
@@ -126,6 +126,7 @@ func (c clusterAPI) FinishPod(namespace, name, phase, reason string) error {
 		p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: t, Status: api.ConditionFalse, Reason: "PodCompleted", LastTransitionTime: e.Now()})
 	}
 	ps.state = StateTerminated
+	e.countMemory(ps, false)
 	e.setPodObject(ps, p)
 	e.snap.RemovePod(key)
 	at := e.Now()
