@@ -92,7 +92,7 @@ type nodeState struct {
 	systemUsage int64
 	// podUsage sums the usage of the pods whose containers run here.
 	podUsage int64
-	pressure    kubelet.PressureState
+	pressure kubelet.PressureState
 	// lastPass is the eviction manager's last pass; passGen guards the
 	// scheduled one (0: none scheduled).
 	lastPass api.Time
