@@ -333,3 +333,38 @@ func TestFilterUpstream(t *testing.T) {
 		})
 	}
 }
+
+// TestFilterAndScoreInParallel runs Filter and Score from several
+// goroutines, as the runtime does (go test -race checks the shared state).
+func TestFilterAndScoreInParallel(t *testing.T) {
+	snap := newSnapshot(t, nodes(fourNodes...), pods("p-a1 @node-a foo=", "p-a2 @node-a foo=", "p-x1 @node-x foo="))
+	pl := mustNew(t, listArgs())
+	pod := makePod("p").Label("foo", "").Spread(1, "zone", dns, fooSelector).Spread(1, "node", anyway, fooSelector).Obj()
+	pi := framework.NewPodInfo(pod)
+	state := framework.NewCycleState()
+	if _, st := pl.PreFilter(state, pi, snap); !st.IsSuccess() {
+		t.Fatal(st.Message())
+	}
+	if st := pl.PreScore(state, pi, snap, snap.Nodes); !st.IsSuccess() {
+		t.Fatal(st.Message())
+	}
+	want := filterCodes(t, pl, snap, pod)
+	done := make(chan map[string]framework.Code)
+	for range 4 {
+		go func() {
+			got := map[string]framework.Code{}
+			for range 50 {
+				for _, ni := range snap.Nodes {
+					got[ni.Node.Name] = pl.Filter(state, pi, ni).CodeOf()
+					pl.Score(state, pi, ni)
+				}
+			}
+			done <- got
+		}()
+	}
+	for range 4 {
+		if d := diffCodes(<-done, want); d != "" {
+			t.Errorf("parallel verdicts differ:\n%s", d)
+		}
+	}
+}
