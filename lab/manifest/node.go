@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"strings"
+
 	"go.yaml.in/yaml/v3"
 
 	"podlab.dev/podlab/engine/api"
@@ -28,7 +30,12 @@ func decodeNode(d *decoder, n *yaml.Node) (any, []fieldError) {
 		}
 	})
 	errs := validateObjectMeta(&node.ObjectMeta, "metadata", false, subdomainName)
-	errs = append(errs, validateTaints(node.Spec.Taints, "spec.taints")...)
+	// ValidateNode names the taints "metadata.taints" (an upstream quirk
+	// kept in the messages); positions point at spec.taints.
+	for _, e := range validateTaints(node.Spec.Taints, "metadata.taints") {
+		e.at = "spec" + strings.TrimPrefix(e.path, "metadata")
+		errs = append(errs, e)
+	}
 	return node, errs
 }
 

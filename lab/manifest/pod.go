@@ -104,6 +104,7 @@ func (d *decoder) containers(n *yaml.Node, path string, init bool) []api.Contain
 func (d *decoder) container(n *yaml.Node, path string, init bool) api.Container {
 	var c api.Container
 	var hooksAndProbes []string
+	var handlers []handlerAt
 	d.fields(n, path, schemaContainer, func(key string, v *yaml.Node, p string) {
 		switch key {
 		case "lifecycle", "livenessProbe", "readinessProbe", "startupProbe":
@@ -127,13 +128,18 @@ func (d *decoder) container(n *yaml.Node, path string, init bool) api.Container 
 		case "restartPolicy":
 			c.RestartPolicy = d.str(v, p)
 		case "lifecycle":
-			d.fields(v, p, schemaLifecycle, func(_ string, v *yaml.Node, p string) {
-				c.Lifecycle = &api.Lifecycle{PreStop: d.handler(v, p)}
+			d.fields(v, p, schemaLifecycle, func(key string, v *yaml.Node, p string) {
+				if key == "preStop" {
+					c.Lifecycle = &api.Lifecycle{PreStop: d.handler(v, p)}
+				}
+				handlers = append(handlers, handlerAt{v, p, lifecycleHandlerKinds})
 			})
 		case "livenessProbe":
 			c.ProbeTerminationGracePeriodSeconds = d.probe(v, p)
+			handlers = append(handlers, handlerAt{v, p, probeHandlerKinds})
 		case "readinessProbe", "startupProbe":
 			d.probe(v, p)
+			handlers = append(handlers, handlerAt{v, p, probeHandlerKinds})
 		}
 	})
 	if init && !c.IsSidecar() {
@@ -142,8 +148,54 @@ func (d *decoder) container(n *yaml.Node, path string, init bool) api.Container 
 				withHint("only sidecars, init containers with restartPolicy: Always, take lifecycle hooks and probes"))
 		}
 		c.Lifecycle, c.ProbeTerminationGracePeriodSeconds = nil, nil
+		return c
+	}
+	for _, h := range handlers {
+		d.found = append(d.found, validateHandlerKinds(h.node, h.path, h.kinds)...)
 	}
 	return c
+}
+
+// Handler types in the order validateHandler checks them.
+var (
+	probeHandlerKinds     = []string{"exec", "httpGet", "tcpSocket", "grpc"}
+	lifecycleHandlerKinds = []string{"exec", "httpGet", "tcpSocket", "sleep"}
+)
+
+// handlerAt is a probe or lifecycle hook awaiting validateHandlerKinds.
+type handlerAt struct {
+	node  *yaml.Node
+	path  string
+	kinds []string
+}
+
+// validateHandlerKinds is validateHandler's count of handler types: exactly
+// one of kinds must be set.
+func validateHandlerKinds(n *yaml.Node, path string, kinds []string) []fieldError {
+	n = resolve(n)
+	set := map[string]bool{}
+	if n != nil && n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if !isNull(n.Content[i+1]) {
+				set[resolve(n.Content[i]).Value] = true
+			}
+		}
+	}
+	var out []fieldError
+	count := 0
+	for _, k := range kinds {
+		if !set[k] {
+			continue
+		}
+		if count > 0 {
+			out = append(out, forbidden(join(path, k), "may not specify more than 1 handler type"))
+		}
+		count++
+	}
+	if count == 0 {
+		out = append(out, required(path, "must specify a handler type").withHint("e.g. httpGet: {path: /healthz, port: 8080}"))
+	}
+	return out
 }
 
 func (d *decoder) containerPort(n *yaml.Node, path string) api.ContainerPort {

@@ -92,7 +92,7 @@ var (
 		"workingDir env envFrom volumeMounts volumeDevices imagePullPolicy securityContext stdin stdinOnce tty terminationMessagePath terminationMessagePolicy resizePolicy restartPolicyRules")
 	schemaContainerPort = newSchema("name containerPort hostPort hostIP protocol", "")
 	schemaResources     = newSchema("requests limits", "claims")
-	schemaLifecycle     = newSchema("preStop", "postStart stopSignal")
+	schemaLifecycle     = newSchema("preStop postStart", "stopSignal")
 	schemaHandler       = newSchema("exec httpGet sleep", "tcpSocket")
 	schemaExec          = newSchema("command", "")
 	schemaHTTPGet       = newSchema("path", "port host scheme httpHeaders")

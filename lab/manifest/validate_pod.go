@@ -88,9 +88,11 @@ func validateContainers(cs []api.Container, path string, grace int64, names map[
 			// validateSleepAction with PodLifecycleSleepActionAllowZero (GA, 1.34).
 			secs := *c.Lifecycle.PreStop.SleepSeconds
 			if secs < 0 || secs > grace {
-				out = append(out, invalid(join(p, "lifecycle.preStop.sleep.seconds"), secs,
+				e := invalid(join(p, "lifecycle.preStop.sleep"), secs,
 					fmt.Sprintf("must be non-negative and less than terminationGracePeriodSeconds (%d)", grace)).
-					withHint("raise terminationGracePeriodSeconds or shorten the sleep"))
+					withHint("raise terminationGracePeriodSeconds or shorten the sleep")
+				e.at = join(p, "lifecycle.preStop.sleep.seconds")
+				out = append(out, e)
 			}
 		}
 		if g := c.ProbeTerminationGracePeriodSeconds; g != nil && *g <= 0 {

@@ -48,16 +48,23 @@ var validationCases = []struct {
 		"t.yaml:6:22: Pod \"p\" is invalid: spec.overhead.limits[memory]: Invalid value: \"-1Mi\": must be greater than or equal to 0",
 	}},
 	{"preStop sleep longer than grace", pod("  terminationGracePeriodSeconds: 10\n  initContainers:\n  - name: s\n    image: i\n    restartPolicy: Always\n    lifecycle: {preStop: {sleep: {seconds: 11}}}\n"), []string{
-		"t.yaml:11:44: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.preStop.sleep.seconds: Invalid value: 11: must be non-negative and less than terminationGracePeriodSeconds (10) (raise terminationGracePeriodSeconds or shorten the sleep)",
+		"t.yaml:11:44: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.preStop.sleep: Invalid value: 11: must be non-negative and less than terminationGracePeriodSeconds (10) (raise terminationGracePeriodSeconds or shorten the sleep)",
 	}},
 	{"preStop sleep longer than default grace", pod("  initContainers:\n  - name: s\n    image: i\n    restartPolicy: Always\n    lifecycle: {preStop: {sleep: {seconds: 31}}}\n"), []string{
-		"t.yaml:10:44: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.preStop.sleep.seconds: Invalid value: 31: must be non-negative and less than terminationGracePeriodSeconds (30) (raise terminationGracePeriodSeconds or shorten the sleep)",
+		"t.yaml:10:44: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.preStop.sleep: Invalid value: 31: must be non-negative and less than terminationGracePeriodSeconds (30) (raise terminationGracePeriodSeconds or shorten the sleep)",
 	}},
 	{"init container hooks and probes", pod("  initContainers: [{name: s, image: i, lifecycle: {preStop: {sleep: {seconds: 1}}}, readinessProbe: {periodSeconds: 1}}]\n"), []string{
 		"t.yaml:6:51: Pod \"p\" is invalid: spec.initContainers[0].lifecycle: Forbidden: may not be set for init containers without restartPolicy=Always (only sidecars, init containers with restartPolicy: Always, take lifecycle hooks and probes)",
 		"t.yaml:6:101: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always (only sidecars, init containers with restartPolicy: Always, take lifecycle hooks and probes)",
 	}},
+	{"handler types", pod("  initContainers:\n  - name: s\n    image: i\n    restartPolicy: Always\n    readinessProbe: {exec: {command: [a]}, httpGet: {port: 80}, grpc: {port: 9}}\n    lifecycle: {postStart: {}, preStop: {sleep: {seconds: 1}, exec: {command: [b]}}}\n"), []string{
+		"t.yaml:10:21: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe.httpGet: Forbidden: may not specify more than 1 handler type",
+		"t.yaml:10:21: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe.grpc: Forbidden: may not specify more than 1 handler type",
+		"t.yaml:11:28: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.postStart: Required value: must specify a handler type (e.g. httpGet: {path: /healthz, port: 8080})",
+		"t.yaml:11:49: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.preStop.sleep: Forbidden: may not specify more than 1 handler type",
+	}},
 	{"probe grace", pod("  initContainers: [{name: s, image: i, restartPolicy: Always, livenessProbe: {terminationGracePeriodSeconds: 0}}]\n"), []string{
+		"t.yaml:6:78: Pod \"p\" is invalid: spec.initContainers[0].livenessProbe: Required value: must specify a handler type (e.g. httpGet: {path: /healthz, port: 8080})",
 		"t.yaml:6:110: Pod \"p\" is invalid: spec.initContainers[0].livenessProbe.terminationGracePeriodSeconds: Invalid value: 0: must be greater than 0",
 	}},
 	{"ports", pod("  initContainers: [{name: s, image: i, ports: [{containerPort: 0}, {containerPort: 70000, hostPort: -1, protocol: ICMP}]}]\n"), []string{
@@ -103,15 +110,15 @@ var validationCases = []struct {
 		"t.yaml:6:17: Pod \"p\" is invalid: spec.tolerations[0].operator: Invalid value: \"x y\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
 	}},
 	{"taint effect required", "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {taints: [{key: a}]}\n", []string{
-		"t.yaml:4:17: Node \"n1\" is invalid: spec.taints[0].effect: Required value",
+		"t.yaml:4:17: Node \"n1\" is invalid: metadata.taints[0].effect: Required value",
 	}},
 	{"taint effect and key", "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {taints: [{key: \"a b\", value: \"-\", effect: Evict}]}\n", []string{
-		"t.yaml:4:23: Node \"n1\" is invalid: spec.taints[0].key: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
-		"t.yaml:4:37: Node \"n1\" is invalid: spec.taints[0].value: Invalid value: \"-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
-		"t.yaml:4:50: Node \"n1\" is invalid: spec.taints[0].effect: Unsupported value: \"Evict\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+		"t.yaml:4:23: Node \"n1\" is invalid: metadata.taints[0].key: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+		"t.yaml:4:37: Node \"n1\" is invalid: metadata.taints[0].value: Invalid value: \"-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+		"t.yaml:4:50: Node \"n1\" is invalid: metadata.taints[0].effect: Unsupported value: \"Evict\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
 	}},
 	{"duplicate taint", "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {taints: [{key: a, effect: NoSchedule}, {key: a, value: x, effect: NoSchedule}]}\n", []string{
-		"t.yaml:4:47: Node \"n1\" is invalid: spec.taints[1]: Duplicate value: {\"Key\":\"a\",\"Value\":\"x\",\"Effect\":\"NoSchedule\",\"TimeAdded\":null}: taints must be unique by key and effect pair",
+		"t.yaml:4:47: Node \"n1\" is invalid: metadata.taints[1]: Duplicate value: {\"Key\":\"a\",\"Value\":\"x\",\"Effect\":\"NoSchedule\",\"TimeAdded\":null}: taints must be unique by key and effect pair",
 	}},
 	// topology spread constraints
 	{"maxSkew", pod("  topologySpreadConstraints: [{maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]\n"), []string{

@@ -11,10 +11,10 @@ func TestWarnings(t *testing.T) {
 		input string
 		want  []string
 	}{
-		{"unknown fields with suggestions", pod("  nodeSelecter: {a: b}\n  initContainers:\n  - name: s\n    image: i\n    restartPolicy: Always\n    resorces: {}\n    livenessProbe: {initialDelay: 5}\nfoo: bar\n"), []string{
+		{"unknown fields with suggestions", pod("  nodeSelecter: {a: b}\n  initContainers:\n  - name: s\n    image: i\n    restartPolicy: Always\n    resorces: {}\n    livenessProbe: {tcpSocket: {port: 80}, initialDelay: 5}\nfoo: bar\n"), []string{
 			`t.yaml:6:3: Pod "p": unknown field "spec.nodeSelecter" (did you mean "nodeSelector"?)`,
 			`t.yaml:11:5: Pod "p": unknown field "spec.initContainers[0].resorces" (did you mean "resources"?)`,
-			`t.yaml:12:21: Pod "p": unknown field "spec.initContainers[0].livenessProbe.initialDelay" (did you mean "initialDelaySeconds"?)`,
+			`t.yaml:12:44: Pod "p": unknown field "spec.initContainers[0].livenessProbe.initialDelay" (did you mean "initialDelaySeconds"?)`,
 			`t.yaml:13:1: Pod "p": unknown field "foo"`}},
 		{"valid but unmodelled fields are silent", pod("  volumes: [{name: v, emptyDir: {}}]\n  dnsPolicy: ClusterFirst\n  securityContext: {runAsUser: 1000}\n  hostAliases: [{ip: 1.2.3.4, hostnames: [a]}]\n"), nil},
 		{"other kinds are ignored", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\n---\napiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: web}\n", []string{
