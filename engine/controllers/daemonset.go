@@ -23,6 +23,9 @@ func (m *Manager) AddDaemonSet(obj *api.DaemonSet) (*DaemonSet, error) {
 	ds := &DaemonSet{DaemonSet: *obj}
 	m.initMeta(&ds.ObjectMeta)
 	defaultDaemonSet(&ds.Spec)
+	if err := validateStrategy("spec.updateStrategy.type", ds.Spec.UpdateStrategy.Type, "RollingUpdate", api.OnDeleteStrategyType); err != nil {
+		return nil, fmt.Errorf("daemonset %s: %w", ds.Key(), err)
+	}
 	sel, err := compileWorkloadSelector(ds.Spec.Selector, ds.Spec.Template.Labels)
 	if err != nil {
 		return nil, fmt.Errorf("daemonset %s: %w", ds.Key(), err)
@@ -79,6 +82,9 @@ func (m *Manager) UpdateDaemonSet(namespace, name string, edit func(*api.DaemonS
 	spec.Template = copyTemplate(&ds.Spec.Template)
 	edit(&spec)
 	defaultDaemonSet(&spec)
+	if err := validateStrategy("spec.updateStrategy.type", spec.UpdateStrategy.Type, "RollingUpdate", api.OnDeleteStrategyType); err != nil {
+		return fmt.Errorf("daemonset %s: %w", ds.Key(), err)
+	}
 	sel, err := compileWorkloadSelector(spec.Selector, spec.Template.Labels)
 	if err != nil {
 		return fmt.Errorf("daemonset %s: %w", ds.Key(), err)

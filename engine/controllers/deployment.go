@@ -44,6 +44,9 @@ func (m *Manager) AddDeployment(obj *api.Deployment) (*Deployment, error) {
 			return nil, fmt.Errorf("deployment %s: spec.strategy.rollingUpdate: %w", d.Key(), err)
 		}
 	}
+	if err := validateDeploymentSpec(&d.Spec); err != nil {
+		return nil, fmt.Errorf("deployment %s: %w", d.Key(), err)
+	}
 	d.selector = sel
 	if m.started {
 		d.CreationTimestamp = m.now
@@ -78,6 +81,39 @@ func defaultDeployment(s *api.DeploymentSpec) {
 	if s.ProgressDeadlineSeconds == nil {
 		s.ProgressDeadlineSeconds = ptr(int32(600))
 	}
+}
+
+func validateDeploymentSpec(s *api.DeploymentSpec) error {
+	if err := validateReplicas(s.Replicas); err != nil {
+		return err
+	}
+	if err := validateStrategy("spec.strategy.type", s.Strategy.Type, api.RecreateDeploymentStrategyType, api.RollingUpdateDeploymentStrategyType); err != nil {
+		return err
+	}
+	if s.Strategy.Type == api.RecreateDeploymentStrategyType && s.Strategy.RollingUpdate != nil {
+		return fmt.Errorf("spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'")
+	}
+	if s.Strategy.Type == api.RollingUpdateDeploymentStrategyType {
+		ru := s.Strategy.RollingUpdate
+		surge, err := scaledValue(ru.MaxSurge, 100, true)
+		if err != nil {
+			return fmt.Errorf("spec.strategy.rollingUpdate.maxSurge: %w", err)
+		}
+		unavailable, err := scaledValue(ru.MaxUnavailable, 100, true)
+		if err != nil {
+			return fmt.Errorf("spec.strategy.rollingUpdate.maxUnavailable: %w", err)
+		}
+		if surge < 0 || unavailable < 0 {
+			return fmt.Errorf("spec.strategy.rollingUpdate: Invalid value: must be greater than or equal to 0")
+		}
+		if surge == 0 && unavailable == 0 {
+			return fmt.Errorf("spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0")
+		}
+		if ru.MaxUnavailable.IsString && unavailable > 100 {
+			return fmt.Errorf("spec.strategy.rollingUpdate.maxUnavailable: Invalid value: %q: must not be greater than 100%%", ru.MaxUnavailable.StrVal)
+		}
+	}
+	return nil
 }
 
 // Deployment returns the Deployment namespace/name, or nil.

@@ -69,6 +69,14 @@ func (m *Manager) AddJob(obj *api.Job) (*Job, error) {
 	if sp.CompletionMode == "" {
 		sp.CompletionMode = "NonIndexed"
 	}
+	for field, v := range map[string]*int32{"spec.parallelism": sp.Parallelism, "spec.completions": sp.Completions, "spec.backoffLimit": sp.BackoffLimit} {
+		if v != nil && *v < 0 {
+			return nil, fmt.Errorf("job %s: %s: Invalid value: %d: must be greater than or equal to 0", j.Key(), field, *v)
+		}
+	}
+	if sp.CompletionMode != indexedCompletion && sp.CompletionMode != "NonIndexed" {
+		return nil, fmt.Errorf("job %s: spec.completionMode: Unsupported value: %q: supported values: \"NonIndexed\", \"Indexed\"", j.Key(), sp.CompletionMode)
+	}
 	if sp.CompletionMode == indexedCompletion && sp.Completions == nil {
 		return nil, fmt.Errorf("job %s: spec.completions: Required value: when completion mode is Indexed", j.Key())
 	}

@@ -25,6 +25,9 @@ func (m *Manager) AddReplicaSet(obj *api.ReplicaSet) (*ReplicaSet, error) {
 		rs.Spec.Replicas = ptr(int32(1))
 	}
 	sel, err := compileWorkloadSelector(rs.Spec.Selector, rs.Spec.Template.Labels)
+	if err == nil {
+		err = validateReplicas(rs.Spec.Replicas)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("replicaset %s: %w", rs.Key(), err)
 	}

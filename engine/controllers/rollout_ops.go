@@ -64,6 +64,9 @@ func (m *Manager) UpdateDeployment(namespace, name string, edit func(*api.Deploy
 	spec.Template = copyTemplate(&d.Spec.Template)
 	edit(&spec)
 	defaultDeployment(&spec)
+	if err := validateDeploymentSpec(&spec); err != nil {
+		return fmt.Errorf("deployment %s: %w", d.Key(), err)
+	}
 	sel, err := compileWorkloadSelector(spec.Selector, spec.Template.Labels)
 	if err != nil {
 		return fmt.Errorf("deployment %s: %w", d.Key(), err)

@@ -45,6 +45,9 @@ func (m *Manager) AddStatefulSet(obj *api.StatefulSet) (*StatefulSet, error) {
 	m.initMeta(&s.ObjectMeta)
 	sp := &s.Spec
 	defaultStatefulSet(sp)
+	if err := validateStatefulSetSpec(sp); err != nil {
+		return nil, fmt.Errorf("statefulset %s: %w", s.Key(), err)
+	}
 	sel, err := compileWorkloadSelector(sp.Selector, sp.Template.Labels)
 	if err != nil {
 		return nil, fmt.Errorf("statefulset %s: %w", s.Key(), err)
@@ -82,6 +85,25 @@ func defaultStatefulSet(sp *api.StatefulSetSpec) {
 	}
 }
 
+func validateStatefulSetSpec(sp *api.StatefulSetSpec) error {
+	if err := validateReplicas(sp.Replicas); err != nil {
+		return err
+	}
+	if sp.OrdinalsStart < 0 {
+		return fmt.Errorf("spec.ordinals.start: Invalid value: %d: must be greater than or equal to 0", sp.OrdinalsStart)
+	}
+	if err := validateStrategy("spec.podManagementPolicy", sp.PodManagementPolicy, api.OrderedReadyPodManagement, api.ParallelPodManagement); err != nil {
+		return err
+	}
+	if err := validateStrategy("spec.updateStrategy.type", sp.UpdateStrategy.Type, rollingUpdateStrategySTS, api.OnDeleteStrategyType); err != nil {
+		return err
+	}
+	if ru := sp.UpdateStrategy.RollingUpdate; ru != nil && ru.Partition != nil && *ru.Partition < 0 {
+		return fmt.Errorf("spec.updateStrategy.rollingUpdate.partition: Invalid value: %d: must be greater than or equal to 0", *ru.Partition)
+	}
+	return nil
+}
+
 // StatefulSet returns the StatefulSet namespace/name, or nil.
 func (m *Manager) StatefulSet(namespace, name string) *StatefulSet {
 	return m.statefulSets[key(namespace, name)]
@@ -107,6 +129,9 @@ func (m *Manager) UpdateStatefulSet(namespace, name string, edit func(*api.State
 	spec.Template = copyTemplate(&s.Spec.Template)
 	edit(&spec)
 	defaultStatefulSet(&spec)
+	if err := validateStatefulSetSpec(&spec); err != nil {
+		return fmt.Errorf("statefulset %s: %w", s.Key(), err)
+	}
 	sel, err := compileWorkloadSelector(spec.Selector, spec.Template.Labels)
 	if err != nil {
 		return fmt.Errorf("statefulset %s: %w", s.Key(), err)
