@@ -13,8 +13,10 @@ import (
 	"strings"
 	"time"
 
+	"podlab.dev/podlab/assets"
 	"podlab.dev/podlab/lab"
 	"podlab.dev/podlab/presets"
+	"podlab.dev/podlab/ui"
 )
 
 const usage = `podlab — a Kubernetes scheduling lab in your terminal
@@ -162,15 +164,43 @@ func cmdSchedule(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func cmdTUI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("tui", stderr)
-	fs.String("f", "", "scenario file or preset name")
-	fs.Int64("seed", 0, "tie-break seed")
-	fs.Float64("speed", 0, "virtual seconds per real second")
-	fs.String("theme", "", "dark, light, projector or colorblind")
+	file := fs.String("f", "", "scenario file or preset name")
+	var seed optionalInt64
+	fs.Var(&seed, "seed", "tie-break seed (default: the scenario's)")
+	speed := fs.Float64("speed", 0, "virtual seconds per real second, 0.25 to 64")
+	theme := fs.String("theme", "", "dark, light, projector or colorblind")
+	paused := fs.Bool("paused", false, "start with the clock stopped")
 	if code, ok := parse(fs, args, stderr); !ok {
 		return code
 	}
-	fmt.Fprint(stderr, "podlab: the terminal lab is not built yet; use the headless commands:\n\n"+usage)
-	return 2
+	if *speed != 0 && (*speed < 0.25 || *speed > 64) {
+		fmt.Fprintf(stderr, "podlab: --speed must be between 0.25 and 64\n")
+		return 2
+	}
+	if *theme != "" {
+		if _, err := assets.LoadTheme(*theme); err != nil {
+			fmt.Fprintf(stderr, "podlab: %v\n", err)
+			return 2
+		}
+	}
+	path := *file
+	if path == "" {
+		path = presets.Default
+	}
+	f, code := openScenario(path, stdin, stderr, "tui")
+	if f == nil {
+		return code
+	}
+	sess, err := lab.NewSession(f, lab.SessionOptions{Seed: seed.v})
+	if err != nil {
+		fmt.Fprintf(stderr, "podlab: %v\n", err)
+		return 2
+	}
+	if err := ui.Run(sess, ui.Options{Theme: *theme, Speed: *speed, Paused: *paused}); err != nil {
+		fmt.Fprintf(stderr, "podlab: %v\n", err)
+		return 1
+	}
+	return 0
 }
 
 // repeated collects a repeatable string flag (--do).

@@ -38,6 +38,8 @@ type RunReport struct {
 type PodTimeline struct {
 	Pod      string           `json:"pod"`
 	Timeline kubelet.Timeline `json:"timeline"`
+	// Cause is the event that started the termination.
+	Cause engine.Event `json:"-"`
 }
 
 // NodeRanking is a node's kubelet eviction ranking.
@@ -89,7 +91,25 @@ func (s *Session) applyAll(lines []string) error {
 // Report collects timelines of pods that were killed, eviction rankings of
 // nodes under memory pressure, and per-workload spread.
 func (s *Session) Report() RunReport {
-	var r RunReport
+	r := RunReport{Timelines: s.TerminationTimelines()}
+	for _, n := range s.eng.Nodes() {
+		mem, _ := s.eng.NodeMemory(n.Name)
+		pressured := mem.System > 0
+		if c := n.Condition(api.NodeMemoryPressure); c != nil && c.Status == api.ConditionTrue {
+			pressured = true
+		}
+		if pressured {
+			r.Ranking = append(r.Ranking, NodeRanking{Node: n.Name, Memory: mem, Ranking: s.eng.EvictionRanking(n.Name)})
+		}
+	}
+	r.Spread = s.ctl.SpreadReport([]string{s.zoneLabel(), api.LabelHostname})
+	return r
+}
+
+// TerminationTimelines returns the timelines of pods that were killed
+// (deleted, evicted, preempted), with the event that started each.
+func (s *Session) TerminationTimelines() []PodTimeline {
+	var out []PodTimeline
 	seen := map[string]bool{}
 	for _, e := range s.eng.Events() {
 		switch e.Reason {
@@ -103,22 +123,11 @@ func (s *Session) Report() RunReport {
 		}
 		seen[key] = true
 		if tl, ok := s.eng.Timeline(key); ok {
-			r.Timelines = append(r.Timelines, PodTimeline{Pod: key, Timeline: tl})
+			out = append(out, PodTimeline{Pod: key, Timeline: tl, Cause: e})
 		}
 	}
-	sort.Slice(r.Timelines, func(i, j int) bool { return r.Timelines[i].Pod < r.Timelines[j].Pod })
-	for _, n := range s.eng.Nodes() {
-		mem, _ := s.eng.NodeMemory(n.Name)
-		pressured := mem.System > 0
-		if c := n.Condition(api.NodeMemoryPressure); c != nil && c.Status == api.ConditionTrue {
-			pressured = true
-		}
-		if pressured {
-			r.Ranking = append(r.Ranking, NodeRanking{Node: n.Name, Memory: mem, Ranking: s.eng.EvictionRanking(n.Name)})
-		}
-	}
-	r.Spread = s.ctl.SpreadReport([]string{s.zoneLabel(), api.LabelHostname})
-	return r
+	sort.Slice(out, func(i, j int) bool { return out[i].Pod < out[j].Pod })
+	return out
 }
 
 func writeRunJSON(w io.Writer, s *Session, r RunReport) error {

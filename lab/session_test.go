@@ -166,3 +166,32 @@ func TestExplainLivePod(t *testing.T) {
 		t.Fatal("unknown pod must fail")
 	}
 }
+
+func TestComplete(t *testing.T) {
+	s := exampleSession(t)
+	for _, c := range []struct {
+		line string
+		want string
+	}{
+		{"cor", "cordon"},
+		{"cordon no", "node-1"},
+		{"cordon node node-", "node-5"},
+		{"scale dep", "deployment/web"},
+		{"drain node-1 --ig", "--ignore-daemonsets"},
+		{"set sp", "spread"},
+		{"set spread deployment/web max", "maxSkew="},
+		{"rollout re", "restart"},
+		{"label node node-1 disk", "disk=hdd"},
+	} {
+		_, got := s.Complete(c.line)
+		found := false
+		for _, g := range got {
+			if g == c.want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q: candidates %v lack %q", c.line, got, c.want)
+		}
+	}
+}

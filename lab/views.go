@@ -1,0 +1,168 @@
+package lab
+
+import (
+	"sort"
+	"strings"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/controllers"
+	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/plugins/podtopologyspread"
+)
+
+// Workload is a workload as the UI lists it.
+type Workload struct {
+	Kind      string // command-language kind: deployment, statefulset, daemonset, job, replicaset, or "pods" for bare pods
+	Namespace string
+	Name      string
+	Desired   int32
+	Ready     int32
+	Template  *api.PodTemplateSpec
+	// Selector of the workload (nil for bare pods).
+	Selector *api.LabelSelector
+}
+
+// Ref is "kind/name" (namespace omitted when default) as commands take it.
+func (w Workload) Ref() string {
+	name := w.Name
+	if w.Namespace != "default" && w.Namespace != "" {
+		name = w.Namespace + "/" + w.Name
+	}
+	return w.Kind + "/" + name
+}
+
+// Workloads lists every workload sorted by kind and name, with bare pods
+// (no controller) as one pseudo-workload per namespace.
+func (s *Session) Workloads() []Workload {
+	m := s.ctl.Manager
+	var out []Workload
+	for _, d := range m.Deployments() {
+		out = append(out, Workload{Kind: "deployment", Namespace: d.Namespace, Name: d.Name, Desired: ptrOr(d.Spec.Replicas, 1), Ready: d.Status.ReadyReplicas, Template: &d.Spec.Template, Selector: d.Spec.Selector})
+	}
+	for _, ss := range m.StatefulSets() {
+		out = append(out, Workload{Kind: "statefulset", Namespace: ss.Namespace, Name: ss.Name, Desired: ptrOr(ss.Spec.Replicas, 1), Ready: ss.Status.ReadyReplicas, Template: &ss.Spec.Template, Selector: ss.Spec.Selector})
+	}
+	for _, rs := range m.ReplicaSets() {
+		if rs.ControllerRef() == nil {
+			out = append(out, Workload{Kind: "replicaset", Namespace: rs.Namespace, Name: rs.Name, Desired: ptrOr(rs.Spec.Replicas, 1), Ready: rs.Status.ReadyReplicas, Template: &rs.Spec.Template, Selector: rs.Spec.Selector})
+		}
+	}
+	for _, ds := range m.DaemonSets() {
+		out = append(out, Workload{Kind: "daemonset", Namespace: ds.Namespace, Name: ds.Name, Desired: ds.Status.DesiredNumberScheduled, Ready: ds.Status.NumberReady, Template: &ds.Spec.Template, Selector: ds.Spec.Selector})
+	}
+	for _, j := range m.Jobs() {
+		out = append(out, Workload{Kind: "job", Namespace: j.Namespace, Name: j.Name, Desired: ptrOr(j.Spec.Parallelism, 1), Ready: j.Status.Ready, Template: &j.Spec.Template, Selector: j.Spec.Selector})
+	}
+	bare := map[string]int32{}
+	for _, p := range s.eng.Pods() {
+		if p.ControllerRef() == nil && !p.IsTerminal() {
+			bare[p.Namespace]++
+		}
+	}
+	var nss []string
+	for ns := range bare {
+		nss = append(nss, ns)
+	}
+	sort.Strings(nss)
+	for _, ns := range nss {
+		out = append(out, Workload{Kind: "pods", Namespace: ns, Name: "(no controller)", Desired: bare[ns]})
+	}
+	return out
+}
+
+func ptrOr(p *int32, def int32) int32 {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// WorkloadOf names the workload a pod belongs to (its top-level owner):
+// "deployment/web", "statefulset/db", or "" for a bare pod.
+func (s *Session) WorkloadOf(p *api.Pod) (kind, name string) {
+	ref := p.ControllerRef()
+	if ref == nil {
+		return "", ""
+	}
+	switch ref.Kind {
+	case controllers.KindReplicaSet:
+		if rs := s.ctl.ReplicaSet(p.Namespace, ref.Name); rs != nil {
+			if up := rs.ControllerRef(); up != nil && up.Kind == controllers.KindDeployment {
+				return "deployment", up.Name
+			}
+		}
+		return "replicaset", ref.Name
+	case controllers.KindJob:
+		if j := s.ctl.Job(p.Namespace, ref.Name); j != nil {
+			if up := j.ControllerRef(); up != nil && up.Kind == controllers.KindCronJob {
+				return "cronjob", up.Name
+			}
+		}
+		return "job", ref.Name
+	}
+	return strings.ToLower(ref.Kind), ref.Name
+}
+
+// SpreadView is one topology spread constraint of a workload as the
+// scheduler sees it for the workload's next pod: counts per domain, the
+// global minimum and the skew, computed by the PodTopologySpread plugin
+// itself.
+type SpreadView struct {
+	podtopologyspread.ConstraintExplanation
+	// Default is true when the constraint comes from the cluster's default
+	// constraints (the template sets none).
+	Default bool
+	// CurrentSkew is max − min over the eligible domains now.
+	CurrentSkew int
+}
+
+// Spread explains the spread constraints of a workload's next pod.
+func (s *Session) Spread(w Workload) []SpreadView {
+	if w.Template == nil || s.sched == nil {
+		return nil
+	}
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: w.Namespace, Name: w.Name + "-next", Labels: copyMap(w.Template.Labels)}, Spec: w.Template.Spec}
+	// The next pod carries the labels of the newest pod (pod-template-hash
+	// of the current revision) and the owner, so matchLabelKeys and the
+	// default constraints apply as they would.
+	var newest *api.Pod
+	for _, p := range s.workloadPods(w.Kind, w.Namespace, w.Name) {
+		if newest == nil || p.CreationTimestamp > newest.CreationTimestamp {
+			newest = p
+		}
+	}
+	if newest != nil {
+		pod.Labels = copyMap(newest.Labels)
+		pod.OwnerReferences = newest.OwnerReferences
+	}
+	api.DefaultPod(pod)
+	ex := s.sched.Explain(framework.NewPodInfo(pod))
+	var d *podtopologyspread.Explanation
+	for _, v := range ex.Nodes {
+		if x, ok := v.Details[podtopologyspread.Name].(*podtopologyspread.Explanation); ok && x != nil && (len(x.Hard) > 0 || len(x.Soft) > 0) {
+			d = x
+			break
+		}
+	}
+	if d == nil {
+		return nil
+	}
+	isDefault := len(w.Template.Spec.TopologySpreadConstraints) == 0
+	var out []SpreadView
+	for _, c := range append(append([]podtopologyspread.ConstraintExplanation(nil), d.Hard...), d.Soft...) {
+		v := SpreadView{ConstraintExplanation: c, Default: isDefault}
+		lo, hi, any := 0, 0, false
+		for _, dc := range c.Domains {
+			if !dc.Eligible {
+				continue
+			}
+			if !any {
+				lo, hi, any = dc.Count, dc.Count, true
+			}
+			lo, hi = min(lo, dc.Count), max(hi, dc.Count)
+		}
+		v.CurrentSkew = hi - lo
+		out = append(out, v)
+	}
+	return out
+}

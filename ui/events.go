@@ -1,0 +1,39 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"podlab.dev/podlab/engine"
+)
+
+// eventsView lists events like `kubectl get events`, newest last,
+// filtered by a substring of the object, reason, type or message.
+func (m *Model) eventsView(w, h int) []string {
+	f := strings.ToLower(m.eventFilter)
+	var rows []engine.Event
+	for _, e := range m.data.snap.Events {
+		if f == "" || strings.Contains(strings.ToLower(e.Object+" "+e.Reason+" "+e.Type+" "+e.Message), f) {
+			rows = append(rows, e)
+		}
+	}
+	inner := h - 3
+	// scroll counts from the newest event upwards
+	off := min(m.scroll[viewEvents], max(len(rows)-inner, 0))
+	end := len(rows) - off
+	begin := max(end-inner, 0)
+	lines := []string{m.st.Heading.Render(fmt.Sprintf("%-9s %-8s %-24s %-36s %s", "TIME", "TYPE", "REASON", "OBJECT", "MESSAGE"))}
+	for _, e := range rows[begin:end] {
+		typ := m.st.Base.Render(fmt.Sprintf("%-8s", e.Type))
+		if e.Type == engine.EventWarning {
+			typ = m.st.Warn.Render(fmt.Sprintf("%-8s", e.Type))
+		}
+		lines = append(lines, fmt.Sprintf("%-9s %s %-24s %-36s %s", e.Time.String(), typ, e.Reason, e.Object, m.st.Muted.Render(e.Message)))
+	}
+	title := fmt.Sprintf("events · %d", len(rows))
+	if m.eventFilter != "" {
+		title += fmt.Sprintf(" matching %q", m.eventFilter)
+	}
+	title += " · / filter"
+	return box(m.st, title, lines, w, h, true)
+}

@@ -1,0 +1,231 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"podlab.dev/podlab/assets"
+	"podlab.dev/podlab/lab"
+)
+
+// helpBox is the full help overlay (?), with the concept cards when there
+// is room.
+func (m *Model) helpBox(w, h int) []string {
+	lines := strings.Split(strings.TrimRight(assets.Help(), "\n"), "\n")
+	bw := 0
+	for _, l := range lines {
+		bw = max(bw, ansi.StringWidth(l))
+	}
+	bw = min(bw+4, w-2)
+	if h-2 > len(lines)+8 {
+		lines = append(lines, "", "Concepts")
+		for _, c := range assets.Cards() {
+			if len(lines) > h-6 {
+				break
+			}
+			lines = append(lines, "  "+c.Title+": "+firstSentence(c.Body))
+		}
+	}
+	lines = append(lines, "", "any key closes this help")
+	return box(m.st, "help", lines, bw, min(len(lines)+2, h-2), true)
+}
+
+func firstSentence(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if i := strings.Index(s, ". "); i > 0 {
+		return s[:i+1]
+	}
+	return s
+}
+
+// picker chooses a preset.
+type picker struct {
+	items []lab.PresetInfo
+	sel   int
+}
+
+func (m *Model) openPicker() {
+	m.picker = &picker{items: lab.Presets()}
+	for i, p := range m.picker.items {
+		if sc := m.sess.File().Scenario; sc != nil && p.Name == sc.Name {
+			m.picker.sel = i
+		}
+	}
+}
+
+func (m *Model) pickerBox(w, h int) []string {
+	p := m.picker
+	bw := min(w-4, 100)
+	var lines []string
+	for i, it := range p.items {
+		mark := "  "
+		name := fmt.Sprintf("%-28s", it.Name)
+		if i == p.sel {
+			mark = "▸ "
+			name = m.st.Selected.Render(name)
+		}
+		lines = append(lines, mark+name+" "+it.Title)
+	}
+	lines = append(lines, "")
+	if p.sel < len(p.items) {
+		for _, l := range wrapText(strings.TrimSpace(p.items[p.sel].Description), bw-4) {
+			lines = append(lines, m.st.Muted.Render(l))
+		}
+		lines = append(lines, m.st.Muted.Render(fmt.Sprintf("%d lesson steps", p.items[p.sel].Steps)))
+	}
+	lines = append(lines, "", m.st.Muted.Render("enter opens · esc cancels · the current session is replaced (ctrl+s saves it first)"))
+	return box(m.st, "presets", lines, bw, min(len(lines)+2, h-4), true)
+}
+
+func (m *Model) handlePickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	p := m.picker
+	switch msg.String() {
+	case "esc", "q":
+		m.picker = nil
+	case "up", "k":
+		p.sel = max(p.sel-1, 0)
+	case "down", "j":
+		p.sel = min(p.sel+1, len(p.items)-1)
+	case "enter":
+		if len(p.items) > 0 {
+			name := p.items[p.sel].Name
+			m.picker = nil
+			f, err := lab.LoadPreset(name)
+			m.finishOpen(fileLoadedMsg{path: name, file: f, err: err})
+		}
+	case "ctrl+c":
+		return m, tea.Quit
+	}
+	return m, nil
+}
+
+type fileLoadedMsg struct {
+	path string
+	file *lab.File
+	err  error
+}
+
+type fileSavedMsg struct {
+	path string
+	err  error
+}
+
+// openFileCmd reads and parses a file off the UI loop.
+func (m *Model) openFileCmd(path string) tea.Cmd {
+	return func() tea.Msg {
+		f, err := lab.OpenOrPreset(path, nil)
+		return fileLoadedMsg{path: path, file: f, err: err}
+	}
+}
+
+// finishOpen replaces the session; on error the lab keeps its state.
+func (m *Model) finishOpen(msg fileLoadedMsg) {
+	if msg.err != nil {
+		m.setStatus(fmt.Sprintf("could not open %s — the lab keeps its current state: %v", msg.path, firstLine(msg.err.Error())), true)
+		return
+	}
+	sess, err := lab.NewSession(msg.file, lab.SessionOptions{})
+	if err != nil {
+		m.setStatus(fmt.Sprintf("could not load %s — the lab keeps its current state: %v", msg.path, firstLine(err.Error())), true)
+		return
+	}
+	if sc := msg.file.Scenario; sc != nil && sc.Clock.ResumeAt > 0 {
+		if err := sess.Advance(sc.Clock.ResumeAt); err != nil {
+			m.setStatus(err.Error(), true)
+			return
+		}
+	}
+	m.sess = sess
+	m.view, m.focus = viewCluster, focusNodes
+	m.nodeIdx, m.podIdx, m.wlIdx, m.pendIdx = 0, 0, 0, 0
+	m.explainKey = ""
+	m.setStatus("opened "+msg.path, false)
+	m.refresh()
+}
+
+func firstLine(s string) string {
+	first, rest, _ := strings.Cut(s, "\n")
+	if rest != "" {
+		return first + fmt.Sprintf(" (and %d more)", strings.Count(rest, "\n")+1)
+	}
+	return first
+}
+
+func (m *Model) defaultSaveName() string {
+	name := strings.TrimSuffix(m.sess.File().Name, ".yaml")
+	if name == "" || name == "<stdin>" {
+		name = "podlab"
+	}
+	return name + "-session.yaml"
+}
+
+// saveCmd writes the session; only an explicit save writes a file.
+func (m *Model) saveCmd(path string) tea.Cmd {
+	var buf strings.Builder
+	err := m.sess.Save(&buf)
+	data := buf.String()
+	return func() tea.Msg {
+		if err != nil {
+			return fileSavedMsg{path: path, err: err}
+		}
+		if path == "" {
+			return fileSavedMsg{err: fmt.Errorf("give a file name")}
+		}
+		if dir := filepath.Dir(path); dir != "." {
+			if _, statErr := os.Stat(dir); statErr != nil {
+				return fileSavedMsg{path: path, err: fmt.Errorf("save: %w", statErr)}
+			}
+		}
+		return fileSavedMsg{path: path, err: os.WriteFile(path, []byte(data), 0o644)}
+	}
+}
+
+// handleClick selects what is under the mouse in the cluster view.
+func (m *Model) handleClick(mo tea.Mouse) {
+	if mo.Y == 0 {
+		// header tabs: pick the view whose label is under the cursor
+		return
+	}
+	if m.view != viewCluster || len(m.data.nodes) == 0 {
+		return
+	}
+	// Find the node whose name is on the clicked line of the rendered frame.
+	lines := strings.Split(m.render(), "\n")
+	if mo.Y >= len(lines) {
+		return
+	}
+	line := ansi.Strip(lines[mo.Y])
+	best, bestDist := -1, 1<<30
+	for i, nv := range m.data.nodes {
+		if idx := strings.Index(line, nv.Node.Name); idx >= 0 {
+			col := len([]rune(line[:idx]))
+			if d := abs(col - mo.X); d < bestDist {
+				best, bestDist = i, d
+			}
+		}
+	}
+	if best >= 0 {
+		m.nodeIdx, m.podIdx = best, 0
+		m.focus = focusNodes
+		return
+	}
+	for i, wl := range m.data.workloads {
+		if strings.Contains(line, wl.Ref()) {
+			m.wlIdx, m.focus = i, focusWorkloads
+			m.refresh()
+			return
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

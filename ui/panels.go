@@ -1,0 +1,211 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"podlab.dev/podlab/lab"
+)
+
+// workloadLines lists workloads with their colour, ready/desired count.
+func (m *Model) workloadLines(w int) []string {
+	var lines []string
+	for i, wl := range m.data.workloads {
+		name := wl.Ref()
+		if wl.Kind == "pods" {
+			name = "pods in " + wl.Namespace + " (no controller)"
+		}
+		mark := " "
+		label := name
+		if i == clamp(m.wlIdx, len(m.data.workloads)) {
+			mark = "▸"
+			if m.focus == focusWorkloads {
+				label = m.st.Selected.Render(name)
+			} else {
+				label = m.st.Bold.Render(name)
+			}
+		}
+		count := fmt.Sprintf("%d/%d", wl.Ready, wl.Desired)
+		if wl.Kind == "pods" {
+			count = fmt.Sprint(wl.Desired)
+		}
+		lines = append(lines, fit(mark+m.st.Workload(i).Render("●")+" "+label, max(w-8, 4))+m.st.Muted.Render(fmt.Sprintf("%7s", count)))
+	}
+	if len(lines) == 0 {
+		lines = append(lines, m.st.Muted.Render("no workloads"))
+	}
+	return lines
+}
+
+// spreadLines shows each constraint of the selected workload: counts per
+// domain as bars, the minimum, the skew against maxSkew.
+func (m *Model) spreadLines(w int) []string {
+	wl, ok := m.selectedWorkload()
+	if !ok {
+		return nil
+	}
+	if len(m.data.spread) == 0 {
+		if wl.Template != nil && len(wl.Template.Spec.TopologySpreadConstraints) == 0 {
+			return []string{m.st.Muted.Render("no topology spread constraints (pods of a ReplicaSet/StatefulSet get the cluster defaults)")}
+		}
+		return []string{m.st.Muted.Render("no spread data")}
+	}
+	var lines []string
+	for _, sv := range m.data.spread {
+		head, verdict := m.constraintHeader(sv)
+		if ansiWidth(head)+ansiWidth(verdict)+3 <= w {
+			lines = append(lines, head+" · "+verdict)
+		} else {
+			lines = append(lines, head, "  "+verdict)
+		}
+		lines = append(lines, m.domainBars(sv, w))
+	}
+	return lines
+}
+
+func (m *Model) constraintHeader(sv lab.SpreadView) (string, string) {
+	src := ""
+	if sv.Default {
+		src = m.st.Muted.Render(" (cluster default)")
+	}
+	verdict := ""
+	if sv.WhenUnsatisfiable == "DoNotSchedule" {
+		if sv.CurrentSkew <= int(sv.MaxSkew) {
+			verdict = m.st.OK.Render(fmt.Sprintf("skew %d ≤ %d ✓", sv.CurrentSkew, sv.MaxSkew))
+		} else {
+			verdict = m.st.Bad.Render(fmt.Sprintf("skew %d > %d ✗", sv.CurrentSkew, sv.MaxSkew))
+		}
+	} else {
+		verdict = m.st.Muted.Render(fmt.Sprintf("skew %d (soft)", sv.CurrentSkew))
+	}
+	minText := fmt.Sprintf("min %d", sv.GlobalMin)
+	if sv.MinDomainsForcedZero {
+		minText = m.st.Warn.Render(fmt.Sprintf("min 0: %d domains < minDomains %d", sv.EligibleDomains, sv.MinDomains))
+	}
+	return fmt.Sprintf("%s maxSkew %d %s%s", m.st.Bold.Render(shortKey(sv.TopologyKey)), sv.MaxSkew, sv.WhenUnsatisfiable, src), minText + " · " + verdict
+}
+
+// domainBars draws "zone-a ████ 4  zone-b ███ 3" scaled to the largest count.
+func (m *Model) domainBars(sv lab.SpreadView, w int) string {
+	maxCount := 1
+	for _, d := range sv.Domains {
+		maxCount = max(maxCount, d.Count)
+	}
+	per := max((w-2)/max(len(sv.Domains), 1), 8)
+	barW := max(min(per-len(longestDomain(sv))-4, 8), 1)
+	var parts []string
+	for _, d := range sv.Domains {
+		n := d.Count * barW / maxCount
+		if d.Count > 0 && n == 0 {
+			n = 1
+		}
+		st := m.st.Bar
+		if !d.Eligible {
+			st = m.st.Muted
+		}
+		name := d.Domain
+		if !d.Eligible {
+			name += "⁻"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s %d", name, st.Render(strings.Repeat("█", n)), d.Count))
+	}
+	return " " + strings.Join(parts, "  ")
+}
+
+func longestDomain(sv lab.SpreadView) string {
+	l := ""
+	for _, d := range sv.Domains {
+		if len(d.Domain) > len(l) {
+			l = d.Domain
+		}
+	}
+	return l
+}
+
+// pendingLines lists pending pods with their FitError message.
+func (m *Model) pendingLines(w int) []string {
+	var lines []string
+	for i, p := range m.data.snap.Pending {
+		mark := " "
+		name := p.Pod
+		if i == clamp(m.pendIdx, len(m.data.snap.Pending)) && m.focus == focusPending {
+			mark = "▸"
+			name = m.st.Selected.Render(name)
+		}
+		g := m.st.Workload(m.data.podWorkload[p.Pod]).Render(glyphPending)
+		if p.NominatedNode != "" {
+			g = m.st.Workload(m.data.podWorkload[p.Pod]).Render(glyphNominated)
+		}
+		msg := p.Message
+		if p.NominatedNode != "" {
+			msg = "nominated to " + p.NominatedNode + " (waiting for victims to terminate) · " + msg
+		}
+		if msg == "" {
+			msg = "waiting for the scheduler"
+		}
+		lines = append(lines, mark+g+" "+name+"  "+m.st.Muted.Render(msg))
+	}
+	return lines
+}
+
+// lessonLines shows the current step: title, text, checks.
+func (m *Model) lessonLines(w int) []string {
+	l := m.sess.Lesson()
+	if l == nil {
+		return []string{m.st.Muted.Render("This scenario has no lesson. ctrl+p opens the presets.")}
+	}
+	i := m.sess.Step()
+	st := l.Steps[i]
+	lines := []string{m.st.Title.Render(fmt.Sprintf("step %d/%d · %s", i+1, len(l.Steps), st.Title))}
+	for _, para := range paragraphs(st.Text) {
+		lines = append(lines, wrapText(para, w)...)
+	}
+	if len(st.Do) > 0 {
+		lines = append(lines, m.st.Muted.Render("a applies: ")+m.st.Accent.Render(strings.Join(st.Do, "; ")))
+	}
+	for _, r := range m.data.lesson {
+		mark := m.st.Bad.Render("✗")
+		switch {
+		case r.Err != nil:
+			mark = m.st.Warn.Render("!")
+		case r.OK:
+			mark = m.st.OK.Render("✓")
+		}
+		lines = append(lines, mark+" "+r.Expr)
+		if !r.OK && r.Err == nil && r.Detail != "" {
+			lines = append(lines, m.st.Muted.Render("   "+r.Detail))
+		}
+		if !r.OK && r.Hint != "" {
+			lines = append(lines, m.st.Muted.Render("   hint: "+r.Hint))
+		}
+		if r.Err != nil {
+			lines = append(lines, m.st.Warn.Render("   "+r.Err.Error()))
+		}
+	}
+	done := len(m.data.lesson) > 0
+	for _, r := range m.data.lesson {
+		done = done && r.OK
+	}
+	if done {
+		next := "  > for the next step"
+		if i == len(l.Steps)-1 {
+			next = "  lesson complete"
+		}
+		lines = append(lines, m.st.OK.Render("all checks pass ✓")+m.st.Muted.Render(next))
+	}
+	return lines
+}
+
+// paragraphs joins single line breaks and splits on blank lines, so YAML
+// block text reflows to the panel width.
+func paragraphs(text string) []string {
+	var out []string
+	for _, p := range strings.Split(strings.TrimSpace(text), "\n\n") {
+		out = append(out, strings.Join(strings.Fields(p), " "))
+	}
+	return out
+}
+
+func ansiWidth(s string) int { return ansi.StringWidth(s) }

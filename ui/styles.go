@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"image/color"
+
+	"charm.land/lipgloss/v2"
+
+	"podlab.dev/podlab/assets"
+)
+
+// Styles holds every style the UI uses, built once per theme.
+type Styles struct {
+	Theme    assets.Theme
+	NoColor  bool
+	Base     lipgloss.Style
+	Muted    lipgloss.Style
+	Accent   lipgloss.Style
+	Bold     lipgloss.Style
+	OK       lipgloss.Style
+	Warn     lipgloss.Style
+	Bad      lipgloss.Style
+	Title    lipgloss.Style
+	Border   lipgloss.Style // border colour for boxes
+	Selected lipgloss.Style
+	Bar      lipgloss.Style
+	BarEmpty lipgloss.Style
+	Key      lipgloss.Style // key names in the footer
+	Heading  lipgloss.Style
+
+	workloads []lipgloss.Style
+}
+
+// NewStyles builds the styles of a theme; noColor drops colours (NO_COLOR)
+// and keeps only bold/reverse, so glyph shapes carry the meaning.
+func NewStyles(t assets.Theme, noColor bool) *Styles {
+	c := func(hex string) color.Color {
+		if noColor || hex == "" {
+			return lipgloss.NoColor{}
+		}
+		return lipgloss.Color(hex)
+	}
+	s := &Styles{Theme: t, NoColor: noColor}
+	s.Base = lipgloss.NewStyle().Foreground(c(t.Fg))
+	s.Muted = lipgloss.NewStyle().Foreground(c(t.Muted))
+	s.Accent = lipgloss.NewStyle().Foreground(c(t.Accent))
+	s.Bold = lipgloss.NewStyle().Bold(true).Foreground(c(t.Fg))
+	s.OK = lipgloss.NewStyle().Foreground(c(t.OK))
+	s.Warn = lipgloss.NewStyle().Foreground(c(t.Warn))
+	s.Bad = lipgloss.NewStyle().Foreground(c(t.Bad)).Bold(noColor)
+	s.Title = lipgloss.NewStyle().Bold(true).Foreground(c(t.Accent))
+	s.Border = lipgloss.NewStyle().Foreground(c(t.Border))
+	s.Heading = lipgloss.NewStyle().Bold(true).Foreground(c(t.Fg))
+	if noColor {
+		s.Selected = lipgloss.NewStyle().Reverse(true)
+	} else {
+		s.Selected = lipgloss.NewStyle().Foreground(c(t.Selected)).Background(c(t.SelectedBg)).Bold(true)
+	}
+	s.Bar = lipgloss.NewStyle().Foreground(c(t.Bar))
+	s.BarEmpty = lipgloss.NewStyle().Foreground(c(t.BarEmpty))
+	s.Key = lipgloss.NewStyle().Bold(true).Foreground(c(t.Accent))
+	for _, w := range t.Workloads {
+		s.workloads = append(s.workloads, lipgloss.NewStyle().Foreground(c(w)))
+	}
+	return s
+}
+
+// Workload returns the colour style of the i-th workload.
+func (s *Styles) Workload(i int) lipgloss.Style {
+	if i < 0 || len(s.workloads) == 0 {
+		return s.Muted
+	}
+	return s.workloads[i%len(s.workloads)]
+}

@@ -1,0 +1,142 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/kubelet"
+)
+
+// zooms are the timeline's seconds per cell.
+var zooms = []float64{0.25, 0.5, 1, 2, 5, 10, 30, 60}
+
+func (m *Model) phaseStyle(phase string) (lipgloss.Style, string) {
+	switch phase {
+	case kubelet.PhasePending:
+		return m.st.Muted, "·"
+	case kubelet.PhaseContainerCreating:
+		return m.st.Muted, "░"
+	case kubelet.PhaseRunning:
+		return m.st.OK, "━"
+	case kubelet.PhasePreStop:
+		return m.st.Accent, "▓"
+	case kubelet.PhaseSIGTERM:
+		return m.st.Warn, "░"
+	case kubelet.PhaseSIGKILL:
+		return m.st.Bad, "✕"
+	case kubelet.PhaseGone:
+		return m.st.Muted, "│"
+	}
+	return m.st.Base, "?"
+}
+
+// timelineView draws Gantt bars of every pod that was killed.
+func (m *Model) timelineView(w, h int) []string {
+	tls := m.data.timelines
+	if len(tls) == 0 {
+		return box(m.st, "timeline", []string{
+			m.st.Muted.Render("No pod has been terminated yet. Delete one (x in the cluster view, or"),
+			m.st.Muted.Render(": delete pod NAME --grace-period=10), drain a node, or put one under memory pressure."),
+		}, w, h, true)
+	}
+	// the axis starts a little before the earliest termination
+	var start, end api.Time
+	first := true
+	for _, t := range tls {
+		for _, sp := range t.Timeline.Pod {
+			if sp.Phase == kubelet.PhaseRunning || sp.Phase == kubelet.PhasePending || sp.Phase == kubelet.PhaseContainerCreating {
+				continue
+			}
+			if first || sp.Start < start {
+				start = sp.Start
+			}
+			if first || sp.End > end {
+				end = sp.End
+			}
+			first = false
+		}
+	}
+	start = start.Add(-3e9)
+	if start < 0 {
+		start = 0
+	}
+	per := zooms[m.tlZoom]
+	labelW := min(30, w/3)
+	barW := w - labelW - 4
+	cell := func(t api.Time) int { return int((t - start).Seconds() / per) }
+	var lines []string
+	// axis
+	axis := make([]rune, barW)
+	for i := range axis {
+		axis[i] = ' '
+	}
+	var ticks strings.Builder
+	step := max(10, barW/6)
+	for c := 0; c < barW; c += step {
+		label := api.Time(float64(start) + float64(c)*per*1e9).String()
+		ticks.WriteString(fmt.Sprintf("%-*s", step, label))
+	}
+	lines = append(lines, m.st.Muted.Render(fmt.Sprintf("%-*s %s", labelW, fmt.Sprintf("virtual time · %gs/cell", per), fitPlain(ticks.String(), barW))))
+	for _, t := range tls {
+		lines = append(lines, fit(m.st.Bold.Render(t.Pod), labelW)+" "+m.gantt(t.Timeline.Pod, cell, barW)+" "+m.goneLabel(t.Timeline.Pod))
+		for _, c := range t.Timeline.Containers {
+			name := "  " + c.Name
+			if c.Sidecar {
+				name += " (sidecar)"
+			}
+			lines = append(lines, fit(m.st.Muted.Render(name), labelW)+" "+m.gantt(c.Spans, cell, barW))
+		}
+		cause := fmt.Sprintf("  ↑ %s %s: %s", t.Cause.Time, t.Cause.Reason, t.Cause.Message)
+		lines = append(lines, m.st.Muted.Render(fitPlain(cause, w-4)))
+	}
+	lines = append(lines, "", m.legendLine())
+	start0 := min(m.scroll[viewTimeline], max(len(lines)-(h-2), 0))
+	return box(m.st, "timeline · termination of pods (+/- zoom)", lines[start0:], w, h, true)
+}
+
+func (m *Model) gantt(spans []kubelet.Span, cell func(api.Time) int, width int) string {
+	row := make([]string, width)
+	for i := range row {
+		row[i] = " "
+	}
+	for _, sp := range spans {
+		st, ch := m.phaseStyle(sp.Phase)
+		a, b := cell(sp.Start), cell(sp.End)
+		if b <= a {
+			b = a + 1
+		}
+		for c := max(a, 0); c < min(b, width); c++ {
+			row[c] = st.Render(ch)
+		}
+	}
+	return strings.Join(row, "")
+}
+
+func (m *Model) goneLabel(spans []kubelet.Span) string {
+	for _, sp := range spans {
+		if sp.Phase == kubelet.PhaseGone {
+			return m.st.Muted.Render("gone " + sp.Start.String())
+		}
+	}
+	return m.st.Warn.Render("terminating")
+}
+
+func (m *Model) legendLine() string {
+	var parts []string
+	for _, p := range []string{kubelet.PhaseRunning, kubelet.PhasePreStop, kubelet.PhaseSIGTERM, kubelet.PhaseSIGKILL, kubelet.PhaseGone} {
+		st, ch := m.phaseStyle(p)
+		parts = append(parts, st.Render(strings.Repeat(ch, 2))+" "+p)
+	}
+	return " " + strings.Join(parts, "   ")
+}
+
+func fitPlain(s string, w int) string {
+	r := []rune(s)
+	if len(r) > w {
+		return string(r[:max(w, 0)])
+	}
+	return s + strings.Repeat(" ", w-len(r))
+}

@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// View implements tea.Model. It only assembles what refresh() prepared.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "podlab"
+	return v
+}
+
+// render draws the whole screen as text.
+func (m *Model) render() string {
+	w, h := m.w, m.h
+	if w == 0 || h == 0 {
+		return "starting podlab…"
+	}
+	if w < minWidth || h < minHeight {
+		msg := fmt.Sprintf("terminal too small: %d×%d — podlab needs at least %d×%d", w, h, minWidth, minHeight)
+		return strings.Join(block(wrapText(msg, max(w, 1)), max(w, 1), max(h, 1)), "\n")
+	}
+	body := h - 3
+	var lines []string
+	lines = append(lines, m.header(w))
+	lines = append(lines, m.body(w, body)...)
+	lines = append(lines, m.statusLine(w), m.footer(w))
+	if m.pal.open {
+		pl := box(m.st, paletteTitle(m.pal.mode), m.paletteLines(w-4), w-2, min(len(m.paletteLines(w-4))+2, h-2), true)
+		lines = overlay(lines, pl, 1, h-2-len(pl))
+	}
+	if m.picker != nil {
+		pk := m.pickerBox(w, h)
+		lines = overlay(lines, pk, (w-ansi.StringWidth(pk[0]))/2, 2)
+	}
+	if m.help {
+		hb := m.helpBox(w, h)
+		lines = overlay(lines, hb, max((w-ansi.StringWidth(hb[0]))/2, 0), 1)
+	}
+	return strings.Join(block(lines, w, h), "\n")
+}
+
+func paletteTitle(mode paletteMode) string {
+	switch mode {
+	case modeOpen:
+		return "open a scenario file (enter to load, esc to cancel)"
+	case modeSave:
+		return "save the session as a scenario file"
+	case modeFilter:
+		return "filter events by object, reason or type"
+	}
+	return "command (tab completes · ↑↓ history · esc closes)"
+}
+
+func (m *Model) header(w int) string {
+	title := "podlab"
+	if sc := m.sess.File().Scenario; sc != nil && sc.Title != "" {
+		title += " ▸ " + sc.Title
+	} else {
+		title += " ▸ " + m.sess.File().Name
+	}
+	if l := m.sess.Lesson(); l != nil {
+		title += fmt.Sprintf(" · step %d/%d", m.sess.Step()+1, len(l.Steps))
+	}
+	var tabs []string
+	for i, n := range viewNames {
+		t := fmt.Sprintf("%d %s", i+1, n)
+		if viewID(i) == m.view {
+			tabs = append(tabs, m.st.Selected.Render(t))
+		} else {
+			tabs = append(tabs, m.st.Muted.Render(t))
+		}
+	}
+	right := m.st.Bold.Render(m.clockText()) + m.st.Muted.Render(fmt.Sprintf("  seed %d", m.sess.Seed()))
+	left := m.st.Title.Render(title)
+	mid := strings.Join(tabs, " ")
+	space := w - ansi.StringWidth(left) - ansi.StringWidth(right) - 2
+	if space > ansi.StringWidth(mid)+2 {
+		pad := space - ansi.StringWidth(mid)
+		return fit(left+strings.Repeat(" ", pad/2)+mid+strings.Repeat(" ", pad-pad/2)+"  "+right, w)
+	}
+	avail := w - ansi.StringWidth(right) - 1
+	return fit(fit(left, max(avail, 0))+" "+right, w)
+}
+
+func (m *Model) statusLine(w int) string {
+	if m.status == "" {
+		c := m.data.snap.Counts
+		return fit(m.st.Muted.Render(fmt.Sprintf(" %d nodes · %d running · %d pending · %d starting · %d terminating",
+			c.Nodes, c.Running, c.Pending, c.Starting, c.Terminating)), w)
+	}
+	if m.statusErr {
+		return fit(m.st.Bad.Render(" ✗ "+m.status), w)
+	}
+	return fit(m.st.OK.Render(" "+m.status), w)
+}
+
+// footer shows the keys that matter in the current view.
+func (m *Model) footer(w int) string {
+	type hint struct{ k, what string }
+	var hints []hint
+	switch m.view {
+	case viewCluster:
+		hints = []hint{{"z", "zone"}, {"n", "node"}, {"t", "taint"}, {"c", "cordon"}, {"d", "drain"}, {"+/-", "scale"}, {"p", "pressure"}, {"x", "delete"}, {"e", "explain"}, {"u", "undo"}, {"tab", "panel"}, {"g", "group"}}
+	case viewExplain:
+		hints = []hint{{"j/k", "scroll"}, {"esc", "back"}, {"x", "delete pod"}}
+	case viewTimeline:
+		hints = []hint{{"j/k", "scroll"}, {"+/-", "zoom"}, {"esc", "back"}}
+	case viewEvents:
+		hints = []hint{{"/", "filter"}, {"j/k", "scroll"}, {"esc", "back"}}
+	case viewEviction:
+		hints = []hint{{"j/k", "node"}, {"p", "pressure"}, {"esc", "back"}}
+	}
+	hints = append(hints, hint{"␣", "play"}, hint{"[ ]", "speed"}, hint{":", "command"}, hint{"?", "help"}, hint{"q", "quit"})
+	var parts []string
+	for _, h := range hints {
+		parts = append(parts, m.st.Key.Render(h.k)+" "+m.st.Muted.Render(h.what))
+	}
+	return fit(" "+strings.Join(parts, "  "), w)
+}
+
+// body draws the current view in w×h cells.
+func (m *Model) body(w, h int) []string {
+	switch m.view {
+	case viewExplain:
+		return m.explainView(w, h)
+	case viewTimeline:
+		return m.timelineView(w, h)
+	case viewEviction:
+		return m.evictionView(w, h)
+	case viewEvents:
+		return m.eventsView(w, h)
+	}
+	return m.clusterView(w, h)
+}
+
+// clusterView: the nodes, then workloads with the spread of the selected
+// one, then pending pods; the lesson on the right when there is room.
+func (m *Model) clusterView(w, h int) []string {
+	mainW := w
+	var side []string
+	if m.lessonOpen && w >= 110 {
+		sideW := min(46, w/3)
+		mainW = w - sideW - 1
+		side = box(m.st, "lesson  < > steps · a apply · L hide", m.lessonLines(sideW-2), sideW, h, false)
+	}
+	lessonH := 0
+	var lessonBottom []string
+	if m.lessonOpen && side == nil && h >= 26 {
+		ll := m.lessonLines(mainW - 2)
+		lessonH = min(len(ll)+2, 8)
+		lessonBottom = box(m.st, "lesson  < > steps · a apply · L hide", ll, mainW, lessonH, false)
+	}
+	pend := m.pendingLines(mainW - 2)
+	pendH := 0
+	if len(pend) > 0 {
+		pendH = min(len(pend), 3) + 2
+	}
+	wlLines := m.workloadLines(30)
+	spread := m.spreadLines(mainW - 34)
+	lowerH := min(max(len(wlLines), len(spread))+2, 6)
+	if h-lowerH-pendH-lessonH < 8 {
+		lowerH = min(lowerH, 4)
+		pendH = min(pendH, 3)
+	}
+	clusterH := h - lowerH - pendH - lessonH
+	if need := m.clusterHeight(mainW); need < clusterH {
+		// give the room the nodes do not need to the panels below
+		spare := clusterH - need
+		clusterH = need
+		grow := min(spare, max(len(wlLines), len(spread))+2-lowerH)
+		if grow > 0 {
+			lowerH += grow
+			spare -= grow
+		}
+		if len(pend) > 0 {
+			g := min(spare, len(pend)+2-pendH)
+			if g > 0 {
+				pendH += g
+				spare -= g
+			}
+		}
+		clusterH += spare
+	}
+	if clusterH < 5 {
+		clusterH, lowerH, pendH, lessonH = h, 0, 0, 0
+	}
+	var out []string
+	out = append(out, m.clusterLines(mainW, clusterH)...)
+	if lowerH > 0 {
+		wlTitle := "workloads"
+		spTitle := "spread"
+		if wl, ok := m.selectedWorkload(); ok {
+			spTitle = "spread · " + wl.Ref()
+		}
+		wlW := min(34, mainW/2)
+		wlBox := box(m.st, wlTitle, scrollTo(wlLines, clamp(m.wlIdx, len(wlLines)), lowerH-2), wlW, lowerH, m.focus == focusWorkloads)
+		spBox := box(m.st, spTitle, spread, mainW-wlW-1, lowerH, false)
+		out = append(out, joinColumns([][]string{wlBox, spBox}, 1)...)
+	}
+	if pendH > 0 {
+		title := fmt.Sprintf("pending (%d)  e explains the selected one", len(pend))
+		out = append(out, box(m.st, title, scrollTo(pend, clamp(m.pendIdx, len(pend)), pendH-2), mainW, pendH, m.focus == focusPending)...)
+	}
+	out = append(out, lessonBottom...)
+	out = block(out, mainW, h)
+	if side != nil {
+		return joinColumns([][]string{out, side}, 1)
+	}
+	return out
+}
+
+// scrollTo returns n lines of lines that include index sel.
+func scrollTo(lines []string, sel, n int) []string {
+	if n <= 0 || len(lines) <= n {
+		return lines
+	}
+	start := max(sel-n+1, 0)
+	return lines[start:min(start+n, len(lines))]
+}
