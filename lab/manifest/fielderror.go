@@ -17,6 +17,9 @@ type fieldError struct {
 	// not path itself (a label key inside the labels map).
 	at      string
 	warning bool
+	// note marks a warning as SeverityInfo: something the lab explains
+	// that the API server does silently.
+	note bool
 }
 
 func (e fieldError) withHint(h string) fieldError { e.hint = h; return e }

@@ -140,7 +140,11 @@ func (d *decoder) object(n *yaml.Node, objs *Objects, depth int) {
 			msg = fe.msg
 		}
 		if fe.warning {
-			d.diag(p, SeverityWarning, fmt.Sprintf("%s: %s", d.subject, msg), fe.hint)
+			sev := SeverityWarning
+			if fe.note {
+				sev = SeverityInfo
+			}
+			d.diag(p, sev, fmt.Sprintf("%s: %s", d.subject, msg), fe.hint)
 			continue
 		}
 		d.diag(p, SeverityError, fmt.Sprintf("%s is invalid: %s", d.subject, msg), fe.hint)

@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"fmt"
+
 	"go.yaml.in/yaml/v3"
 
 	"podlab.dev/podlab/engine/api"
@@ -21,13 +23,16 @@ func decodePod(d *decoder, n *yaml.Node) (any, []fieldError) {
 	defaultNamespace(&p.ObjectMeta)
 	errs := validateObjectMeta(&p.ObjectMeta, "metadata", true, subdomainName)
 	errs = append(errs, podNameWarnings(p.Name)...)
-	errs = append(errs, validatePodSpec(&p.Spec, "spec", p.Labels)...)
 	if g := p.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
 		// pkg/apis/core/v1/conversion.go: a Pod's negative grace becomes 1
-		// (a template's is kept; validation warns about both).
+		// while it is decoded, silently (so the template warning of
+		// api/pod/warnings.go never fires for pods); the lab says so.
+		errs = append(errs, fieldError{path: "spec.terminationGracePeriodSeconds", warning: true, note: true,
+			msg: fmt.Sprintf("%d is converted to 1 by the API server", *g)})
 		one := int64(1)
 		p.Spec.TerminationGracePeriodSeconds = &one
 	}
+	errs = append(errs, validatePodSpec(&p.Spec, "spec", p.Labels)...)
 	return p, errs
 }
 

@@ -128,7 +128,7 @@ func fractionalBytes(rl api.ResourceList, path string) []fieldError {
 
 // podNameWarnings is the pod strategy's WarningsOnCreate name check.
 func podNameWarnings(name string) []fieldError {
-	if msgs := dnsLabelErrors(name); name != "" && len(msgs) > 0 {
+	if msgs := dnsLabelErrors(name); len(msgs) > 0 {
 		return []fieldError{warning("metadata.name", "this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: ["+strings.Join(msgs, " ")+"]")}
 	}
 	return nil

@@ -21,7 +21,9 @@ func TestWarnings(t *testing.T) {
 			`t.yaml:2:7: ignored Service "web": kind not modelled by the lab`,
 			`t.yaml:6:7: ignored Deploymnet "web": kind not modelled by the lab (did you mean Deployment?)`}},
 		{"negative grace", pod("  terminationGracePeriodSeconds: -5\n"), []string{
-			`t.yaml:6:34: Pod "p": spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1`}},
+			`t.yaml:6:34: Pod "p": spec.terminationGracePeriodSeconds: -5 is converted to 1 by the API server`}},
+		{"negative grace in a template", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec:\n      terminationGracePeriodSeconds: -3\n      containers: [{name: c, image: i}]\n", []string{
+			`t.yaml:9:38: Deployment "d": spec.template.spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1`}},
 		{"API server warnings", "apiVersion: v1\nkind: Pod\nmetadata: {name: web.v1}\nspec:\n  containers: [{name: c, image: i, resources: {requests: {memory: 1500m}}}]\n  nodeSelector: {beta.kubernetes.io/os: linux}\n  topologySpreadConstraints: [{maxSkew: 1, topologyKey: failure-domain.beta.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway}]\n  affinity:\n    nodeAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution: [{weight: 1, preference: {matchExpressions: [{key: a, operator: In, values: [\"x y\"]}]}}]\n    podAntiAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: zone}]\n", []string{
 			`t.yaml:3:18: Pod "web.v1": metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]`,
 			`t.yaml:6:18: Pod "web.v1": spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead`,
