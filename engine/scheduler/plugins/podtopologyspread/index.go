@@ -15,6 +15,10 @@ type matchIndex struct {
 	selector  api.Selector
 	// perNode[NodeInfo.Index] is the number of matching pods on the node.
 	perNode []int32
+	// nodes is the snapshot's node list the counts were built for: when a
+	// change leaves it as it was (a node relabelled or tainted), the counts
+	// stay valid and only the domain sums are dropped.
+	nodes []*framework.NodeInfo
 	// counted remembers which pods were counted, so a removal undoes
 	// exactly what the addition did even if the pod object changed since.
 	counted map[*framework.PodInfo]int32
@@ -41,7 +45,7 @@ func (m *matchIndex) touch() bool {
 	m.eventsSinceUse++
 	if m.eventsSinceUse > dormantAfter {
 		m.stale = true
-		m.perNode, m.counted, m.sums = nil, nil, nil
+		m.perNode, m.counted, m.sums, m.nodes = nil, nil, nil, nil
 		return false
 	}
 	return true
@@ -77,6 +81,7 @@ func (m *matchIndex) matches(p *api.Pod) bool {
 
 func (m *matchIndex) rebuild(s *framework.Snapshot) {
 	m.perNode = make([]int32, len(s.Nodes))
+	m.nodes = append(m.nodes[:0], s.Nodes...)
 	m.counted = map[*framework.PodInfo]int32{}
 	m.sums = nil
 	m.stale = false
@@ -128,11 +133,22 @@ func (m *matchIndex) PodRemoved(node *framework.NodeInfo, pi *framework.PodInfo)
 	}
 }
 
-// NodesChanged implements framework.PodIndex: node indexes and domains
-// moved, so counts are rebuilt on next use.
-func (m *matchIndex) NodesChanged(*framework.Snapshot) {
-	m.stale = true
+// NodesChanged implements framework.PodIndex: domains (and maybe node
+// positions) changed. The domain sums are dropped; the per-node counts
+// survive when the node list is the same, else they are rebuilt on next
+// use.
+func (m *matchIndex) NodesChanged(s *framework.Snapshot) {
 	m.sums = nil
+	if m.stale || len(m.nodes) != len(s.Nodes) {
+		m.stale = true
+		return
+	}
+	for i, ni := range s.Nodes {
+		if m.nodes[i] != ni {
+			m.stale = true
+			return
+		}
+	}
 }
 
 // domainSums returns the matching pods per domain of t over the nodes of

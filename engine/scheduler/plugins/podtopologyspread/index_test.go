@@ -55,6 +55,16 @@ func TestIndexFollowsPodLifecycle(t *testing.T) {
 	snap.UpdatePod(podInfo(&relabelled))
 	check("a relabelled pod stops matching", map[string]int32{"a": 1})
 
+	before := index(snap, "default", sel).perNode
+	snap.UpdateNode(nodes("b zone=z1 taint:gpu:NoSchedule")[0])
+	if after := index(snap, "default", sel).perNode; &after[0] != &before[0] {
+		t.Errorf("relabelling a node rebuilt the counts")
+	}
+	if got := index(snap, "default", sel).domainSums(snap.Topology("zone"), nil); fmt.Sprint(got) != "[1]" {
+		t.Errorf("domain sums after b moved to z1: %v", got)
+	}
+	check("after a node is relabelled (counts kept)", map[string]int32{"a": 1})
+
 	snap.AddNode(nodes("c zone=z1")[0])
 	snap.AddPod(podInfo(pods("p4 @c app=web")[0]))
 	check("after a node is added (rebuild on next use)", map[string]int32{"a": 1, "c": 1})
