@@ -165,6 +165,8 @@ func (pl *Plugin) calPreFilterState(pod *api.Pod, snap *framework.Snapshot, cs [
 			s.eligible[i] = append([]bool(nil), p.has...)
 			s.numDomains[i] = p.count
 		}
+		// domains are visited in value order (upstream: map order, so its
+		// second path may differ on ties; the minimum never does)
 		s.paths[i] = newCriticalPaths()
 		for d, num := range s.matchNum[i] {
 			if s.eligible[i] == nil || s.eligible[i][d] {
