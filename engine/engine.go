@@ -201,6 +201,12 @@ func (e *Engine) RunUntil(t api.Time) error {
 	for {
 		at, a, ok := e.clock.PopDue(t)
 		if !ok {
+			// settling may schedule more for now (a pod killed before it
+			// started is gone at once): run those too
+			e.settle()
+			if next, ok := e.clock.NextAt(); ok && next <= t {
+				continue
+			}
 			break
 		}
 		e.dispatch(at, a)
@@ -209,8 +215,7 @@ func (e *Engine) RunUntil(t api.Time) error {
 			e.settle()
 		}
 	}
-	e.settle()
-	return e.clock.RunUntil(t, func(api.Time, action) {})
+	return e.clock.RunUntil(t, func(now api.Time, a action) { e.dispatch(now, a) })
 }
 
 func (e *Engine) dispatch(now api.Time, a action) {
@@ -253,6 +258,15 @@ func (e *Engine) settle() {
 	defer func() { e.inSettle = false }()
 	for i := 0; i < 100; i++ {
 		progressed := false
+		// actions due now (a pod killed before it started is gone at once)
+		for {
+			at, a, ok := e.clock.PopDue(e.clock.Now())
+			if !ok {
+				break
+			}
+			e.dispatch(at, a)
+			progressed = true
+		}
 		if len(e.controllers) > 0 && e.changes != e.ctrlSeen {
 			e.ctrlSeen = e.changes
 			for _, c := range e.controllers {
