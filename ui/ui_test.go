@@ -1,0 +1,247 @@
+package ui
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"podlab.dev/podlab/lab"
+)
+
+// newTestModel opens a preset paused, with colours off, at w×h.
+func newTestModel(t testing.TB, preset string, w, h int) *Model {
+	t.Helper()
+	f, err := lab.LoadPreset(preset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := int64(1)
+	sess, err := lab.NewSession(f, lab.SessionOptions{Seed: &seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(sess, Options{Theme: "dark", NoColor: true, Paused: true})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+func press(m *Model, keys ...string) {
+	for _, k := range keys {
+		m.Update(keyMsg(k))
+	}
+}
+
+// keyMsg builds a key press as the terminal would send it.
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+r":
+		return tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
+	case "ctrl+p":
+		return tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// typeLine types text into the palette and presses enter.
+func typeCommand(m *Model, line string) {
+	press(m, ":")
+	for _, r := range line {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	press(m, "enter")
+}
+
+func screen(m *Model) string { return ansi.Strip(m.render()) }
+
+func TestViewsGolden(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		w, h int
+		keys []string
+		cmds []string
+	}{
+		{"Cluster", 100, 30, nil, []string{"advance 10s"}},
+		{"ClusterNarrow", 80, 24, nil, []string{"advance 10s"}},
+		{"ClusterWide", 160, 40, nil, []string{"advance 10s"}},
+		{"ExplainPending", 100, 30, []string{"tab", "tab", "tab", "2"}, []string{"cordon node3", "cordon node4", "scale deployment/web --replicas=6", "advance 10s"}},
+		{"Timeline", 100, 30, []string{"3"}, []string{"advance 10s", "delete pod p1 --grace-period=10", "advance 20s"}},
+		{"Eviction", 100, 30, []string{"4"}, []string{"advance 10s", "usage deployment/web memory=150%", "pressure node node4 memory=99%", "advance 15s"}},
+		{"Events", 120, 30, []string{"5"}, []string{"advance 10s", "cordon node1"}},
+		{"Help", 100, 30, []string{"?"}, nil},
+		{"Palette", 100, 30, []string{":", "s", "c", "a"}, nil},
+		{"TooSmall", 40, 10, nil, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := newTestModel(t, "spread-basics", c.w, c.h)
+			for _, cmd := range c.cmds {
+				if _, err := m.sess.Apply(cmd); err != nil {
+					t.Fatalf("%s: %v", cmd, err)
+				}
+			}
+			m.refresh()
+			press(m, c.keys...)
+			golden.RequireEqual(t, screen(m))
+		})
+	}
+}
+
+func TestKeySequences(t *testing.T) {
+	t.Run("scale up with +", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		press(m, "tab", "tab", "+", "+")
+		if _, err := m.sess.Apply("advance 10s"); err != nil {
+			t.Fatal(err)
+		}
+		m.refresh()
+		s := screen(m)
+		if !strings.Contains(s, "deployment/web         4/4") {
+			t.Fatalf("after two + the deployment has 4 ready replicas:\n%s", s)
+		}
+	})
+	t.Run("taint via the palette", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		press(m, "t")
+		if !m.pal.open || !strings.HasPrefix(m.pal.in.Value(), "taint node node1 ") {
+			t.Fatalf("t prefills the palette: %q", m.pal.in.Value())
+		}
+		press(m, "enter")
+		if !strings.Contains(screen(m), "node1 ⚑1") {
+			t.Fatalf("the taint badge shows:\n%s", screen(m))
+		}
+	})
+	t.Run("cordon toggles and undo restores", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		press(m, "c")
+		if !strings.Contains(screen(m), "node1 ⊘") {
+			t.Fatalf("cordon badge:\n%s", screen(m))
+		}
+		press(m, "u")
+		if strings.Contains(screen(m), "node1 ⊘") {
+			t.Fatalf("undo removes the cordon:\n%s", screen(m))
+		}
+		press(m, "ctrl+r")
+		if !strings.Contains(screen(m), "node1 ⊘") {
+			t.Fatalf("redo cordons again:\n%s", screen(m))
+		}
+	})
+	t.Run("drain shows pending", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		typeCommand(m, "advance 10s")
+		press(m, "d")
+		if got := m.pal.in.Value(); got != "drain node1 --ignore-daemonsets --timeout 2m" {
+			t.Fatalf("d prefills %q", got)
+		}
+		press(m, "enter")
+		// node1 runs pods without a controller: kubectl drain refuses them
+		if !m.pal.open || !strings.Contains(screen(m), "--force") {
+			t.Fatalf("drain without --force must explain the refusal inline:\n%s", screen(m))
+		}
+		for _, r := range " --force" {
+			m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+		}
+		press(m, "enter")
+		typeCommand(m, "advance 40s")
+		s := screen(m)
+		if !strings.Contains(s, "node1 ⊘") {
+			t.Fatalf("drained node is cordoned:\n%s", s)
+		}
+	})
+	t.Run("pressure evicts and the eviction view ranks", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 120, 34)
+		typeCommand(m, "advance 10s")
+		typeCommand(m, "usage deployment/web memory=200%")
+		typeCommand(m, "pressure node node4 memory=99%")
+		typeCommand(m, "advance 30s")
+		press(m, "4")
+		s := screen(m)
+		if !strings.Contains(s, "node/node4") || !strings.Contains(s, "RANK") {
+			t.Fatalf("eviction view:\n%s", s)
+		}
+	})
+	t.Run("delete with grace shows on the timeline", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		typeCommand(m, "advance 5s")
+		typeCommand(m, "delete pod p3 --grace-period=20")
+		typeCommand(m, "advance 5s")
+		press(m, "3")
+		s := screen(m)
+		if !strings.Contains(s, "default/p3") || !strings.Contains(s, "Killing") {
+			t.Fatalf("timeline view:\n%s", s)
+		}
+	})
+	t.Run("palette shows inline errors and keeps the text", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		typeCommand(m, "cordon node9")
+		if !m.pal.open || !strings.Contains(screen(m), `unknown node "node9"`) {
+			t.Fatalf("inline error:\n%s", screen(m))
+		}
+		press(m, "esc")
+		if m.pal.open {
+			t.Fatal("esc closes the palette")
+		}
+	})
+	t.Run("tab completes in the palette", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		press(m, ":", "c", "o", "r", "tab")
+		if got := m.pal.in.Value(); got != "cordon " {
+			t.Fatalf("completion: %q", got)
+		}
+	})
+}
+
+// Thousands of random keys, mouse events and resizes never panic and keep
+// the selection within range.
+func TestRandomInput(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	r := rand.New(rand.NewPCG(42, 42))
+	keys := []string{"j", "k", "h", "l", "tab", "1", "2", "3", "4", "5", "e", "g", "+", "-", "c", "u", "ctrl+r",
+		".", "space", "[", "]", "?", ":", "esc", "enter", "x", "t", "p", "d", "z", "n", "<", ">", "a", "L", "T", "/", "up", "down", "backspace", "ctrl+p"}
+	for i := 0; i < 3000; i++ {
+		switch r.IntN(10) {
+		case 0:
+			m.Update(tea.WindowSizeMsg{Width: 10 + r.IntN(200), Height: 5 + r.IntN(60)})
+		case 1:
+			m.Update(tea.MouseClickMsg{X: r.IntN(120), Y: r.IntN(40), Button: tea.MouseLeft})
+		case 2:
+			m.Update(tea.MouseWheelMsg{X: r.IntN(120), Y: r.IntN(40), Button: tea.MouseWheelDown})
+		case 3:
+			m.Update(tickMsg{id: m.tickID})
+		default:
+			k := keys[r.IntN(len(keys))]
+			if k == "q" {
+				continue
+			}
+			m.Update(keyMsg(k))
+		}
+		_ = m.View()
+		if m.nodeIdx < 0 || (len(m.data.nodes) > 0 && m.nodeIdx >= len(m.data.nodes)) {
+			t.Fatalf("node selection out of range: %d of %d", m.nodeIdx, len(m.data.nodes))
+		}
+		if m.wlIdx < 0 || (len(m.data.workloads) > 0 && m.wlIdx >= len(m.data.workloads)) {
+			t.Fatalf("workload selection out of range")
+		}
+	}
+}
