@@ -366,3 +366,47 @@ func TestExplainStructure(t *testing.T) {
 		t.Errorf("unschedulable explanation %+v", e)
 	}
 }
+
+// nameCheck scores a node by its index and checks, in NormalizeScore, that
+// every entry's Name and Index still describe the node that was scored.
+type nameCheck struct {
+	snap *framework.Snapshot
+	bad  int
+}
+
+func (c *nameCheck) Name() string { return "ImageLocality" }
+func (c *nameCheck) Score(_ *framework.CycleState, _ *framework.PodInfo, ni *framework.NodeInfo) (int64, *framework.Status) {
+	return int64(ni.Index % 100), nil
+}
+func (c *nameCheck) ScoreExtensions() framework.ScoreExtensions { return c }
+func (c *nameCheck) NormalizeScore(_ *framework.CycleState, _ *framework.PodInfo, scores []framework.NodeScore) *framework.Status {
+	for _, s := range scores {
+		ni := c.snap.Get(s.Name)
+		if ni == nil || ni.Index != s.Index || int64(ni.Index%100) != s.Score {
+			c.bad++
+		}
+	}
+	return nil
+}
+
+func TestScoreListsStayLabelledAcrossCycles(t *testing.T) {
+	snap := mkSnapshot(nodeNames(300)...)
+	check := &nameCheck{snap: snap}
+	skipSometimes := &fakeScore{name: "TaintToleration", score: byTable(nil)}
+	s := testScheduler(Config{TieBreak: TieBreakByName}, snap, fitFilter(), check, skipSometimes)
+	for i := 0; i < 400; i++ {
+		skipSometimes.skip = i%7 == 0
+		pi := mkPod(fmt.Sprintf("p%d", i), 1500, 0)
+		res := s.ScheduleOne(pi)
+		if res.Node == "" {
+			break
+		}
+		bind(snap, pi, res.Node)
+		if i == 200 { // the node list changes: indexes shift
+			snap.AddNode(mkNode("node-0000a", 4000))
+		}
+	}
+	if check.bad != 0 {
+		t.Errorf("%d score entries carried another node's name or index", check.bad)
+	}
+}

@@ -28,10 +28,17 @@ type cycleBuffers struct {
 	// of the last cycle, so scoring need not read every node's name.
 	cachedNodes []*framework.NodeInfo
 	cachedNames []string
-	filters     []activeFilter
-	scores      [][]framework.NodeScore
-	raw         [][]framework.NodeScore
-	totals      []int64
+	// namesChanged is set when the name cache was rebuilt; setID, lastSet
+	// and labelled[plugin] track which feasible set each score list's
+	// Name/Index fields were last written for (see feasibleSetID).
+	namesChanged bool
+	setID        uint64
+	lastSet      []int32
+	labelled     []uint64
+	filters      []activeFilter
+	scores       [][]framework.NodeScore
+	raw          [][]framework.NodeScore
+	totals       []int64
 }
 
 type activeFilter struct {
@@ -55,6 +62,7 @@ func (b *cycleBuffers) refreshNames(nodes []*framework.NodeInfo) {
 			return
 		}
 	}
+	b.namesChanged = true
 	b.cachedNodes = append(b.cachedNodes[:0], nodes...)
 	b.cachedNames = b.cachedNames[:0]
 	for _, ni := range nodes {

@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"fmt"
+	"slices"
 
 	"podlab.dev/podlab/engine/scheduler/framework"
 )
@@ -60,31 +61,40 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 		table.raw = make([][]framework.NodeScore, len(plugins))
 	}
 
+	// feasible normally is the filter's output, whose indexes and names
+	// are known without reading the nodes; when it is the same node set
+	// as in the previous cycle, lists already labelled for that set need
+	// no relabelling (NormalizeScore changes only scores).
+	fromCycle := len(b.feasibleIdx) == n && n > 0 && &b.feasible[0] == &feasible[0] && len(b.cachedNames) == len(s.snap.Nodes)
+	setID := b.feasibleSetID(fromCycle)
+	for len(b.labelled) < len(plugins) {
+		b.labelled = append(b.labelled, 0)
+	}
+	var labelFrom []framework.NodeScore // a list already labelled for this set
 	for p, pl := range plugins {
 		if state.SkipScorePlugins[pl.Name()] {
 			continue
 		}
 		if cap(b.scores[p]) < n {
 			b.scores[p] = make([]framework.NodeScore, n, max(n, 2*cap(b.scores[p])))
+			b.labelled[p] = 0
 		}
 		table.normalized[p] = b.scores[p][:n]
-
+		if setID != 0 && b.labelled[p] == setID && labelFrom == nil {
+			labelFrom = table.normalized[p]
+		}
 	}
 	clear(b.workerErr)
-	// feasible normally is the filter's output, whose indexes and names
-	// are known without reading the nodes.
-	fromCycle := len(b.feasibleIdx) == n && len(feasible) > 0 && &b.feasible[0] == &feasible[0] && len(b.cachedNames) == len(s.snap.Nodes)
 	parallelize(s.cfg.Parallelism, n, func(w, lo, hi int) {
-		// Name and Index are read from each node once (a cache miss per
-		// node), then copied into every plugin's list.
-		var names []framework.NodeScore
+		// Name and Index are read from each node at most once (a cache
+		// miss per node), then copied into the lists that need them.
+		names := labelFrom
 		for p := range plugins {
 			scores := table.normalized[p]
-			if scores == nil {
+			if scores == nil || (setID != 0 && b.labelled[p] == setID) {
 				continue
 			}
 			if names == nil {
-				names = scores[lo:hi]
 				for i := lo; i < hi; i++ {
 					if idx := b.feasibleIdx[i]; fromCycle {
 						scores[i] = framework.NodeScore{Name: b.cachedNames[idx], Index: int(idx)}
@@ -93,9 +103,10 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 						scores[i] = framework.NodeScore{Name: ni.Node.Name, Index: ni.Index}
 					}
 				}
+				names = scores
 				continue
 			}
-			copy(scores[lo:hi], names)
+			copy(scores[lo:hi], names[lo:hi])
 		}
 		for p, pl := range plugins {
 			scores := table.normalized[p]
@@ -115,7 +126,13 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 
 	for _, st := range b.workerErr {
 		if st != nil {
+			b.forgetLabels()
 			return scoreTable{}, st
+		}
+	}
+	for p := range plugins {
+		if table.normalized[p] != nil {
+			b.labelled[p] = setID
 		}
 	}
 	if keepRaw {
@@ -182,3 +199,25 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 	table.totals = totals
 	return table, nil
 }
+
+// feasibleSetID identifies the cycle's feasible node set: the previous
+// cycle's id when the set (and the node list) did not change, a new one
+// otherwise; 0 when the set is not the filter's output (then lists are
+// always relabelled).
+func (b *cycleBuffers) feasibleSetID(fromCycle bool) uint64 {
+	if !fromCycle {
+		b.lastSet = b.lastSet[:0]
+		b.setID++
+		return 0
+	}
+	if b.namesChanged || !slices.Equal(b.lastSet, b.feasibleIdx) {
+		b.lastSet = append(b.lastSet[:0], b.feasibleIdx...)
+		b.setID++
+		b.namesChanged = false
+	}
+	return b.setID
+}
+
+// forgetLabels marks every list as needing relabelling (after a failed
+// cycle left them half written).
+func (b *cycleBuffers) forgetLabels() { clear(b.labelled) }
