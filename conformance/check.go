@@ -23,6 +23,10 @@ type Outcome struct {
 	Schedule []string
 	// Real and Podlab are both sides' schedules (for reports).
 	Real, Podlab *result.Schedule
+	// Coverage counts what the real scheduler exercised (feature →
+	// occurrences): "score <plugin> > 0", "reason <reason>", "preemption",
+	// "unschedulable", "placed"; it shows the generator reaches each rule.
+	Coverage map[string]int
 	// Err is a harness failure (the file does not load on a side, the
 	// real framework failed); it counts as a disagreement.
 	Err error
@@ -56,7 +60,7 @@ type Options struct {
 
 // Check loads the scenario on both sides and compares them.
 func Check(name string, data []byte, opts Options) *Outcome {
-	o := &Outcome{Name: name}
+	o := &Outcome{Name: name, Coverage: map[string]int{}}
 	rs, err := scenario.Decode(data)
 	if err != nil {
 		o.Err = fmt.Errorf("real side: %w", err)
@@ -85,6 +89,7 @@ func Check(name string, data []byte, opts Options) *Outcome {
 				o.Err = fmt.Errorf("real explain %s/%s: %w", rp.Namespace, rp.Name, err)
 				return o
 			}
+			o.cover(want)
 			got := pr.Explain(ps.Pending[i])
 			for _, d := range result.DiffExplain(want, got) {
 				o.Explain = append(o.Explain, want.Pod+": "+d)
@@ -96,7 +101,30 @@ func Check(name string, data []byte, opts Options) *Outcome {
 		o.Err = fmt.Errorf("real schedule: %w", err)
 		return o
 	}
+	for _, p := range o.Real.Placements {
+		switch {
+		case p.NominatedNode != "":
+			o.Coverage["preemption"]++
+		case p.Node == "":
+			o.Coverage["unschedulable"]++
+		default:
+			o.Coverage["placed"]++
+		}
+	}
 	o.Podlab = pr.Schedule(ps.Pending)
 	o.Schedule = result.DiffSchedule(o.Real, o.Podlab)
 	return o
+}
+
+func (o *Outcome) cover(ex *result.Explain) {
+	for _, n := range ex.Nodes {
+		for _, r := range n.Reasons {
+			o.Coverage["reason "+r]++
+		}
+		for p, v := range n.Scores {
+			if v > 0 {
+				o.Coverage["score "+p+" > 0"]++
+			}
+		}
+	}
 }

@@ -106,7 +106,7 @@ func TestGenerated(t *testing.T) {
 	}
 	failed := 0
 	for i := 0; i < n; i++ {
-		data := gen.Scenario(uint64(seed), i, gen.Config{})
+		data := gen.Scenario(uint64(seed), i, gen.Mixed(i))
 		name := fmt.Sprintf("s%d-%d", seed, i)
 		o := Check(name, data, Options{})
 		if o.Agree() {

@@ -71,7 +71,26 @@ type node struct {
 	usedMem  int64
 	count    int
 	hostPort bool // a bound pod already uses hostPort 8080
+	images   []any
 }
+
+// images are container images with their sizes (ImageLocality): below,
+// inside and above the plugin's 23MB–1000MB thresholds, with short names
+// that normalise to the same image as the long ones.
+var images = []struct {
+	names []string
+	size  int64
+}{
+	{[]string{"registry.k8s.io/pause:3.10"}, 700 << 10},
+	{[]string{"example.com/app:v1"}, 250 << 20},
+	{[]string{"example.com/db:v2", "example.com/db@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}, 700 << 20},
+	{[]string{"docker.io/library/nginx:1.27", "nginx:1.27"}, 60 << 20},
+	{[]string{"example.com/ml:latest"}, 1500 << 20},
+}
+
+// podImages are what pods run: some with a short or tagless name.
+var podImages = []string{"registry.k8s.io/pause:3.10", "registry.k8s.io/pause:3.10", "example.com/app:v1",
+	"example.com/db:v2", "nginx:1.27", "docker.io/library/nginx:1.27", "example.com/ml", "example.com/other:v3"}
 
 type gen struct {
 	r         *rand.Rand
@@ -213,6 +232,17 @@ func (g *gen) buildNodes() {
 			nd.cordoned = true
 			nd.taints = append(nd.taints, obj{"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"})
 		}
+		if g.chance(0.6) {
+			for _, im := range images {
+				if g.chance(0.4) {
+					names := make([]any, len(im.names))
+					for j, n := range im.names {
+						names[j] = n
+					}
+					nd.images = append(nd.images, obj{"names": names, "sizeBytes": im.size})
+				}
+			}
+		}
 		g.nodes = append(g.nodes, nd)
 		g.docs = append(g.docs, nd.manifest())
 	}
@@ -249,8 +279,12 @@ func (nd *node) manifest() obj {
 	if nd.cordoned {
 		spec["unschedulable"] = true
 	}
+	status := obj{"capacity": res, "allocatable": res}
+	if len(nd.images) > 0 {
+		status["images"] = nd.images
+	}
 	m := obj{"apiVersion": "v1", "kind": "Node", "metadata": obj{"name": nd.name, "labels": labels},
-		"status": obj{"capacity": res, "allocatable": res}}
+		"status": status}
 	if len(spec) > 0 {
 		m["spec"] = spec
 	}
@@ -337,15 +371,34 @@ func (g *gen) pod(name, ns string, labels map[string]string, cpu, mem int64) obj
 	for k, v := range labels {
 		l[k] = v
 	}
-	c := obj{"name": "app", "image": "registry.k8s.io/pause:3.10",
+	c := obj{"name": "app", "image": pick(g, podImages),
 		"resources": obj{"requests": obj{"cpu": fmt.Sprintf("%dm", cpu), "memory": fmt.Sprintf("%dMi", mem)}}}
 	if g.chance(0.05) {
 		c["ports"] = []any{obj{"containerPort": 8080, "hostPort": 8080}}
 	}
-	spec := obj{"containers": []any{c}}
+	containers := []any{c}
+	if g.chance(0.15) {
+		containers = append(containers, obj{"name": "sidecar", "image": pick(g, podImages),
+			"resources": obj{"requests": obj{"cpu": "50m", "memory": "32Mi"}}})
+	}
+	spec := obj{"containers": containers}
 	if g.chance(0.6) {
 		spec["priorityClassName"] = pick(g, g.prioNames)
 	}
 	return obj{"apiVersion": "v1", "kind": "Pod",
 		"metadata": obj{"name": name, "namespace": ns, "labels": l}, "spec": spec}
+}
+
+// Large is a bigger shape: more nodes, bound and pending pods, so
+// preemption, spreading across many domains and later pods seeing earlier
+// placements are exercised more.
+var Large = Config{MinNodes: 8, MaxNodes: 30, MaxBound: 90, MinPending: 4, MaxPending: 14}
+
+// Mixed returns the config of scenario i in the standard mix: every fifth
+// scenario is Large, the rest the default small shape.
+func Mixed(i int) Config {
+	if i%5 == 4 {
+		return Large
+	}
+	return Config{}
 }

@@ -93,7 +93,17 @@ func (g *gen) nodeAffinity() obj {
 	if g.chance(0.25) {
 		var terms []any
 		for j, n := 0, g.between(1, 2); j < n; j++ {
-			terms = append(terms, g.nodeSelectorTerm())
+			t := g.nodeSelectorTerm()
+			if g.chance(0.2) {
+				// matchFields on metadata.name: NodeAffinity's PreFilter
+				// narrows the nodes (one value per requirement, as validated).
+				t["matchFields"] = []any{obj{"key": "metadata.name", "operator": pick(g, []string{"In", "In", "NotIn"}),
+					"values": []any{pick(g, g.nodes).name}}}
+				if g.chance(0.5) {
+					delete(t, "matchExpressions")
+				}
+			}
+			terms = append(terms, t)
 		}
 		na["requiredDuringSchedulingIgnoredDuringExecution"] = obj{"nodeSelectorTerms": terms}
 	}

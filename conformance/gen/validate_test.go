@@ -35,7 +35,7 @@ func TestDeterministic(t *testing.T) {
 // own validation (pkg/apis/*/validation) after defaulting and admission.
 func TestValidAPIObjects(t *testing.T) {
 	for i := 0; i < 60; i++ {
-		data := gen.Scenario(3, i, gen.Config{})
+		data := gen.Scenario(3, i, gen.Mixed(i))
 		s, err := scenario.Decode(data)
 		if err != nil {
 			t.Fatalf("scenario 3/%d: %v\n%s", i, err, data)

@@ -26,6 +26,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "generator seed")
 	keep := flag.String("keep", "", "directory to write disagreeing scenarios to")
 	verbose := flag.Bool("v", false, "print every disagreement")
+	showCoverage := flag.Bool("coverage", false, "print what the real scheduler exercised (reasons, non-zero scores, preemptions)")
 	noPreempt := flag.Bool("no-preemption", false, "disable preemption on both sides")
 	flag.Parse()
 
@@ -44,14 +45,18 @@ func main() {
 	}
 	if len(inputs) == 0 {
 		for i := 0; i < *n; i++ {
-			inputs = append(inputs, input{fmt.Sprintf("s%d-%d.yaml", *seed, i), gen.Scenario(*seed, i, gen.Config{})})
+			inputs = append(inputs, input{fmt.Sprintf("s%d-%d.yaml", *seed, i), gen.Scenario(*seed, i, gen.Mixed(i))})
 		}
 	}
 	start := time.Now()
 	agreed, explainOnly, scheduleOnly, errs := 0, 0, 0, 0
 	kinds := map[string]int{}
+	coverage := map[string]int{}
 	for _, in := range inputs {
 		o := conformance.Check(in.name, in.data, conformance.Options{DisablePreemption: *noPreempt})
+		for k, v := range o.Coverage {
+			coverage[k] += v
+		}
 		switch {
 		case o.Agree():
 			agreed++
@@ -89,6 +94,17 @@ func main() {
 	})
 	for _, k := range keys {
 		fmt.Printf("  %6d  %s\n", kinds[k], k)
+	}
+	if *showCoverage {
+		fmt.Println("coverage (real scheduler, all explains and placements):")
+		keys := make([]string, 0, len(coverage))
+		for k := range coverage {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Printf("  %8d  %s\n", coverage[k], k)
+		}
 	}
 	if agreed != total {
 		os.Exit(1)

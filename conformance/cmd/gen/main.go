@@ -22,7 +22,7 @@ func main() {
 	}
 	for i := 0; i < *n; i++ {
 		path := filepath.Join(*out, fmt.Sprintf("s%d-%d.yaml", *seed, i))
-		if err := os.WriteFile(path, gen.Scenario(*seed, i, gen.Config{}), 0o644); err != nil {
+		if err := os.WriteFile(path, gen.Scenario(*seed, i, gen.Mixed(i)), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "gen:", err)
 			os.Exit(1)
 		}
