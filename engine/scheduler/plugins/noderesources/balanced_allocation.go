@@ -32,6 +32,7 @@ func (*BalancedAllocation) Name() string { return BalancedAllocationName }
 // balancedPreScoreState is the pod's plain cpu and memory requests.
 type balancedPreScoreState struct {
 	cpu, mem int64
+	index    *allocIndex
 }
 
 // Clone implements framework.StateData; the state is immutable.
@@ -40,12 +41,12 @@ func (s *balancedPreScoreState) Clone() framework.StateData { return s }
 // PreScore implements framework.PreScorePlugin: Skip for a pod requesting
 // neither cpu nor memory ("best effort" for this plugin, so such pods do
 // not pile onto one node: kubernetes/kubernetes#129138).
-func (b *BalancedAllocation) PreScore(state *framework.CycleState, pod *framework.PodInfo, _ *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
+func (b *BalancedAllocation) PreScore(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
 	if pod.Requests.MilliCPU == 0 && pod.Requests.Memory == 0 {
 		b.preScore.Store(state, nil)
 		return framework.NewStatus(framework.Skip)
 	}
-	s := &balancedPreScoreState{cpu: pod.Requests.MilliCPU, mem: pod.Requests.Memory}
+	s := &balancedPreScoreState{cpu: pod.Requests.MilliCPU, mem: pod.Requests.Memory, index: allocIndexOf(snap)}
 	state.Write(balancedPreScoreStateKey, s)
 	b.preScore.Store(state, s)
 	return nil
@@ -55,7 +56,16 @@ func (b *BalancedAllocation) PreScore(state *framework.CycleState, pod *framewor
 func (b *BalancedAllocation) Score(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
 	cpu, mem := pod.Requests.MilliCPU, pod.Requests.Memory
 	if s, _ := cyclecache.Get(&b.preScore, state, balancedPreScoreStateKey); s != nil {
-		cpu, mem = s.cpu, s.mem
+		if e := s.index.entry(node); e != nil {
+			var a allocation
+			if e.allocCPU != 0 {
+				a.allocatable[cpuIdx], a.requested[cpuIdx] = e.allocCPU, e.reqCPU+s.cpu
+			}
+			if e.allocMem != 0 {
+				a.allocatable[memIdx], a.requested[memIdx] = e.allocMem, e.reqMem+s.mem
+			}
+			return improvementScore(balancedResourceScore(&a.requested, &a.allocatable), e.balanceWithout), nil
+		}
 	}
 	if cpu == 0 && mem == 0 {
 		return 0, nil
@@ -76,6 +86,10 @@ func (*BalancedAllocation) ScoreExtensions() framework.ScoreExtensions { return 
 func balancedResourceScorer(a *allocation) int64 {
 	scoreWithPod := balancedResourceScore(&a.requested, &a.allocatable)
 	scoreWithoutPod := balancedResourceScore(&a.allocated, &a.allocatable)
+	return improvementScore(scoreWithPod, scoreWithoutPod)
+}
+
+func improvementScore(scoreWithPod, scoreWithoutPod int64) int64 {
 	return framework.MaxNodeScore/2 + (framework.MaxNodeScore/2+scoreWithPod-scoreWithoutPod)/2
 }
 

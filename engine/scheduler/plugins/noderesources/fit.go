@@ -26,11 +26,13 @@ const preFilterStateKey framework.StateKey = "PreFilter" + Name
 // Fit is the NodeResourcesFit plugin.
 type Fit struct {
 	preFilter cyclecache.Cache[*preFilterState]
+	preScore  cyclecache.Cache[*fitPreScoreState]
 }
 
 var (
 	_ framework.PreFilterPlugin = (*Fit)(nil)
 	_ framework.FilterPlugin    = (*Fit)(nil)
+	_ framework.PreScorePlugin  = (*Fit)(nil)
 	_ framework.ScorePlugin     = (*Fit)(nil)
 	_ framework.Explainer       = (*Fit)(nil)
 )

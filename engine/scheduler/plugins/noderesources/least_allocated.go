@@ -1,17 +1,50 @@
 package noderesources
 
-import "podlab.dev/podlab/engine/scheduler/framework"
+import (
+	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
+)
 
 // Score implements framework.ScorePlugin with the LeastAllocated strategy
 // (least_allocated.go): per resource (capacity − requested) × 100 /
 // capacity in integer math, 0 when over capacity; the weighted mean over
 // resources the node has. Requests are the non-zero ones (a container
 // without requests counts 100m cpu and 200Mi memory) on the node and for
-// the pod. Upstream's PreScore only caches the pod's requests and never
-// skips; framework.PodInfo already holds them, so there is no PreScore.
-func (f *Fit) Score(_ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
-	a := nodeAllocation(node, pod.NonZeroRequests.MilliCPU, pod.NonZeroRequests.Memory, false)
+// the pod.
+func (f *Fit) Score(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
+	podCPU, podMem := pod.NonZeroRequests.MilliCPU, pod.NonZeroRequests.Memory
+	if s, _ := cyclecache.Get(&f.preScore, state, fitPreScoreStateKey); s != nil {
+		if e := s.index.entry(node); e != nil {
+			var a allocation
+			if e.allocCPU != 0 {
+				a.allocatable[cpuIdx], a.requested[cpuIdx] = e.allocCPU, e.nzCPU+podCPU
+			}
+			if e.allocMem != 0 {
+				a.allocatable[memIdx], a.requested[memIdx] = e.allocMem, e.nzMem+podMem
+			}
+			return leastAllocatedScore(&a), nil
+		}
+	}
+	a := nodeAllocation(node, podCPU, podMem, false)
 	return leastAllocatedScore(&a), nil
+}
+
+// fitPreScoreState carries the snapshot's allocation index to Score.
+type fitPreScoreState struct{ index *allocIndex }
+
+// Clone implements framework.StateData; the state is immutable.
+func (s *fitPreScoreState) Clone() framework.StateData { return s }
+
+const fitPreScoreStateKey framework.StateKey = "PreScore" + Name
+
+// PreScore implements framework.PreScorePlugin. As upstream it never
+// skips; the pod's non-zero requests are already in framework.PodInfo, so
+// it only fetches the snapshot's allocation index for Score.
+func (f *Fit) PreScore(state *framework.CycleState, _ *framework.PodInfo, snap *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
+	s := &fitPreScoreState{index: allocIndexOf(snap)}
+	state.Write(fitPreScoreStateKey, s)
+	f.preScore.Store(state, s)
+	return nil
 }
 
 // ScoreExtensions implements framework.ScorePlugin: none (scores are
