@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"podlab.dev/podlab/engine"
+	"podlab.dev/podlab/engine/admission"
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/controllers"
 	"podlab.dev/podlab/engine/controllers/attach"
@@ -98,7 +99,7 @@ func (s *Session) reset() error {
 	if s.opts.Seed != nil {
 		s.seed = *s.opts.Seed
 	}
-	cfg := engine.Config{Seed: s.seed, NewScheduler: s.schedulerFactory()}
+	cfg := engine.Config{Seed: s.seed, NewScheduler: s.schedulerFactory(), Admit: s.admit}
 	if sc != nil {
 		ev, err := evictionConfig(sc.Kubelet)
 		if err != nil {
@@ -116,6 +117,29 @@ func (s *Session) reset() error {
 		return err
 	}
 	return s.eng.RunUntil(0)
+}
+
+// admit is the API server's admission for every pod the engine creates
+// (engine/admission: defaulting, Priority, DefaultTolerationSeconds,
+// pod-affinity matchLabelKeys), plus the scenario's default start-up delay
+// written as the lab annotation the kubelet model reads.
+func (s *Session) admit(e *engine.Engine, p *api.Pod) error {
+	if sc := s.file.Scenario; sc != nil && sc.Kubelet.StartupDelay > 0 {
+		if _, ok := p.Annotations[kubelet.AnnotationStartup]; !ok {
+			// a fresh map: the pod's may be shared with its template
+			ann := copyMap(p.Annotations)
+			if ann == nil {
+				ann = map[string]string{}
+			}
+			ann[kubelet.AnnotationStartup] = sc.Kubelet.StartupDelay.String()
+			p.Annotations = ann
+		}
+	}
+	classes := map[string]*api.PriorityClass{}
+	for _, pc := range e.PriorityClasses() {
+		classes[pc.Name] = pc
+	}
+	return admission.AdmitPod(p, classes)
 }
 
 // schedulerFactory builds the default profile with the scenario's
