@@ -47,6 +47,11 @@ func (m *Manager) Clone(c Cluster) *Manager {
 	for k, ds := range m.daemonSets {
 		cp := *ds
 		cp.DaemonSet = deepCopy(ds.DaemonSet)
+		cp.failedBackoff = map[string]*backoffEntry{}
+		for k, e := range ds.failedBackoff {
+			c := *e
+			cp.failedBackoff[k] = &c
+		}
 		out.daemonSets[k] = &cp
 	}
 	for k, j := range m.jobs {

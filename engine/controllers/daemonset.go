@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"time"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -218,6 +219,14 @@ func (m *Manager) syncDaemonSet(ds *DaemonSet) {
 				switch {
 				case p.DeletionTimestamp != nil:
 				case p.Status.Phase == api.PodFailed:
+					// failedPodsBackoff (1s doubling to 15m, kube-controller-manager's
+					// flowcontrol.NewBackOff, keyed by generation and node).
+					bkey := strconv.FormatInt(ds.Generation, 10) + "/" + n.Name
+					if at, in := ds.inBackoff(bkey, m.now); in {
+						m.requeueAt(at)
+						continue
+					}
+					ds.nextBackoff(bkey, m.now)
 					m.record(KindDaemonSet, &ds.ObjectMeta, daemonSetSource, EventWarning, "FailedDaemonPod", "Found failed daemon pod %s/%s on node %s, will try to kill it", p.Namespace, p.Name, n.Name)
 					del = append(del, p)
 				case p.Status.Phase == api.PodSucceeded:
@@ -264,6 +273,37 @@ func (m *Manager) syncDaemonSet(ds *DaemonSet) {
 	if len(need) == 0 && len(del) == 0 && ds.Spec.UpdateStrategy.Type == "RollingUpdate" {
 		m.daemonSetRollingUpdate(ds, nodes, byNode, hash)
 	}
+}
+
+const (
+	failedPodsBackoffInitial = time.Second
+	failedPodsBackoffMax     = 15 * time.Minute
+)
+
+// inBackoff is Backoff.IsInBackOffSinceUpdate; it also returns when the
+// backoff ends.
+func (ds *DaemonSet) inBackoff(key string, now api.Time) (api.Time, bool) {
+	e := ds.failedBackoff[key]
+	if e == nil || now.Sub(e.lastUpdate) > 2*failedPodsBackoffMax {
+		return 0, false
+	}
+	end := e.lastUpdate.Add(e.delay)
+	return end, now < end
+}
+
+// nextBackoff is Backoff.Next.
+func (ds *DaemonSet) nextBackoff(key string, now api.Time) {
+	if ds.failedBackoff == nil {
+		ds.failedBackoff = map[string]*backoffEntry{}
+	}
+	e := ds.failedBackoff[key]
+	if e == nil || now.Sub(e.lastUpdate) > 2*failedPodsBackoffMax {
+		e = &backoffEntry{delay: failedPodsBackoffInitial}
+		ds.failedBackoff[key] = e
+	} else {
+		e.delay = min(2*e.delay, failedPodsBackoffMax)
+	}
+	e.lastUpdate = now
 }
 
 // sortDaemonPods is podByCreationTimestampAndPhase: bound pods first, then

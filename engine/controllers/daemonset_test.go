@@ -101,3 +101,38 @@ func TestDaemonSetNodeSelector(t *testing.T) {
 		}
 	}
 }
+
+// A daemon pod that keeps failing is deleted and replaced with the
+// controller's per-node backoff (1s, 2s, 4s … since the last deletion).
+func TestDaemonSetFailedPodBackoff(t *testing.T) {
+	fc := newFakeCluster(t, mkNode("n1", nil))
+	if _, err := fc.m.AddDaemonSet(fluentd()); err != nil {
+		t.Fatal(err)
+	}
+	fc.afterInstant = func(api.Time) {
+		for _, p := range fc.pods {
+			if p.Status.Phase == api.PodRunning && p.DeletionTimestamp == nil {
+				_ = fc.FinishPod(p.Namespace, p.Name, api.PodFailed, "Error")
+				fc.after(0, func() {}) // let the controller see it at this instant
+			}
+		}
+	}
+	fc.runUntil(sec(9))
+	var kills []api.Time
+	for _, e := range fc.events {
+		if e.Reason == "FailedDaemonPod" {
+			kills = append(kills, e.Time)
+		}
+	}
+	// running at 1s and failing at once each time it starts (1s after
+	// creation): deletions at 1, 2 (1s backoff over), 4 (2s), 8 (4s).
+	want := []api.Time{sec(1), sec(2), sec(4), sec(8)}
+	if len(kills) != len(want) {
+		t.Fatalf("deletions at %v, want %v", kills, want)
+	}
+	for i := range want {
+		if kills[i] != want[i] {
+			t.Fatalf("deletions at %v, want %v", kills, want)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package controllers
 
-import "podlab.dev/podlab/engine/api"
+import (
+	"time"
+
+	"podlab.dev/podlab/engine/api"
+)
 
 // Kinds of the workloads the controllers manage (ownerReferences' kind).
 const (
@@ -94,6 +98,14 @@ type DaemonSet struct {
 	api.DaemonSet
 	Status   DaemonSetStatus
 	selector api.Selector
+	// failedBackoff is the controller's failedPodsBackoff per node.
+	failedBackoff map[string]*backoffEntry
+}
+
+// backoffEntry is a flowcontrol.Backoff item (no jitter).
+type backoffEntry struct {
+	delay      time.Duration
+	lastUpdate api.Time
 }
 
 // DaemonSetStatus is apps/v1 DaemonSetStatus.
