@@ -205,6 +205,20 @@ func (q *Queue) AddError(pi *framework.PodInfo, now api.Time) {
 	q.requeue(qp, now)
 }
 
+// Requeue puts a popped pod back without counting the attempt: into
+// backoffQ while it is still backing off, else activeQ, with its failure
+// counts and timestamp unchanged. The engine uses it when Pop hands back,
+// at the same virtual instant, a pod it already tried (Pop takes from
+// backoffQ when activeQ is empty), so that the pod waits for its backoff
+// instead of being tried in a loop.
+func (q *Queue) Requeue(pi *framework.PodInfo, now api.Time) {
+	qp := q.inFlight(pi)
+	if qp.Info.Attempts > 0 {
+		qp.Info.Attempts--
+	}
+	q.requeue(qp, now)
+}
+
 func (q *Queue) inFlight(pi *framework.PodInfo) *QueuedPod {
 	key := pi.Pod.Key()
 	qp := q.pods[key]

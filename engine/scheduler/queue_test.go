@@ -141,3 +141,23 @@ func TestQueueUpdateAndDelete(t *testing.T) {
 		t.Errorf("len %d", q.Len())
 	}
 }
+
+func TestRequeueKeepsCountsAndWaitsForBackoff(t *testing.T) {
+	q := NewQueue()
+	pi := mkPod("p", 1, 0)
+	q.Add(pi, at(0))
+	q.Pop(at(0))
+	q.AddUnschedulable(pi, []string{"NodeResourcesFit"}, at(0))
+	q.MoveAllToActiveOrBackoff(AssignedPodDelete, at(0))
+	if got := q.Pop(at(0)); got != pi { // from backoffQ: activeQ is empty
+		t.Fatalf("pop: %v", got)
+	}
+	q.Requeue(pi, at(0))
+	p := q.Pending()
+	if len(p) != 1 || p[0].Where != InBackoff || p[0].UnschedulableCount != 1 || p[0].ErrorCount != 0 || pi.Attempts != 1 {
+		t.Fatalf("after requeue: %+v attempts %d", p[0], pi.Attempts)
+	}
+	if exp, _ := q.NextBackoffExpiry(); exp != at(time.Second) {
+		t.Errorf("backoff expiry %v", exp)
+	}
+}
