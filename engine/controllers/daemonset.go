@@ -236,9 +236,37 @@ func (m *Manager) syncDaemonSet(ds *DaemonSet) {
 					running = append(running, p)
 				}
 			}
-			if len(running) > 1 {
-				sortDaemonPods(running)
-				del = append(del, running[1:]...)
+			if !daemonAllowsSurge(ds) {
+				if len(running) > 1 {
+					sortDaemonPods(running)
+					del = append(del, running[1:]...)
+				}
+				break
+			}
+			if len(running) <= 1 {
+				if len(running) == 0 && shouldRun {
+					need = append(need, n.Name)
+				}
+				break
+			}
+			// With surge: keep the oldest new and the oldest old pod; the old
+			// one goes once it is not ready or the new one is available.
+			sortDaemonPods(running)
+			var oldestNew, oldestOld *api.Pod
+			for _, p := range running {
+				if p.Labels[LabelControllerRevision] == hash {
+					if oldestNew == nil {
+						oldestNew = p
+						continue
+					}
+				} else if oldestOld == nil {
+					oldestOld = p
+					continue
+				}
+				del = append(del, p)
+			}
+			if oldestNew != nil && oldestOld != nil && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, ds.Spec.MinReadySeconds, m.now)) {
+				del = append(del, oldestOld)
 			}
 		case !shouldContinue && exists:
 			for _, p := range onNode {
@@ -260,12 +288,7 @@ func (m *Manager) syncDaemonSet(ds *DaemonSet) {
 		}
 	}
 	for _, nodeName := range need {
-		_, _ = m.createPodFromTemplate(&ds.Spec.Template, KindDaemonSet, &ds.ObjectMeta, daemonSetSource, "", func(p *api.Pod) {
-			p.Labels[LabelControllerRevision] = hash
-			p.Labels[LabelPodTemplateGeneration] = strconv.FormatInt(ds.Generation, 10)
-			DaemonPodTolerations(&p.Spec)
-			pinToNode(&p.Spec, nodeName)
-		})
+		m.createDaemonPod(ds, nodeName, hash)
 	}
 	for _, p := range del {
 		m.deletePod(p, KindDaemonSet, &ds.ObjectMeta, daemonSetSource)
@@ -306,6 +329,27 @@ func (ds *DaemonSet) nextBackoff(key string, now api.Time) {
 	e.lastUpdate = now
 }
 
+// daemonAllowsSurge is util.AllowsSurge: a RollingUpdate with maxSurge > 0.
+func daemonAllowsSurge(ds *DaemonSet) bool {
+	ru := ds.Spec.UpdateStrategy.RollingUpdate
+	if ds.Spec.UpdateStrategy.Type != "RollingUpdate" || ru == nil || ru.MaxSurge == nil {
+		return false
+	}
+	v, err := scaledValue(ru.MaxSurge, 100, true)
+	return err == nil && v > 0
+}
+
+// createDaemonPod is syncNodes' pod creation: the template with the
+// revision labels and daemon tolerations, pinned to the node.
+func (m *Manager) createDaemonPod(ds *DaemonSet, nodeName, hash string) {
+	_, _ = m.createPodFromTemplate(&ds.Spec.Template, KindDaemonSet, &ds.ObjectMeta, daemonSetSource, "", func(p *api.Pod) {
+		p.Labels[LabelControllerRevision] = hash
+		p.Labels[LabelPodTemplateGeneration] = strconv.FormatInt(ds.Generation, 10)
+		DaemonPodTolerations(&p.Spec)
+		pinToNode(&p.Spec, nodeName)
+	})
+}
+
 // sortDaemonPods is podByCreationTimestampAndPhase: bound pods first, then
 // older first, then by name.
 func sortDaemonPods(ps []*api.Pod) {
@@ -320,58 +364,145 @@ func sortDaemonPods(ps []*api.Pod) {
 	})
 }
 
-// daemonSetRollingUpdate is update.go rollingUpdate with maxSurge 0: old
-// pods that are unavailable are replaced at once; available ones are
-// deleted while fewer than maxUnavailable nodes are unavailable. Nodes are
-// visited in name order (upstream: map order).
+// findUpdatedPodsOnNode is update.go findUpdatedPodsOnNode: the node's
+// non-deleted new and old pod; ok is false with more than one of either.
+func findUpdatedPodsOnNode(pods []*api.Pod, hash string) (newPod, oldPod *api.Pod, ok bool) {
+	for _, p := range pods {
+		if p.DeletionTimestamp != nil {
+			continue
+		}
+		if p.Labels[LabelControllerRevision] == hash {
+			if newPod != nil {
+				return nil, nil, false
+			}
+			newPod = p
+		} else {
+			if oldPod != nil {
+				return nil, nil, false
+			}
+			oldPod = p
+		}
+	}
+	return newPod, oldPod, true
+}
+
+// daemonSetRollingUpdate is update.go rollingUpdate with
+// updatedDesiredNodeCounts. maxSurge 0: old pods that are unavailable are
+// replaced at once, available ones while fewer than maxUnavailable nodes
+// are unavailable. maxSurge > 0: a new pod starts next to the old one on
+// up to maxSurge nodes and the old one goes once the new one is
+// available. Nodes are visited in name order (upstream: map order).
 func (m *Manager) daemonSetRollingUpdate(ds *DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string) {
-	desired := int32(0)
+	shouldRun := map[string]bool{}
+	nodePods := map[string][]*api.Pod{}
+	for k, v := range byNode {
+		nodePods[k] = v
+	}
+	var desired int32
 	for _, n := range nodes {
 		if run, _ := nodeShouldRunDaemonPod(n, ds); run {
+			shouldRun[n.Name] = true
 			desired++
+			if _, ok := nodePods[n.Name]; !ok {
+				nodePods[n.Name] = nil
+			}
 		}
 	}
-	maxUnavailable, err := scaledValue(ds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable, desired, true)
-	if err != nil {
+	ru := ds.Spec.UpdateStrategy.RollingUpdate
+	maxUnavailable, err1 := scaledValue(ru.MaxUnavailable, desired, true)
+	maxSurge, err2 := scaledValue(valueOrZero(ru.MaxSurge), desired, true)
+	if err1 != nil || err2 != nil {
 		return
 	}
-	if maxUnavailable == 0 {
+	if desired > 0 && maxUnavailable == 0 && maxSurge == 0 {
 		maxUnavailable = 1
 	}
-	var numUnavailable int32
-	var replace, candidates []*api.Pod
-	for _, nodeName := range sortedKeys(byNode) {
-		var newPod, oldPod *api.Pod
-		for _, p := range byNode[nodeName] {
-			if p.DeletionTimestamp != nil {
+	minReady := ds.Spec.MinReadySeconds
+	available := func(p *api.Pod) bool { return isPodAvailable(p, minReady, m.now) }
+	names := sortedKeys(nodePods)
+	var toDelete []*api.Pod
+	var toCreate []string
+	if maxSurge == 0 {
+		var numUnavailable int32
+		var replace, candidates []*api.Pod
+		for _, nodeName := range names {
+			newPod, oldPod, ok := findUpdatedPodsOnNode(nodePods[nodeName], hash)
+			if !ok {
+				numUnavailable++
 				continue
 			}
-			if p.Labels[LabelControllerRevision] == hash {
-				newPod = p
-			} else {
-				oldPod = p
-			}
-		}
-		switch {
-		case oldPod == nil && newPod == nil, oldPod != nil && newPod != nil:
-			numUnavailable++
-		case newPod != nil:
-			if !isPodAvailable(newPod, ds.Spec.MinReadySeconds, m.now) {
-				numUnavailable++
-			}
-		default:
 			switch {
-			case !isPodAvailable(oldPod, ds.Spec.MinReadySeconds, m.now):
-				replace = append(replace, oldPod)
+			case oldPod == nil && newPod == nil, oldPod != nil && newPod != nil:
 				numUnavailable++
-			case numUnavailable >= maxUnavailable:
+			case newPod != nil:
+				if !available(newPod) {
+					numUnavailable++
+				}
 			default:
-				candidates = append(candidates, oldPod)
+				switch {
+				case !available(oldPod):
+					replace = append(replace, oldPod)
+					numUnavailable++
+				case numUnavailable >= maxUnavailable:
+				default:
+					candidates = append(candidates, oldPod)
+				}
 			}
 		}
+		remaining := min(max(maxUnavailable-numUnavailable, 0), int32(len(candidates)))
+		toDelete = append(replace, candidates[:remaining]...)
+	} else {
+		var shouldNotRun, candidateNodes []string
+		var shouldNotRunPods []*api.Pod
+		var numSurge, numAvailable int32
+		for _, nodeName := range names {
+			newPod, oldPod, ok := findUpdatedPodsOnNode(nodePods[nodeName], hash)
+			if !ok {
+				numSurge++
+				continue
+			}
+			if oldPod != nil && available(oldPod) || oldPod == nil && newPod != nil && available(newPod) {
+				numAvailable++
+			}
+			switch {
+			case oldPod == nil:
+			case newPod == nil:
+				switch {
+				case !available(oldPod):
+					if !shouldRun[nodeName] {
+						toDelete = append(toDelete, oldPod)
+						continue
+					}
+					toCreate = append(toCreate, nodeName)
+				default:
+					if !shouldRun[nodeName] {
+						shouldNotRun = append(shouldNotRun, nodeName)
+						shouldNotRunPods = append(shouldNotRunPods, oldPod)
+						continue
+					}
+					if numSurge >= maxSurge {
+						continue
+					}
+					candidateNodes = append(candidateNodes, nodeName)
+				}
+			default:
+				if !available(newPod) {
+					numSurge++
+					continue
+				}
+				toDelete = append(toDelete, oldPod)
+			}
+		}
+		if deletable := numAvailable - desired; deletable > 0 {
+			toDelete = append(toDelete, shouldNotRunPods[:min(int(deletable), len(shouldNotRunPods))]...)
+		}
+		remainingSurge := min(max(maxSurge-numSurge, 0), int32(len(candidateNodes)))
+		toCreate = append(toCreate, candidateNodes[:remainingSurge]...)
 	}
-	remaining := min(max(maxUnavailable-numUnavailable, 0), int32(len(candidates)))
-	for _, p := range append(replace, candidates[:remaining]...) {
+	for _, nodeName := range toCreate {
+		m.createDaemonPod(ds, nodeName, hash)
+	}
+	for _, p := range toDelete {
 		m.deletePod(p, KindDaemonSet, &ds.ObjectMeta, daemonSetSource)
 	}
 }

@@ -136,3 +136,50 @@ func TestDaemonSetFailedPodBackoff(t *testing.T) {
 		}
 	}
 }
+
+// maxSurge 1, maxUnavailable 0: each node gets its new pod before the old
+// one goes; never more than one node with two pods, never a node without
+// an available pod.
+func TestDaemonSetSurgeRollingUpdate(t *testing.T) {
+	fc := newFakeCluster(t, nodes(3)...)
+	ds := fluentd()
+	ds.Spec.UpdateStrategy = api.DaemonSetUpdateStrategy{Type: "RollingUpdate",
+		RollingUpdate: &api.RollingUpdateDaemonSet{MaxSurge: intStr("1"), MaxUnavailable: intStr("0")}}
+	if _, err := fc.m.AddDaemonSet(ds); err != nil {
+		t.Fatal(err)
+	}
+	fc.runUntil(sec(30))
+	fc.afterInstant = func(now api.Time) {
+		doubled := 0
+		for _, n := range fc.nodes {
+			live, avail := 0, 0
+			for _, p := range fc.pods {
+				if p.Spec.NodeName == n.Name && p.DeletionTimestamp == nil {
+					live++
+					if isPodReady(p) {
+						avail++
+					}
+				}
+			}
+			if live > 1 {
+				doubled++
+			}
+			if avail == 0 {
+				t.Errorf("at %v node %s has no available daemon pod", now, n.Name)
+			}
+		}
+		if doubled > 1 {
+			t.Errorf("at %v %d nodes run two daemon pods (maxSurge 1)", now, doubled)
+		}
+	}
+	if err := fc.m.UpdateDaemonSet("kube-system", "fluentd-elasticsearch", func(s *api.DaemonSetSpec) {
+		s.Template.Spec.Containers[0].Image = "fluentd:v3"
+	}); err != nil {
+		t.Fatal(err)
+	}
+	fc.runUntil(sec(300))
+	got := fc.m.DaemonSet("kube-system", "fluentd-elasticsearch").Status
+	if got.UpdatedNumberScheduled != 3 || got.NumberAvailable != 3 {
+		t.Fatalf("status %+v", got)
+	}
+}
