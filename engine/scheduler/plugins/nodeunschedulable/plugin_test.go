@@ -36,6 +36,11 @@ func TestFilter(t *testing.T) {
 			if !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("got %+v, want %+v", got, c.want)
 			}
+			// With PreFilter the node traits index answers for plain nodes.
+			res := tu.RunFilter(New(), c.pod.Info(), tu.NewSnapshot([]*api.Node{c.node.Obj()}, nil))
+			if res.PreFilter != nil || !reflect.DeepEqual(res.Nodes[0], c.want) {
+				t.Fatalf("with PreFilter: got %+v %+v, want %+v", res.PreFilter, res.Nodes[0], c.want)
+			}
 		})
 	}
 }

@@ -54,6 +54,10 @@ func TestFilter(t *testing.T) {
 			if !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("got %+v, want %+v", got, c.want)
 			}
+			res := tu.RunFilter(New(), pod, tu.NewSnapshot([]*api.Node{tu.MakeNode().Name("nodeA").Taints(c.taint).Obj()}, nil))
+			if res.PreFilter != nil || !reflect.DeepEqual(res.Nodes[0], c.want) {
+				t.Fatalf("with PreFilter: got %+v %+v, want %+v", res.PreFilter, res.Nodes[0], c.want)
+			}
 		})
 	}
 }
@@ -121,7 +125,7 @@ func TestScore(t *testing.T) {
 }
 
 func TestScoreWithoutPreScoreIsAnError(t *testing.T) {
-	node := tu.NodeInfo(tu.MakeNode().Name("n").Taint("a", "", "PreferNoSchedule").Obj())
+	node := tu.NodeInfo(tu.MakeNode().Name("n").Obj())
 	if _, st := New().Score(framework.NewCycleState(), tu.MakePod().Name("p").Info(), node); st.CodeOf() != framework.Error {
 		t.Fatalf("got %+v, want Error", st)
 	}
@@ -154,7 +158,7 @@ func BenchmarkFilter(b *testing.B) {
 func BenchmarkScore(b *testing.B) {
 	pod, plain, tainted := benchNodes()
 	pl, state := New(), framework.NewCycleState()
-	pl.PreScore(state, pod, nil, nil)
+	pl.PreScore(state, pod, nil, nil) // no snapshot: Score reads the Node (worst case)
 	b.Run("untainted", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -7,12 +7,14 @@ import (
 	"podlab.dev/podlab/engine/scheduler/framework"
 	"podlab.dev/podlab/engine/scheduler/plugins/helper"
 	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
+	"podlab.dev/podlab/engine/scheduler/plugins/internal/nodetraits"
 )
 
 // preScoreState holds the pod's tolerations that can tolerate a
 // PreferNoSchedule taint.
 type preScoreState struct {
 	tolerationsPreferNoSchedule []api.Toleration
+	traits                      *nodetraits.Index
 }
 
 // Clone implements framework.StateData; the state is immutable.
@@ -32,8 +34,11 @@ func tolerationsPreferNoSchedule(ts []api.Toleration) []api.Toleration {
 }
 
 // PreScore implements framework.PreScorePlugin. Upstream never skips.
-func (p *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, _ *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
+func (p *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
 	s := &preScoreState{tolerationsPreferNoSchedule: tolerationsPreferNoSchedule(pod.Pod.Spec.Tolerations)}
+	if snap != nil {
+		s.traits = nodetraits.Of(snap)
+	}
 	state.Write(preScoreStateKey, s)
 	p.preScore.Store(state, s)
 	return nil
@@ -43,15 +48,14 @@ func (p *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, _
 // PreferNoSchedule taints the pod does not tolerate
 // (countIntolerableTaintsPreferNoSchedule); NormalizeScore reverses it.
 func (p *Plugin) Score(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
-	taints := node.Node.Spec.Taints
-	if len(taints) == 0 {
-		return 0, nil
-	}
 	s, ok := cyclecache.Get(&p.preScore, state, preScoreStateKey)
 	if !ok || s == nil {
 		return 0, framework.AsStatus(fmt.Errorf("%s: reading %q from cycle state: PreScore did not run", Name, preScoreStateKey))
 	}
-	return countIntolerable(taints, s.tolerationsPreferNoSchedule), nil
+	if t, ok := s.traits.Get(node); ok && t&nodetraits.PreferTaints == 0 {
+		return 0, nil
+	}
+	return countIntolerable(node.Node.Spec.Taints, s.tolerationsPreferNoSchedule), nil
 }
 
 func countIntolerable(taints []api.Taint, tolerations []api.Toleration) int64 {
