@@ -66,6 +66,10 @@ func (m *Manager) Clone(c Cluster) *Manager {
 	for k, cj := range m.cronJobs {
 		cp := *cj
 		cp.CronJob = deepCopy(cj.CronJob)
+		if cj.skipped != nil {
+			t := *cj.skipped
+			cp.skipped = &t
+		}
 		cp.Status = deepCopy(cj.Status)
 		out.cronJobs[k] = &cp
 	}

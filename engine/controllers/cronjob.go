@@ -130,13 +130,10 @@ func (m *Manager) syncCronJob(cj *CronJob) {
 	var scheduled time.Time
 	missed := 0
 	for t := sched.Next(earliest); !t.IsZero() && !t.After(now) && missed < 1_000_000; t = sched.Next(t) {
+		// mostRecentScheduleTime jumps ahead arithmetically; walking
+		// forward gives the same most recent time and count.
 		scheduled = t
 		missed++
-		if missed > 100 {
-			// mostRecentScheduleTime jumps ahead arithmetically; the lab
-			// walks forward, which gives the same most recent time.
-			continue
-		}
 	}
 	next := sched.Next(now)
 	if !next.IsZero() {
@@ -145,11 +142,16 @@ func (m *Manager) syncCronJob(cj *CronJob) {
 	if scheduled.IsZero() {
 		return
 	}
+	vt := virtual(scheduled)
+	if cj.skipped != nil && *cj.skipped == vt {
+		return
+	}
 	if missed > 100 {
 		m.cronEvent(cj, EventWarning, "TooManyMissedTimes", "too many missed start times: %d. Set or decrease .spec.startingDeadlineSeconds or check clock skew", missed)
 	}
 	if d := cj.Spec.StartingDeadlineSeconds; d != nil && scheduled.Add(time.Duration(*d)*time.Second).Before(now) {
 		m.cronEvent(cj, EventWarning, "MissSchedule", "Missed scheduled time to start a job: %s", scheduled.UTC().Format(time.RFC1123Z))
+		cj.skipped = &vt
 		return
 	}
 	name := fmt.Sprintf("%s-%d", cj.Name, scheduled.Unix()/60)
@@ -158,6 +160,7 @@ func (m *Manager) syncCronJob(cj *CronJob) {
 	}
 	if cj.Spec.ConcurrencyPolicy == ConcurrencyForbid && len(active) > 0 {
 		m.cronEvent(cj, EventNormal, "JobAlreadyActive", "Not starting job because prior execution is running and concurrency policy is Forbid")
+		cj.skipped = &vt
 		return
 	}
 	if cj.Spec.ConcurrencyPolicy == ConcurrencyReplace {
@@ -178,8 +181,7 @@ func (m *Manager) syncCronJob(cj *CronJob) {
 		return
 	}
 	m.cronEvent(cj, EventNormal, "SuccessfulCreate", "Created job %s", name)
-	t := virtual(scheduled)
-	cj.Status.LastScheduleTime = &t
+	cj.Status.LastScheduleTime = &vt
 	cj.Status.Active = append(cj.Status.Active, name)
 	m.changed = true
 }

@@ -154,6 +154,10 @@ type JobStatus struct {
 type CronJob struct {
 	api.CronJob
 	Status CronJobStatus
+	// skipped is the schedule time last reported as missed or forbidden:
+	// the lab's controllers run on every cluster change, so each skip is
+	// reported once (upstream syncs on its own requeue times).
+	skipped *api.Time
 }
 
 // CronJobStatus is batch/v1 CronJobStatus.
