@@ -27,6 +27,10 @@ func (m *Manager) Clone(c Cluster) *Manager {
 	out.names = m.names.clone()
 	out.now, out.started = m.now, m.started
 	out.wake, out.hasWake = m.wake, m.hasWake
+	for k, r := range m.createRetry {
+		c := *r
+		out.createRetry[k] = &c
+	}
 	for k, d := range m.deployments {
 		cp := *d
 		cp.Deployment = deepCopy(d.Deployment)

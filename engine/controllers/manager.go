@@ -36,6 +36,10 @@ type Manager struct {
 	wake    api.Time
 	hasWake bool
 
+	// createRetry rate-limits a workload whose pod creations fail, as the
+	// controllers' work queues do (see createAllowed).
+	createRetry map[string]*retryState
+
 	// changed records that a controller acted during the current pass.
 	changed bool
 	// podCache holds the pods of the current pass; nil after a change.
@@ -58,6 +62,7 @@ func New(c Cluster, seed int64) *Manager {
 		daemonSets:   map[string]*DaemonSet{},
 		jobs:         map[string]*Job{},
 		cronJobs:     map[string]*CronJob{},
+		createRetry:  map[string]*retryState{},
 	}
 }
 
@@ -218,10 +223,54 @@ func (m *Manager) initMeta(meta *api.ObjectMeta) {
 	}
 }
 
+// retryState is one workload's failed-create backoff.
+type retryState struct {
+	failures int
+	next     api.Time
+}
+
+// Work-queue rate limiting (client-go DefaultControllerRateLimiter's
+// per-item exponential part): 5ms doubling per consecutive failure, at
+// most 1000s. The lab's controllers run on every cluster change, so
+// without it a workload whose pods are refused would retry (and raise
+// FailedCreate) on every change.
+const (
+	retryBase = 5 * time.Millisecond
+	retryMax  = 1000 * time.Second
+)
+
+// createAllowed reports whether the owner may try to create pods now.
+func (m *Manager) createAllowed(uid string) bool {
+	r := m.createRetry[uid]
+	if r == nil || m.now >= r.next {
+		return true
+	}
+	m.requeueAt(r.next)
+	return false
+}
+
+func (m *Manager) createFailed(uid string) {
+	r := m.createRetry[uid]
+	if r == nil {
+		r = &retryState{}
+		m.createRetry[uid] = r
+	}
+	r.failures++
+	d := retryMax
+	if r.failures <= 40 {
+		d = min(retryBase<<(r.failures-1), retryMax)
+	}
+	r.next = m.now.Add(d)
+	m.requeueAt(r.next)
+}
+
 // createPodFromTemplate is controller.RealPodControl.CreatePods
 // (GetPodFromTemplate): labels, annotations and spec from the template,
 // generateName "<owner>-", the owner as controller.
 func (m *Manager) createPodFromTemplate(tmpl *api.PodTemplateSpec, kind string, owner *api.ObjectMeta, source string, name string, mutate func(*api.Pod)) (*api.Pod, error) {
+	if !m.createAllowed(owner.UID) {
+		return nil, fmt.Errorf("%s %s: pod creation backing off after failures", kind, owner.Name)
+	}
 	t := copyTemplate(tmpl)
 	p := &api.Pod{ObjectMeta: api.ObjectMeta{
 		Namespace:         owner.Namespace,
@@ -249,8 +298,10 @@ func (m *Manager) createPodFromTemplate(tmpl *api.PodTemplateSpec, kind string, 
 	}
 	if err != nil {
 		m.record(kind, owner, source, EventWarning, "FailedCreate", "Error creating: %v", err)
+		m.createFailed(owner.UID)
 		return nil, err
 	}
+	delete(m.createRetry, owner.UID)
 	m.acted()
 	if kind == KindStatefulSet {
 		// stateful_pod_control.go recordPodEvent

@@ -1,8 +1,10 @@
 package controllers
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -96,5 +98,35 @@ func TestReplicaSetScaleDownOrder(t *testing.T) {
 				t.Fatalf("deleted %v, want %v", got, want)
 			}
 		})
+	}
+}
+
+type refusingCluster struct{ *fakeCluster }
+
+func (r refusingCluster) CreatePod(p *api.Pod) error {
+	return fmt.Errorf(`pods "%s" is forbidden: no PriorityClass with name gold was found`, p.Name)
+}
+
+// Refused creations are retried with the work queue's exponential backoff
+// (5ms doubling), not on every cluster change.
+func TestReplicaSetCreateBackoff(t *testing.T) {
+	fc := newFakeCluster(t, nodes(1)...)
+	fc.m = New(refusingCluster{fc}, 1)
+	if _, err := fc.m.AddReplicaSet(frontendRS(1)); err != nil {
+		t.Fatal(err)
+	}
+	fc.runUntil(sec(1))
+	var at []api.Time
+	for _, e := range fc.events {
+		if e.Reason == "FailedCreate" {
+			at = append(at, e.Time)
+			if !strings.HasPrefix(e.Message, `Error creating: pods "frontend-`) {
+				t.Fatalf("message %q", e.Message)
+			}
+		}
+	}
+	// 0, 5ms, 15ms, 35ms, … 635ms: 8 attempts in the first second.
+	if len(at) != 8 || at[1] != api.Time(5*time.Millisecond) || at[2] != api.Time(15*time.Millisecond) {
+		t.Fatalf("attempts at %v", at)
 	}
 }
