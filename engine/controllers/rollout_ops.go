@@ -105,6 +105,9 @@ func (m *Manager) SetImage(namespace, name, container, image string) error {
 // kubectl.kubernetes.io/restartedAt (RFC 3339 wall-clock time, see Epoch),
 // which creates a new revision.
 func (m *Manager) Restart(namespace, name string) error {
+	if d := m.Deployment(namespace, name); d != nil && d.Spec.Paused {
+		return fmt.Errorf("can't restart paused deployment (run rollout resume first)")
+	}
 	return m.UpdateDeployment(namespace, name, func(s *api.DeploymentSpec) {
 		s.Template.Annotations = cloneMap(s.Template.Annotations)
 		s.Template.Annotations[RestartedAtAnnotation] = WallClock(m.now).Format(time.RFC3339)
