@@ -23,6 +23,23 @@ type allocEntry struct {
 type allocIndex struct {
 	nodes   []*framework.NodeInfo
 	entries []allocEntry
+	free    []freeEntry
+}
+
+// freeEntry is what Fit's Filter compares with on every node: the room
+// left for pods, cpu, memory and ephemeral storage (allocatable minus
+// requested, possibly negative on an overcommitted node).
+type freeEntry struct {
+	pods, cpu, mem, ephemeral int64
+}
+
+func freeOf(ni *framework.NodeInfo) freeEntry {
+	return freeEntry{
+		pods:      ni.Allocatable.AllowedPods - int64(len(ni.Pods)),
+		cpu:       ni.Allocatable.MilliCPU - ni.Requested.MilliCPU,
+		mem:       ni.Allocatable.Memory - ni.Requested.Memory,
+		ephemeral: ni.Allocatable.EphemeralStorage - ni.Requested.EphemeralStorage,
+	}
 }
 
 func allocIndexOf(snap *framework.Snapshot) *allocIndex {
@@ -47,6 +64,7 @@ func entryOf(ni *framework.NodeInfo) allocEntry {
 func (idx *allocIndex) refresh(ni *framework.NodeInfo) {
 	if i := ni.Index; i >= 0 && i < len(idx.nodes) && idx.nodes[i] == ni {
 		idx.entries[i] = entryOf(ni)
+		idx.free[i] = freeOf(ni)
 	}
 }
 
@@ -60,8 +78,10 @@ func (idx *allocIndex) PodRemoved(ni *framework.NodeInfo, _ *framework.PodInfo) 
 func (idx *allocIndex) NodesChanged(s *framework.Snapshot) {
 	idx.nodes = append(idx.nodes[:0], s.Nodes...)
 	idx.entries = idx.entries[:0]
+	idx.free = idx.free[:0]
 	for _, ni := range s.Nodes {
 		idx.entries = append(idx.entries, entryOf(ni))
+		idx.free = append(idx.free, freeOf(ni))
 	}
 }
 
@@ -72,6 +92,18 @@ func (idx *allocIndex) entry(ni *framework.NodeInfo) *allocEntry {
 	}
 	if i := ni.Index; i >= 0 && i < len(idx.nodes) && idx.nodes[i] == ni {
 		return &idx.entries[i]
+	}
+	return nil
+}
+
+// freeEntry returns the node's free room when ni is the snapshot's own
+// NodeInfo.
+func (idx *allocIndex) freeEntry(ni *framework.NodeInfo) *freeEntry {
+	if idx == nil {
+		return nil
+	}
+	if i := ni.Index; i >= 0 && i < len(idx.nodes) && idx.nodes[i] == ni {
+		return &idx.free[i]
 	}
 	return nil
 }

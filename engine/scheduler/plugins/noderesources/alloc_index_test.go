@@ -3,6 +3,7 @@ package noderesources
 import (
 	"fmt"
 	"math/rand"
+	"reflect"
 	"testing"
 
 	"podlab.dev/podlab/engine/api"
@@ -19,7 +20,8 @@ func TestAllocIndexFollowsTheSnapshot(t *testing.T) {
 	cpus := []string{"0", "500m", "1", "2", "4"}
 	mems := []string{"0", "1Gi", "2Gi", "8Gi"}
 	node := func(name string) *api.Node {
-		return tu.MakeNode().Name(name).Capacity(tu.Res{"cpu": cpus[rng.Intn(len(cpus))], "memory": mems[rng.Intn(len(mems))], "pods": "110"}).Obj()
+		return tu.MakeNode().Name(name).Capacity(tu.Res{"cpu": cpus[rng.Intn(len(cpus))], "memory": mems[rng.Intn(len(mems))],
+			"pods": []string{"3", "110"}[rng.Intn(2)], "ephemeral-storage": []string{"0", "2Gi"}[rng.Intn(2)]}).Obj()
 	}
 	var nodes []*api.Node
 	for i := 0; i < 6; i++ {
@@ -30,17 +32,22 @@ func TestAllocIndexFollowsTheSnapshot(t *testing.T) {
 	incoming := []*framework.PodInfo{
 		usage(cm("300m", "512Mi")).Name("a").Info(),
 		usage(cpuOnly("1")).Name("b").Info(),
+		usage(cm("2", "4Gi")).Name("d").Info(),
+		usage(tu.Res{"cpu": "1", "ephemeral-storage": "1Gi"}).Name("e").Info(),
 		tu.MakePod().Name("c").Container("nginx").Info(),
 	}
 	fit, ba := NewFit(), NewBalancedAllocation()
-	for step := 0; step < 300; step++ {
+	for step := 0; step < 1000; step++ {
 		switch op := rng.Intn(10); {
 		case op < 5:
 			n := snap.Nodes[rng.Intn(len(snap.Nodes))].Node.Name
 			name := fmt.Sprintf("p%d", step)
 			p := usage(cm(cpus[rng.Intn(3)], mems[rng.Intn(3)])).Name(name).Node(n)
-			if rng.Intn(4) == 0 {
+			switch rng.Intn(5) {
+			case 0:
 				p = tu.MakePod().Name(name).Node(n).Container("x")
+			case 1:
+				p = usage(tu.Res{"cpu": "100m", "ephemeral-storage": "1Gi"}).Name(name).Node(n)
 			}
 			snap.AddPod(p.Info())
 			bound = append(bound, "default/"+name)
@@ -59,6 +66,13 @@ func TestAllocIndexFollowsTheSnapshot(t *testing.T) {
 		}
 		for _, pod := range incoming {
 			state := framework.NewCycleState()
+			fit.PreFilter(state, pod, snap)
+			for _, ni := range snap.Nodes {
+				got, want := fit.Filter(state, pod, ni), fit.Filter(state, pod, ni.Clone())
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("step %d Filter on %s: index %+v, direct %+v", step, ni.Node.Name, got, want)
+				}
+			}
 			fit.PreScore(state, pod, snap, snap.Nodes)
 			ba.PreScore(state, pod, snap, snap.Nodes)
 			for _, ni := range snap.Nodes {

@@ -57,6 +57,8 @@ type scalarRequest struct {
 type preFilterState struct {
 	api.Resources
 	scalars []scalarRequest
+	// index is the snapshot's allocation index (nil without PreFilter).
+	index *allocIndex
 }
 
 // Clone implements framework.StateData; the state is immutable.
@@ -82,8 +84,11 @@ func computePreFilterState(pod *framework.PodInfo) *preFilterState {
 // PreFilter implements framework.PreFilterPlugin: the pod's requests,
 // computed once (framework.PodInfo.Requests: component-helpers
 // PodRequests with pod-level resources and sidecars).
-func (f *Fit) PreFilter(state *framework.CycleState, pod *framework.PodInfo, _ *framework.Snapshot) (*framework.PreFilterResult, *framework.Status) {
+func (f *Fit) PreFilter(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot) (*framework.PreFilterResult, *framework.Status) {
 	s := computePreFilterState(pod)
+	if snap != nil {
+		s.index = allocIndexOf(snap)
+	}
 	state.Write(preFilterStateKey, s)
 	f.preFilter.Store(state, s)
 	return nil, nil
@@ -101,7 +106,12 @@ func (f *Fit) Filter(state *framework.CycleState, pod *framework.PodInfo, node *
 	if !ok || s == nil {
 		s = computePreFilterState(pod)
 	}
-	if fitsQuick(s, node) {
+	if e := s.index.freeEntry(node); e != nil && len(s.scalars) == 0 {
+		if e.pods >= 1 && (s.MilliCPU <= 0 || s.MilliCPU <= e.cpu) && (s.Memory <= 0 || s.Memory <= e.mem) &&
+			(s.EphemeralStorage <= 0 || s.EphemeralStorage <= e.ephemeral) {
+			return nil
+		}
+	} else if fitsQuick(s, node) {
 		return nil
 	}
 	insufficient := fitsRequest(s, node)
