@@ -15,52 +15,46 @@ const (
 
 const gcSource = "garbage-collector-controller"
 
-// ownerExists reports whether an owner reference points at a live object.
-// Only kinds the controllers manage are judged; other owners (nodes for
-// mirror pods, unknown kinds) are assumed to exist.
-func (m *Manager) ownerExists(ref *api.OwnerReference, namespace string) bool {
-	k := key(namespace, ref.Name)
-	var uid string
-	switch ref.Kind {
-	case KindDeployment:
-		if o := m.deployments[k]; o != nil {
-			uid = o.UID
-		}
-	case KindReplicaSet:
-		if o := m.replicaSets[k]; o != nil {
-			uid = o.UID
-		}
-	case KindStatefulSet:
-		if o := m.statefulSets[k]; o != nil {
-			uid = o.UID
-		}
-	case KindDaemonSet:
-		if o := m.daemonSets[k]; o != nil {
-			uid = o.UID
-		}
-	case KindJob:
-		if o := m.jobs[k]; o != nil {
-			uid = o.UID
-		}
-	case KindCronJob:
-		if o := m.cronJobs[k]; o != nil {
-			uid = o.UID
-		}
-	default:
-		return true
+// managedKinds are the owner kinds the garbage collector judges; owners
+// of other kinds (nodes for mirror pods, unknown kinds) are assumed to
+// exist.
+var managedKinds = map[string]bool{KindDeployment: true, KindReplicaSet: true, KindStatefulSet: true,
+	KindDaemonSet: true, KindJob: true, KindCronJob: true}
+
+// liveUIDs returns the UIDs of every workload object (the garbage
+// collector's graph looks owners up by UID).
+func (m *Manager) liveUIDs() map[string]bool {
+	live := make(map[string]bool, len(m.deployments)+len(m.replicaSets)+len(m.statefulSets)+len(m.daemonSets)+len(m.jobs)+len(m.cronJobs))
+	for _, o := range m.deployments {
+		live[o.UID] = true
 	}
-	return uid == ref.UID
+	for _, o := range m.replicaSets {
+		live[o.UID] = true
+	}
+	for _, o := range m.statefulSets {
+		live[o.UID] = true
+	}
+	for _, o := range m.daemonSets {
+		live[o.UID] = true
+	}
+	for _, o := range m.jobs {
+		live[o.UID] = true
+	}
+	for _, o := range m.cronJobs {
+		live[o.UID] = true
+	}
+	return live
 }
 
 // orphaned reports an object whose owner references all point at objects
 // that are gone: the garbage collector deletes it (background cascading
 // deletion). An object without owners is never collected.
-func (m *Manager) orphaned(meta *api.ObjectMeta) bool {
+func orphaned(meta *api.ObjectMeta, live map[string]bool) bool {
 	if len(meta.OwnerReferences) == 0 {
 		return false
 	}
-	for i := range meta.OwnerReferences {
-		if m.ownerExists(&meta.OwnerReferences[i], meta.Namespace) {
+	for _, r := range meta.OwnerReferences {
+		if !managedKinds[r.Kind] || live[r.UID] {
 			return false
 		}
 	}
@@ -72,18 +66,21 @@ func (m *Manager) orphaned(meta *api.ObjectMeta) bool {
 // removed, pods whose owners are gone are deleted gracefully; an owner
 // deleted in the foreground is removed once it has no dependents left.
 func (m *Manager) collectGarbage() {
+	live := m.liveUIDs()
 	for _, k := range sortedKeys(m.replicaSets) {
-		if rs := m.replicaSets[k]; m.orphaned(&rs.ObjectMeta) {
+		if rs := m.replicaSets[k]; orphaned(&rs.ObjectMeta, live) {
 			m.removeReplicaSet(rs)
+			delete(live, rs.UID)
 		}
 	}
 	for _, k := range sortedKeys(m.jobs) {
-		if j := m.jobs[k]; m.orphaned(&j.ObjectMeta) {
+		if j := m.jobs[k]; orphaned(&j.ObjectMeta, live) {
 			m.removeJob(j)
+			delete(live, j.UID)
 		}
 	}
 	for _, p := range m.pods("") {
-		if p.DeletionTimestamp == nil && m.orphaned(&p.ObjectMeta) {
+		if p.DeletionTimestamp == nil && orphaned(&p.ObjectMeta, live) {
 			if err := m.cluster.DeletePod(p.Namespace, p.Name); err == nil {
 				m.acted()
 			}
