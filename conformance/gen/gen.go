@@ -23,6 +23,9 @@ type Config struct {
 	MinNodes, MaxNodes     int // default 3..10
 	MaxBound               int // default 24
 	MinPending, MaxPending int // default 1..4
+	// NoPodLevelResources leaves out pod-level spec.resources (to look
+	// past a known difference, see docs/conformance.md).
+	NoPodLevelResources bool
 }
 
 func (c Config) withDefaults() Config {
@@ -61,17 +64,19 @@ type obj = map[string]any
 
 // node is the generator's view of a node while it places bound pods.
 type node struct {
-	name     string
-	labels   map[string]string
-	taints   []obj
-	cordoned bool
-	cpu, mem int64 // allocatable, milli-cpu and MiB
-	pods     int
-	usedCPU  int64
-	usedMem  int64
-	count    int
-	hostPort bool // a bound pod already uses hostPort 8080
-	images   []any
+	name      string
+	labels    map[string]string
+	taints    []obj
+	cordoned  bool
+	cpu, mem  int64 // allocatable, milli-cpu and MiB
+	pods      int
+	usedCPU   int64
+	usedMem   int64
+	count     int
+	hostPort  bool // a bound pod already uses hostPort 8080
+	images    []any
+	gpus      int // example.com/gpu extended resource
+	storageGi int // ephemeral-storage
 }
 
 // images are container images with their sizes (ImageLocality): below,
@@ -232,6 +237,12 @@ func (g *gen) buildNodes() {
 			nd.cordoned = true
 			nd.taints = append(nd.taints, obj{"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"})
 		}
+		if g.chance(0.3) {
+			nd.gpus = g.between(1, 2)
+		}
+		if g.chance(0.7) {
+			nd.storageGi = pick(g, []int{10, 20, 100})
+		}
 		if g.chance(0.6) {
 			for _, im := range images {
 				if g.chance(0.4) {
@@ -268,6 +279,12 @@ func (nd *node) manifest() obj {
 		labels[k] = v
 	}
 	res := obj{"cpu": fmt.Sprintf("%dm", nd.cpu), "memory": fmt.Sprintf("%dMi", nd.mem), "pods": fmt.Sprint(nd.pods)}
+	if nd.gpus > 0 {
+		res["example.com/gpu"] = fmt.Sprint(nd.gpus)
+	}
+	if nd.storageGi > 0 {
+		res["ephemeral-storage"] = fmt.Sprintf("%dGi", nd.storageGi)
+	}
 	spec := obj{}
 	if len(nd.taints) > 0 {
 		ts := make([]any, len(nd.taints))
@@ -347,9 +364,16 @@ func (g *gen) boundPod(i int) {
 	if g.chance(0.2) {
 		spec["affinity"] = g.podAffinity(labels, true)
 	}
-	t := StartBase.Add(time.Duration(g.startSeq*7) * time.Second).Format(time.RFC3339)
+	start := StartBase.Add(time.Duration(g.startSeq*7) * time.Second)
+	t := start.Format(time.RFC3339)
 	g.startSeq++
 	p["metadata"].(obj)["creationTimestamp"] = t
+	if g.chance(0.05) {
+		// Terminating: still holds resources, no longer counted by
+		// topology spread.
+		p["metadata"].(obj)["deletionTimestamp"] = start.Add(time.Hour).Format(time.RFC3339)
+		p["metadata"].(obj)["deletionGracePeriodSeconds"] = 30
+	}
 	p["status"] = obj{"phase": "Running", "startTime": t}
 	g.docs = append(g.docs, p)
 }
@@ -382,6 +406,20 @@ func (g *gen) pod(name, ns string, labels map[string]string, cpu, mem int64) obj
 			"resources": obj{"requests": obj{"cpu": "50m", "memory": "32Mi"}}})
 	}
 	spec := obj{"containers": containers}
+	switch {
+	case g.chance(0.08):
+		// An init container larger than the app: the effective request is
+		// the max of init and the sum of app containers.
+		spec["initContainers"] = []any{obj{"name": "init", "image": pick(g, podImages),
+			"resources": obj{"requests": obj{"cpu": fmt.Sprintf("%dm", 2*cpu), "memory": fmt.Sprintf("%dMi", 2*mem)}}}}
+	case g.chance(0.05):
+		// A sidecar (restartable init container) adds to the sum.
+		spec["initContainers"] = []any{obj{"name": "proxy", "image": pick(g, podImages), "restartPolicy": "Always",
+			"resources": obj{"requests": obj{"cpu": "100m", "memory": "64Mi"}}}}
+	case g.chance(0.05) && !g.cfg.NoPodLevelResources:
+		// Pod-level resources (PodLevelResources) override the containers'.
+		spec["resources"] = obj{"requests": obj{"cpu": fmt.Sprintf("%dm", cpu+200), "memory": fmt.Sprintf("%dMi", mem+256)}}
+	}
 	if g.chance(0.6) {
 		spec["priorityClassName"] = pick(g, g.prioNames)
 	}

@@ -13,6 +13,18 @@ func (g *gen) pendingPod(i int) {
 	}
 	p := g.pod(fmt.Sprintf("pending-%02d", i), pick(g, g.nsList), labels, cpu, mem)
 	spec := p["spec"].(obj)
+	app := spec["containers"].([]any)[0].(obj)
+	reqs := app["resources"].(obj)["requests"].(obj)
+	if g.chance(0.1) {
+		reqs["example.com/gpu"] = "1"
+		app["resources"].(obj)["limits"] = obj{"example.com/gpu": "1"}
+	}
+	if g.chance(0.1) {
+		reqs["ephemeral-storage"] = pick(g, []string{"1Gi", "15Gi", "50Gi"})
+	}
+	if g.chance(0.05) {
+		p["status"] = obj{"nominatedNodeName": pick(g, g.nodes).name}
+	}
 	if g.chance(0.2) {
 		spec["nodeSelector"] = g.nodeSelector()
 	}

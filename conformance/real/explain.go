@@ -12,7 +12,14 @@ import (
 // node's verdict; feasible nodes are always scored (even a single one), and
 // each plugin's weighted score is divided by its weight to give the
 // normalised score.
+//
+// A nominated node is not tried first (as schedule does): explain shows
+// every node's verdict.
 func (r *Runner) Explain(pod *v1.Pod) (*result.Explain, error) {
+	if pod.Status.NominatedNodeName != "" {
+		pod = pod.DeepCopy()
+		pod.Status.NominatedNodeName = ""
+	}
 	c, err := r.runCycle(pod, true)
 	if err != nil {
 		return nil, err

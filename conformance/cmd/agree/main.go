@@ -27,6 +27,7 @@ func main() {
 	keep := flag.String("keep", "", "directory to write disagreeing scenarios to")
 	verbose := flag.Bool("v", false, "print every disagreement")
 	showCoverage := flag.Bool("coverage", false, "print what the real scheduler exercised (reasons, non-zero scores, preemptions)")
+	noPodLevel := flag.Bool("no-pod-level-resources", false, "generate no pod-level resources (skip a known difference)")
 	noPreempt := flag.Bool("no-preemption", false, "disable preemption on both sides")
 	flag.Parse()
 
@@ -45,7 +46,7 @@ func main() {
 	}
 	if len(inputs) == 0 {
 		for i := 0; i < *n; i++ {
-			inputs = append(inputs, input{fmt.Sprintf("s%d-%d.yaml", *seed, i), gen.Scenario(*seed, i, gen.Mixed(i))})
+			inputs = append(inputs, input{fmt.Sprintf("s%d-%d.yaml", *seed, i), gen.Scenario(*seed, i, withOpts(gen.Mixed(i), *noPodLevel))})
 		}
 	}
 	start := time.Now()
@@ -146,4 +147,9 @@ func firstLine(s string) string {
 
 func indent(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ") + "\n"
+}
+
+func withOpts(c gen.Config, noPodLevel bool) gen.Config {
+	c.NoPodLevelResources = noPodLevel
+	return c
 }
