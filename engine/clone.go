@@ -10,8 +10,8 @@ import (
 // objects are shared (they are never modified once published), the
 // engine's own state is copied, the snapshot and scheduler are rebuilt.
 // Controllers implementing CloneableController (Workloads) are cloned;
-// other controllers are shared. The scheduler's tie-break generator restarts
-// from the seed.
+// other controllers are shared. The default scheduler's tie-break
+// generator continues from the same state.
 func (e *Engine) Clone() *Engine {
 	c := &Engine{
 		cfg:         e.cfg,
@@ -93,6 +93,11 @@ func (e *Engine) Clone() *Engine {
 		factory = defaultScheduler
 	}
 	c.sched = factory(c.cfg.Seed, c.snap, c.PDBs)
+	if from, ok := e.sched.(*scheduler.Scheduler); ok {
+		if to, ok := c.sched.(*scheduler.Scheduler); ok {
+			to.CopyTieBreakState(from)
+		}
+	}
 	c.queue = e.queue.Clone(func(key string) *framework.PodInfo {
 		if ps := c.pods[key]; ps != nil && ps.info != nil && ps.state == StatePending {
 			return ps.info
