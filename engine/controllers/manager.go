@@ -97,9 +97,9 @@ func (m *Manager) Reconcile(now api.Time) int {
 	}
 	m.now = now
 	acted := 0
+	m.podCache = nil // the cluster may have changed since the last call
 	for pass := 0; pass < maxPassesPerInstant; pass++ {
 		m.changed = false
-		m.podCache = nil
 		m.hasWake = false
 		m.syncAll()
 		if !m.changed {
