@@ -90,6 +90,10 @@ func TestSecondDeleteMayOnlyShorten(t *testing.T) {
 		"0s Killing pod/default/a: Stopping container app",
 		"15s Deleted pod/default/a: pod removed",
 	})
+	tl, _ := e.Timeline("default/a")
+	if got := spansString(tl.Containers[0].Spans); got != "Running@0s SIGTERM[0s,15s) SIGKILL@15s Gone@15s" {
+		t.Fatalf("timeline %s", got)
+	}
 }
 
 func TestTerminatingPodHoldsItsResourcesUntilGone(t *testing.T) {

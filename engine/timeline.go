@@ -42,8 +42,7 @@ func (e *Engine) Timeline(key string) (kubelet.Timeline, bool) {
 		out.Pod = append(out.Pod, kubelet.Span{Phase: kubelet.PhaseContainerCreating, Start: *tl.scheduled, End: *tl.running})
 	}
 	if n := len(tl.plans); n > 0 && (tl.killGen != 0 || tl.gone != nil) {
-		plan := tl.plans[n-1]
-		full := plan.Timeline(*tl.running)
+		full := mergePlans(tl.plans, *tl.running)
 		out.Pod = append(out.Pod, full.Pod...)
 		out.Containers = full.Containers
 		return out, true
@@ -63,4 +62,76 @@ func withGone(t kubelet.Timeline, tl *podTimeline) kubelet.Timeline {
 		t.Pod = append(t.Pod, kubelet.Span{Phase: kubelet.PhaseGone, Start: *tl.gone, End: *tl.gone})
 	}
 	return t
+}
+
+// mergePlans joins the kills of a pod whose grace period was shortened
+// while it terminated: each earlier kill's phases up to the moment the
+// next one started, then the last kill.
+func mergePlans(plans []kubelet.KillPlan, running api.Time) kubelet.Timeline {
+	last := plans[len(plans)-1].Timeline(running)
+	if len(plans) == 1 {
+		return last
+	}
+	clip := func(spans []kubelet.Span, until api.Time) []kubelet.Span {
+		var out []kubelet.Span
+		for _, sp := range spans {
+			if sp.Start >= until {
+				break
+			}
+			if sp.End > until {
+				sp.End = until
+			}
+			out = append(out, sp)
+		}
+		return out
+	}
+	// drop the leading Running span of a later kill
+	tail := func(spans []kubelet.Span) []kubelet.Span {
+		if len(spans) > 0 && spans[0].Phase == kubelet.PhaseRunning {
+			return spans[1:]
+		}
+		return spans
+	}
+	var out kubelet.Timeline
+	for i, plan := range plans[:len(plans)-1] {
+		t := plan.Timeline(running)
+		next := plans[i+1].Start
+		pod := clip(t.Pod, next)
+		if i > 0 {
+			pod = tail(pod)
+		}
+		out.Pod = append(out.Pod, pod...)
+		for j, c := range t.Containers {
+			spans := clip(c.Spans, next)
+			if i > 0 {
+				spans = tail(spans)
+			}
+			if i == 0 {
+				out.Containers = append(out.Containers, kubelet.ContainerTimeline{Name: c.Name, Sidecar: c.Sidecar})
+			}
+			if j < len(out.Containers) {
+				out.Containers[j].Spans = append(out.Containers[j].Spans, spans...)
+			}
+		}
+	}
+	out.Pod = compact(append(out.Pod, tail(last.Pod)...))
+	for j, c := range last.Containers {
+		if j < len(out.Containers) {
+			out.Containers[j].Spans = compact(append(out.Containers[j].Spans, tail(c.Spans)...))
+		}
+	}
+	return out
+}
+
+// compact joins adjacent spans of the same phase.
+func compact(spans []kubelet.Span) []kubelet.Span {
+	var out []kubelet.Span
+	for _, sp := range spans {
+		if n := len(out); n > 0 && out[n-1].Phase == sp.Phase && out[n-1].End == sp.Start && out[n-1].Start != out[n-1].End {
+			out[n-1].End = sp.End
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
 }
