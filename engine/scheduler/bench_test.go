@@ -234,6 +234,6 @@ func BenchmarkRuntimeOverhead(b *testing.B) {
 			b.Fatal("unschedulable")
 		}
 	}
-	b.ReportMetric(float64((cpuTime() - cpu0).Nanoseconds())/float64(b.N*5000), "cpu-ns/node/pod")
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N*5000), "cpu-ns/node/pod")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*5000), "ns/node/pod")
 }
