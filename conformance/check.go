@@ -77,7 +77,7 @@ func Check(name string, data []byte, opts Options) *Outcome {
 		return o
 	}
 	defer rr.Close()
-	pr := podside.New(ps, podside.Options{DisablePreemption: opts.DisablePreemption})
+	pr := podside.New(ps, podside.Options{DisablePreemption: opts.DisablePreemption, SpreadSelectors: ps.OwnerSelectors()})
 	if len(rs.Pending) != len(ps.Pending) {
 		o.Err = fmt.Errorf("pending pods: real side has %d, podlab %d", len(rs.Pending), len(ps.Pending))
 		return o

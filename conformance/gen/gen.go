@@ -26,6 +26,8 @@ type Config struct {
 	// NoPodLevelResources leaves out pod-level spec.resources (to look
 	// past a known difference, see docs/conformance.md).
 	NoPodLevelResources bool
+	// NoNominations gives no pending pod a status.nominatedNodeName.
+	NoNominations bool
 }
 
 func (c Config) withDefaults() Config {
@@ -107,6 +109,8 @@ type gen struct {
 	nsList    []string
 	prioNames []string
 	startSeq  int
+	// replicaSets maps "namespace/app" to the ReplicaSet owning such pods.
+	replicaSets map[string]string
 }
 
 // Scenario returns scenario number i of a seed as YAML.
@@ -138,6 +142,7 @@ func (g *gen) build() {
 	g.apps = []string{"web", "db", "cache", "batch"}[:g.between(2, 4)]
 	g.namespaces()
 	g.priorityClasses()
+	g.replicaSetObjects()
 	g.buildNodes()
 	nBound := g.intn(g.cfg.MaxBound + 1)
 	for i := 0; i < nBound; i++ {
@@ -423,8 +428,37 @@ func (g *gen) pod(name, ns string, labels map[string]string, cpu, mem int64) obj
 	if g.chance(0.6) {
 		spec["priorityClassName"] = pick(g, g.prioNames)
 	}
-	return obj{"apiVersion": "v1", "kind": "Pod",
-		"metadata": obj{"name": name, "namespace": ns, "labels": l}, "spec": spec}
+	meta := obj{"name": name, "namespace": ns, "labels": l}
+	if rs, ok := g.replicaSets[ns+"/"+labels["app"]]; ok && g.chance(0.7) {
+		// Owned by a ReplicaSet: without constraints of its own the pod
+		// gets the system default spread constraints.
+		meta["ownerReferences"] = []any{obj{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": rs,
+			"uid": "uid-" + rs, "controller": true, "blockOwnerDeletion": true}}
+	}
+	return obj{"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+}
+
+// replicaSetObjects emits ReplicaSets (selector app=X) for some
+// namespace/app pairs.
+func (g *gen) replicaSetObjects() {
+	g.replicaSets = map[string]string{}
+	if !g.chance(0.5) {
+		return
+	}
+	for _, ns := range g.nsList {
+		for _, app := range g.apps {
+			if !g.chance(0.4) {
+				continue
+			}
+			name := "rs-" + app
+			g.replicaSets[ns+"/"+app] = name
+			g.docs = append(g.docs, obj{"apiVersion": "apps/v1", "kind": "ReplicaSet",
+				"metadata": obj{"name": name, "namespace": ns},
+				"spec": obj{"replicas": 3, "selector": obj{"matchLabels": obj{"app": app}},
+					"template": obj{"metadata": obj{"labels": obj{"app": app}},
+						"spec": obj{"containers": []any{obj{"name": "app", "image": "registry.k8s.io/pause:3.10"}}}}}})
+		}
+	}
 }
 
 // Large is a bigger shape: more nodes, bound and pending pods, so

@@ -22,7 +22,8 @@ func (g *gen) pendingPod(i int) {
 	if g.chance(0.1) {
 		reqs["ephemeral-storage"] = pick(g, []string{"1Gi", "15Gi", "50Gi"})
 	}
-	if g.chance(0.05) {
+	if g.chance(0.05) && !g.cfg.NoNominations {
+		// A stale nomination from an earlier cycle: tried first.
 		p["status"] = obj{"nominatedNodeName": pick(g, g.nodes).name}
 	}
 	if g.chance(0.2) {

@@ -29,6 +29,9 @@ type Scenario struct {
 	Pending    []*api.Pod
 	Namespaces []*api.Namespace
 	PDBs       []*api.PodDisruptionBudget
+	// ReplicaSets own pods: their selectors drive the default topology
+	// spread constraints.
+	ReplicaSets []*api.ReplicaSet
 }
 
 // Load decodes a scenario with lab/manifest, then defaults and admits
@@ -43,7 +46,12 @@ func Load(name string, data []byte) (*Scenario, error) {
 	for _, pc := range objs.PriorityClasses {
 		classes[pc.Name] = pc
 	}
-	s := &Scenario{Namespaces: objs.Namespaces, PDBs: objs.PodDisruptionBudgets}
+	s := &Scenario{Namespaces: objs.Namespaces, PDBs: objs.PodDisruptionBudgets, ReplicaSets: objs.ReplicaSets}
+	for _, rs := range s.ReplicaSets {
+		if rs.Namespace == "" {
+			rs.Namespace = "default"
+		}
+	}
 	for _, n := range objs.Nodes {
 		api.DefaultNode(n)
 		s.Nodes = append(s.Nodes, n)
@@ -110,4 +118,29 @@ func scaled(v *api.IntOrString, total int32) int32 {
 		return 0
 	}
 	return int32((pct*int64(total) + 99) / 100)
+}
+
+// OwnerSelectors returns the SpreadSelectors hook the lab uses (the
+// selector of the pod's controlling ReplicaSet, looked up by name as
+// helper.DefaultSelector does; Nothing when there is none).
+func (s *Scenario) OwnerSelectors() func(*api.Pod) api.Selector {
+	byKey := map[string]*api.ReplicaSet{}
+	for _, rs := range s.ReplicaSets {
+		byKey[rs.Namespace+"/"+rs.Name] = rs
+	}
+	return func(p *api.Pod) api.Selector {
+		ref := p.ControllerRef()
+		if ref == nil || ref.Kind != "ReplicaSet" {
+			return api.Nothing()
+		}
+		rs := byKey[p.Namespace+"/"+ref.Name]
+		if rs == nil || rs.Spec.Selector == nil {
+			return api.Nothing()
+		}
+		sel, err := api.CompileSelector(rs.Spec.Selector)
+		if err != nil {
+			return api.Nothing()
+		}
+		return sel
+	}
 }

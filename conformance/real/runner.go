@@ -157,9 +157,9 @@ func (r *Runner) build(s *scenario.Scenario, opts Options) error {
 		r.preempt = pl
 	}
 	// The informers are not started: the only objects plugins read through
-	// listers are namespaces (InterPodAffinity's namespaceSelector) and
-	// services (PodTopologySpread's default constraints), put straight into
-	// the indexers. Starting and syncing would cost ≥100 ms of
+	// listers are namespaces (InterPodAffinity's namespaceSelector),
+	// services and replica sets (PodTopologySpread's default constraints),
+	// put straight into the indexers. Starting and syncing would cost ≥100 ms of
 	// polling per scenario.
 	nsIndexer := factory.Core().V1().Namespaces().Informer().GetIndexer()
 	for _, ns := range s.Namespaces {
@@ -172,6 +172,13 @@ func (r *Runner) build(s *scenario.Scenario, opts Options) error {
 	for _, svc := range s.Services {
 		if err := svcIndexer.Add(svc.DeepCopy()); err != nil {
 			return fmt.Errorf("add service %s: %w", svc.Name, err)
+		}
+	}
+
+	rsIndexer := factory.Apps().V1().ReplicaSets().Informer().GetIndexer()
+	for _, rs := range s.ReplicaSets {
+		if err := rsIndexer.Add(rs.DeepCopy()); err != nil {
+			return fmt.Errorf("add replicaset %s: %w", rs.Name, err)
 		}
 	}
 

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
@@ -22,6 +23,7 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 
+	_ "k8s.io/kubernetes/pkg/apis/apps/install"
 	// Register the core, scheduling and policy groups (types, conversions
 	// and v1 defaulting functions) into legacyscheme.
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
@@ -39,8 +41,10 @@ type Scenario struct {
 	PriorityClasses []*schedulingv1.PriorityClass
 	PDBs            []*policyv1.PodDisruptionBudget
 	Namespaces      []*v1.Namespace
-	// Services feed PodTopologySpread's system default constraints.
-	Services []*v1.Service
+	// Services and ReplicaSets feed PodTopologySpread's system default
+	// constraints (helper.DefaultSelector).
+	Services    []*v1.Service
+	ReplicaSets []*appsv1.ReplicaSet
 	// Ignored lists "Kind name" of documents of other kinds.
 	Ignored []string
 }
@@ -147,6 +151,11 @@ func (s *Scenario) add(obj runtime.Object) error {
 		s.PDBs = append(s.PDBs, o)
 	case *v1.Namespace:
 		s.Namespaces = append(s.Namespaces, o)
+	case *appsv1.ReplicaSet:
+		if o.Namespace == "" {
+			o.Namespace = "default"
+		}
+		s.ReplicaSets = append(s.ReplicaSets, o)
 	case *v1.Service:
 		if o.Namespace == "" {
 			o.Namespace = "default"

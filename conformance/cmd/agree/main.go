@@ -28,6 +28,7 @@ func main() {
 	verbose := flag.Bool("v", false, "print every disagreement")
 	showCoverage := flag.Bool("coverage", false, "print what the real scheduler exercised (reasons, non-zero scores, preemptions)")
 	noPodLevel := flag.Bool("no-pod-level-resources", false, "generate no pod-level resources (skip a known difference)")
+	noNominations := flag.Bool("no-nominations", false, "generate no stale status.nominatedNodeName (skip a known difference)")
 	noPreempt := flag.Bool("no-preemption", false, "disable preemption on both sides")
 	flag.Parse()
 
@@ -46,7 +47,7 @@ func main() {
 	}
 	if len(inputs) == 0 {
 		for i := 0; i < *n; i++ {
-			inputs = append(inputs, input{fmt.Sprintf("s%d-%d.yaml", *seed, i), gen.Scenario(*seed, i, withOpts(gen.Mixed(i), *noPodLevel))})
+			inputs = append(inputs, input{fmt.Sprintf("s%d-%d.yaml", *seed, i), gen.Scenario(*seed, i, withOpts(gen.Mixed(i), *noPodLevel, *noNominations))})
 		}
 	}
 	start := time.Now()
@@ -149,7 +150,8 @@ func indent(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ") + "\n"
 }
 
-func withOpts(c gen.Config, noPodLevel bool) gen.Config {
+func withOpts(c gen.Config, noPodLevel, noNominations bool) gen.Config {
 	c.NoPodLevelResources = noPodLevel
+	c.NoNominations = noNominations
 	return c
 }
