@@ -2,7 +2,6 @@ package lab
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -524,15 +523,5 @@ func (p *scenarioParser) checks(n *yaml.Node, where string) []StepCheck {
 		}
 		out = append(out, c)
 	}
-	return out
-}
-
-// sortedZoneNames is used in messages.
-func sortedZoneNames(zs []ZoneSpec) []string {
-	out := make([]string, 0, len(zs))
-	for _, z := range zs {
-		out = append(out, z.Name)
-	}
-	sort.Strings(out)
 	return out
 }

@@ -67,7 +67,6 @@ func scanTree(n *yaml.Node, maxDepth int) (count int64, aliases bool, deep *yaml
 
 type expansion struct {
 	budget  int64
-	total   int64
 	maxDept int
 	size    map[*yaml.Node]int64
 	height  map[*yaml.Node]int

@@ -318,17 +318,6 @@ func validateLabelKeys(path string, keys []string, sel *api.LabelSelector) []fie
 	return out
 }
 
-func selectorKeys(s *api.LabelSelector) map[string]bool {
-	keys := map[string]bool{}
-	for k := range s.MatchLabels {
-		keys[k] = true
-	}
-	for _, r := range s.MatchExpressions {
-		keys[r.Key] = true
-	}
-	return keys
-}
-
 // validateSpreadConstraints is validateTopologySpreadConstraints as it
 // runs on a create in 1.36 (MatchLabelKeysInPodTopologySpreadSelectorMerge,
 // beta and on): matchLabelKeys are checked by
