@@ -237,3 +237,46 @@ func BenchmarkRuntimeOverhead(b *testing.B) {
 	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N*5000), "cpu-ns/node/pod")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*5000), "ns/node/pod")
 }
+
+type nopBatchFilter struct{ nopFilter }
+
+func (nopBatchFilter) FilterBatch(_ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, cand []int32, _ func(int32, *framework.Status)) []int32 {
+	return cand
+}
+
+type nopBatchScore struct{ nopScore }
+
+func (nopBatchScore) ScoreBatch(_ *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, scores []framework.NodeScore) *framework.Status {
+	for i := range nodes {
+		scores[i].Score = 0
+	}
+	return nil
+}
+
+// BenchmarkRuntimeOverheadBatch is BenchmarkRuntimeOverhead with plugins
+// that implement the batch fast paths (framework.BatchFilterPlugin /
+// BatchScorePlugin): what the runtime costs when plugins loop themselves.
+func BenchmarkRuntimeOverheadBatch(b *testing.B) {
+	snap := framework.NewSnapshot()
+	for i := 0; i < 5000; i++ {
+		snap.AddNode(benchNode(i, 4))
+	}
+	var plugins []framework.Plugin
+	for _, n := range []string{"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts", "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity"} {
+		plugins = append(plugins, nopBatchFilter{nopFilter{n}})
+	}
+	for _, n := range []string{"TaintToleration.", "NodeAffinity.", "NodeResourcesFit.", "PodTopologySpread.", "InterPodAffinity.", "NodeResourcesBalancedAllocation", "ImageLocality"} {
+		plugins = append(plugins, nopBatchScore{nopScore{n}})
+	}
+	s := newScheduler(Config{TieBreak: TieBreakByName}, snap, plugins, nil, nil)
+	pi := framework.NewPodInfo(benchPod("p", 100, 100*mi, nil))
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if s.ScheduleOne(pi).Node == "" {
+			b.Fatal("unschedulable")
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N*5000), "cpu-ns/node/pod")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*5000), "ns/node/pod")
+}

@@ -43,6 +43,7 @@ type cycleBuffers struct {
 
 type activeFilter struct {
 	plugin framework.FilterPlugin
+	batch  framework.BatchFilterPlugin // nil: per-node calls
 	index  int8
 }
 
@@ -106,7 +107,8 @@ func (s *Scheduler) filterNodes(state *framework.CycleState, pi *framework.PodIn
 		if state.SkipFilterPlugins[pl.Name()] {
 			continue
 		}
-		b.filters = append(b.filters, activeFilter{plugin: pl, index: int8(i)})
+		bf, _ := pl.(framework.BatchFilterPlugin)
+		b.filters = append(b.filters, activeFilter{plugin: pl, batch: bf, index: int8(i)})
 	}
 	filters := b.filters
 	if cap(b.feasible) < len(nodes) {
@@ -120,6 +122,20 @@ func (s *Scheduler) filterNodes(state *framework.CycleState, pi *framework.PodIn
 			cand = append(cand, int32(k))
 		}
 		for _, f := range filters {
+			if f.batch != nil {
+				cand = f.batch.FilterBatch(state, pi, nodes, cand, func(k int32, st *framework.Status) {
+					ni := nodes[k]
+					if st.Code != framework.Unschedulable && st.Code != framework.UnschedulableAndUnresolvable {
+						b.workerErr[w] = errorStatus(fmt.Errorf("running %q filter plugin: %w", f.plugin.Name(), statusError(st)), f.plugin.Name())
+					}
+					b.statuses[ni.Index] = st
+					b.rejectedBy[ni.Index] = f.index + 1
+				})
+				if len(cand) == 0 {
+					break
+				}
+				continue
+			}
 			j := 0
 			for _, k := range cand {
 				ni := nodes[k]
