@@ -195,3 +195,54 @@ func TestComplete(t *testing.T) {
 		}
 	}
 }
+
+// A Deployment that finished its rollout and then lost its pods must not
+// stall the clock once its progress deadline has passed (a requeue "now"
+// at every instant did).
+func TestStuckDeploymentDoesNotStallTheClock(t *testing.T) {
+	f, err := LoadFile("stuck.yaml", []byte(`apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: stuck}
+cluster: {zones: [{name: zone-a, nodes: 2}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      nodeSelector: {kubernetes.io/hostname: node-2}
+      tolerations: [{key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute}]
+      containers: [{name: web, image: nginx}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		if _, err := s.Apply("advance 10s"); err != nil {
+			done <- err
+			return
+		}
+		if _, err := s.Apply("fail node node-2"); err != nil {
+			done <- err
+			return
+		}
+		done <- s.Advance(30 * time.Minute)
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("30 virtual minutes did not pass within 30 s")
+	}
+}

@@ -3,6 +3,7 @@ package controllers
 import (
 	"fmt"
 	"reflect"
+	"time"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -313,7 +314,20 @@ func (m *Manager) syncRolloutStatus(d *Deployment, all []*ReplicaSet, newRS *Rep
 	if reflect.DeepEqual(d.Status, st) {
 		// requeueStuckDeployment: look again when the deadline passes.
 		if c := d.condition(DeploymentProgressing); hasProgressDeadline(d) && c != nil && !deploymentComplete(d, &st) && c.Reason != reasonTimedOut {
-			m.requeueAt(c.LastUpdateTime.Add(seconds(*d.Spec.ProgressDeadlineSeconds)) + 1)
+			at := c.LastUpdateTime.Add(seconds(*d.Spec.ProgressDeadlineSeconds)) + 1
+			// Upstream requeues rate-limited when the deadline is less than a
+			// second away or gone. Once it is gone only a Progressing
+			// condition can still time out; a NewReplicaSetAvailable one
+			// (a finished rollout whose pods went away) never does, so
+			// waking again would change nothing — and waking "now" forever
+			// would stall the virtual clock.
+			if at <= m.now.Add(time.Second) {
+				if c.Reason == reasonNewRSAvailable {
+					return
+				}
+				at = m.now.Add(time.Second)
+			}
+			m.requeueAt(at)
 		}
 		return
 	}
