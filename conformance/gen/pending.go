@@ -22,9 +22,10 @@ func (g *gen) pendingPod(i int) {
 	if g.chance(0.1) {
 		reqs["ephemeral-storage"] = pick(g, []string{"1Gi", "15Gi", "50Gi"})
 	}
-	if g.chance(0.05) && !g.cfg.NoNominations {
-		// A stale nomination from an earlier cycle: tried first.
-		p["status"] = obj{"nominatedNodeName": pick(g, g.nodes).name}
+	// A stale nomination from an earlier cycle: tried first. (Both random
+	// draws happen either way, so NoNominations changes nothing else.)
+	if nominate, node := g.chance(0.05), pick(g, g.nodes).name; nominate && !g.cfg.NoNominations {
+		p["status"] = obj{"nominatedNodeName": node}
 	}
 	if g.chance(0.2) {
 		spec["nodeSelector"] = g.nodeSelector()

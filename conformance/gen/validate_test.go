@@ -98,3 +98,31 @@ spec:
 		t.Errorf("want ≥2 validation errors, got %v", errs)
 	}
 }
+
+// TestKnownSwitchesOnlyRemoveTheirFeature: turning the known-difference
+// switches off must leave the rest of a scenario unchanged (the test
+// suite relies on it to attribute a disagreement to a known difference).
+func TestKnownSwitchesOnlyRemoveTheirFeature(t *testing.T) {
+	changed := 0
+	for i := 0; i < 200; i++ {
+		cfg := gen.Mixed(i)
+		a := gen.Scenario(9, i, cfg)
+		cfg.NoPodLevelResources, cfg.NoNominations = true, true
+		b := gen.Scenario(9, i, cfg)
+		if bytes.Equal(a, b) {
+			continue
+		}
+		changed++
+		if la, lb := bytes.Count(a, []byte("\n")), bytes.Count(b, []byte("\n")); la <= lb {
+			t.Errorf("scenario 9/%d: switching features off did not shorten it (%d → %d lines)", i, la, lb)
+		}
+		for _, kind := range []string{"kind: Node", "kind: Pod", "kind: PodDisruptionBudget", "kind: ReplicaSet"} {
+			if bytes.Count(a, []byte(kind)) != bytes.Count(b, []byte(kind)) {
+				t.Errorf("scenario 9/%d: %q count changed", i, kind)
+			}
+		}
+	}
+	if changed == 0 {
+		t.Error("no scenario had pod-level resources or a nomination")
+	}
+}
