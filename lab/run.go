@@ -32,6 +32,7 @@ type RunReport struct {
 	Timelines []PodTimeline
 	Ranking   []NodeRanking
 	Spread    []controllers.Spread
+	Drains    []*engine.Drain
 }
 
 // PodTimeline is one pod's termination timeline.
@@ -103,6 +104,7 @@ func (s *Session) Report() RunReport {
 		}
 	}
 	r.Spread = s.ctl.SpreadReport([]string{s.zoneLabel(), api.LabelHostname})
+	r.Drains = s.eng.Drains()
 	return r
 }
 
@@ -153,6 +155,19 @@ func writeRunJSON(w io.Writer, s *Session, r RunReport) error {
 			return err
 		}
 	}
+	for _, d := range r.Drains {
+		var lines []map[string]string
+		for _, l := range d.Lines {
+			lines = append(lines, map[string]string{"t": l.Time.String(), "text": l.Text})
+		}
+		var blocked []map[string]string
+		for _, b := range d.Blocked() {
+			blocked = append(blocked, map[string]string{"pod": b.Pod, "since": b.Since.String(), "message": b.Message, "cause": b.Cause})
+		}
+		if err := enc.Encode(map[string]any{"kind": "drain", "node": d.Node, "done": d.Done, "error": d.Err, "lines": lines, "blocked": blocked}); err != nil {
+			return err
+		}
+	}
 	for _, sp := range r.Spread {
 		doms := map[string]int{}
 		for _, d := range sp.Domains {
@@ -186,6 +201,22 @@ func writeRunText(w io.Writer, s *Session, r RunReport) error {
 	fmt.Fprintf(w, "%-8s %-8s %-26s %-34s %s\n", "TIME", "TYPE", "REASON", "OBJECT", "MESSAGE")
 	for _, e := range s.eng.Events() {
 		fmt.Fprintf(w, "%-8s %-8s %-26s %-34s %s\n", e.Time.String(), e.Type, e.Reason, e.Object, e.Message)
+	}
+	for _, d := range r.Drains {
+		state := "in progress"
+		switch {
+		case d.Done && d.Err == "":
+			state = "done"
+		case d.Err != "":
+			state = "failed: " + d.Err
+		}
+		fmt.Fprintf(w, "\nkubectl drain %s (started %s, %s):\n", d.Node, d.Started, state)
+		for _, l := range d.Lines {
+			fmt.Fprintf(w, "  %-8s %s\n", l.Time.String(), l.Text)
+		}
+		for _, b := range d.Blocked() {
+			fmt.Fprintf(w, "  blocked since %s: %s: %s (%s)\n", b.Since, b.Pod, b.Message, b.Cause)
+		}
 	}
 	if len(r.Timelines) > 0 {
 		fmt.Fprintf(w, "\nTermination timelines:\n")
