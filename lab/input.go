@@ -53,3 +53,8 @@ func Open(path string, stdin io.Reader) (*File, error) {
 	}
 	return f, nil
 }
+
+// ReadStdinScenario parses a scenario from a reader (tests, pipes).
+func ReadStdinScenario(r io.Reader) (*File, error) {
+	return Open("-", r)
+}

@@ -276,3 +276,11 @@ func yamlErrorDiag(name string, err error) manifest.Diagnostic {
 	}
 	return manifest.Diagnostic{File: name, Line: line, Col: 1, Severity: manifest.SeverityError, Message: msg, Hint: "check the YAML syntax (indentation, quotes, colons)"}
 }
+
+// posOrFile is where the header starts, or the file when it has none.
+func (s *Scenario) posOrFile(file string) manifest.Position {
+	if s == nil {
+		return manifest.Position{File: file, Line: 1, Col: 1}
+	}
+	return s.Pos
+}

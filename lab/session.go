@@ -278,6 +278,13 @@ func (s *Session) load() error {
 			return fmt.Errorf("%s: pod %s: %w", objs.PosOf(p), p.Key(), err)
 		}
 	}
+	var rebuilt []any
+	for _, rs := range missingReplicaSets(objs) {
+		rebuilt = append(rebuilt, rs)
+	}
+	if err := s.addWorkloads(rebuilt, func(o any) positionLike { return f.Scenario.posOrFile(f.Name) }); err != nil {
+		return err
+	}
 	return s.addWorkloads(objs.Order, func(o any) positionLike { return objs.PosOf(o) })
 }
 
