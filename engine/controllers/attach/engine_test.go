@@ -1,10 +1,12 @@
 package attach
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/controllers"
 )
@@ -74,3 +76,53 @@ func TestEngineAdoptionJobDaemonSet(t *testing.T) {
 }
 
 func ptr32(v int32) *int32 { return &v }
+
+// The rolling-update bounds inside the real engine, checked every time
+// the control plane runs: at most replicas+maxSurge pods that are not
+// terminating, at least replicas-maxUnavailable ready ones.
+func TestEngineRollingUpdateBounds(t *testing.T) {
+	var nodes []*api.Node
+	for i := 0; i < 6; i++ {
+		nodes = append(nodes, zoneNode(fmt.Sprintf("n-%d", i), fmt.Sprintf("z-%d", i%3)))
+	}
+	e, c := newCluster(t, nodes...)
+	d := webDeployment(10)
+	d.Spec.Template.Spec.TopologySpreadConstraints = nil
+	d.Spec.Strategy = api.DeploymentStrategy{Type: api.RollingUpdateDeploymentStrategyType,
+		RollingUpdate: &api.RollingUpdateDeployment{MaxSurge: &api.IntOrString{IntVal: 3}, MaxUnavailable: &api.IntOrString{IntVal: 2}}}
+	if _, err := c.AddDeployment(d); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.RunUntil(api.Time(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	checks := 0
+	e.AddController(engine.ControllerFunc(func(e *engine.Engine, now api.Time) {
+		live, ready := 0, 0
+		for _, p := range e.Pods() {
+			if p.DeletionTimestamp != nil || p.IsTerminal() {
+				continue
+			}
+			live++
+			if c := p.Condition(api.PodReady); c != nil && c.Status == api.ConditionTrue {
+				ready++
+			}
+		}
+		checks++
+		if live > 13 || ready < 8 {
+			t.Errorf("at %v: %d pods (max 13), %d ready (min 8)", now, live, ready)
+		}
+	}))
+	if err := c.Do(func(m *controllers.Manager) error { return m.SetImage("default", "web", "web", "nginx:1.26") }); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.RunUntil(api.Time(10 * time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if st := c.Deployment("default", "web").Status; st.UpdatedReplicas != 10 || st.AvailableReplicas != 10 || st.Replicas != 10 || checks < 5 {
+		t.Fatalf("status %+v after %d checks", st, checks)
+	}
+}
