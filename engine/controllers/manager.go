@@ -42,7 +42,8 @@ type Manager struct {
 
 	// changed records that a controller acted during the current pass.
 	changed bool
-	// podCache holds the pods of the current pass; nil after a change.
+	// podCache holds the pods of the current Reconcile; nil after a
+	// controller changed pods.
 	podCache []*api.Pod
 	// byOwner indexes podCache by controller UID; orphans (no controller)
 	// by namespace. Built lazily, dropped with podCache.
@@ -210,7 +211,8 @@ func (m *Manager) record(kind string, meta *api.ObjectMeta, source, typ, reason,
 		Kind: kind, Namespace: meta.Namespace, Name: meta.Name, Source: source})
 }
 
-// newObjectMeta fills what the API server sets on create.
+// initMeta fills what the API server sets on create: namespace, UID,
+// generation.
 func (m *Manager) initMeta(meta *api.ObjectMeta) {
 	if meta.Namespace == "" {
 		meta.Namespace = "default"
