@@ -310,7 +310,7 @@ func cmdPresets(args []string, stdout, stderr io.Writer) int {
 		if p.Name == presets.Default {
 			def = " (default)"
 		}
-		fmt.Fprintf(stdout, "%-28s %s%s\n", p.Name, p.Title, def)
+		fmt.Fprintf(stdout, "%-32s %s%s\n", p.Name, p.Title, def)
 	}
 	return 0
 }

@@ -585,7 +585,7 @@ func (s *Session) setSpread(c command.SetSpread) (string, error) {
 			sel := &api.LabelSelector{MatchLabels: copyMap(t.Labels)}
 			delete(sel.MatchLabels, api.LabelPodTemplateHash)
 			nc := api.TopologySpreadConstraint{MaxSkew: 1, WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel}
-			if editErr = applySpreadFields(&nc, c.Fields); editErr != nil {
+			if editErr = applySpreadFields(&nc, c.Fields, s.zoneLabel()); editErr != nil {
 				return
 			}
 			cs = append(cs, nc)
@@ -595,7 +595,7 @@ func (s *Session) setSpread(c command.SetSpread) (string, error) {
 				return
 			}
 			cur := cs[c.Index]
-			if editErr = applySpreadFields(&cur, c.Fields); editErr != nil {
+			if editErr = applySpreadFields(&cur, c.Fields, s.zoneLabel()); editErr != nil {
 				return
 			}
 			cs[c.Index] = cur
@@ -611,7 +611,7 @@ func (s *Session) setSpread(c command.SetSpread) (string, error) {
 	return fmt.Sprintf("%s/%s spread constraints updated (new rollout)", c.Kind, name), nil
 }
 
-func applySpreadFields(tc *api.TopologySpreadConstraint, fields []command.KV) error {
+func applySpreadFields(tc *api.TopologySpreadConstraint, fields []command.KV, zoneLabel string) error {
 	for _, f := range fields {
 		switch f.Key {
 		case "maxSkew":
@@ -622,7 +622,7 @@ func applySpreadFields(tc *api.TopologySpreadConstraint, fields []command.KV) er
 			v := int32(n)
 			tc.MinDomains = &v
 		case "topologyKey":
-			tc.TopologyKey = expandTopologyKey(f.Value)
+			tc.TopologyKey = expandTopologyKey(f.Value, zoneLabel)
 		case "whenUnsatisfiable":
 			tc.WhenUnsatisfiable = f.Value
 		case "nodeAffinityPolicy":
@@ -651,11 +651,12 @@ func applySpreadFields(tc *api.TopologySpreadConstraint, fields []command.KV) er
 	return nil
 }
 
-// expandTopologyKey lets lessons write zone / hostname / region.
-func expandTopologyKey(k string) string {
+// expandTopologyKey lets lessons write zone (the scenario's zone label) /
+// hostname / region.
+func expandTopologyKey(k, zoneLabel string) string {
 	switch k {
 	case "zone":
-		return api.LabelTopologyZone
+		return zoneLabel
 	case "hostname":
 		return api.LabelHostname
 	case "region":

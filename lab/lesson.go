@@ -107,7 +107,19 @@ func (c *checkEnv) Call(name string, args []check.Arg) (check.Value, error) {
 		if err != nil {
 			return check.Value{}, err
 		}
-		key := expandTopologyKey(wordOrText(args[1]))
+		key := expandTopologyKey(wordOrText(args[1]), s.zoneLabel())
+		// Prefer the scheduler's own view: the workload's constraint on
+		// this key, counted over the domains its nodeAffinityPolicy and
+		// nodeTaintsPolicy make eligible.
+		for _, w := range s.Workloads() {
+			if w.Kind == args[0].RefKind && w.Namespace == ns && w.Name == wname {
+				for _, sv := range s.Spread(w) {
+					if sv.TopologyKey == key {
+						return check.NumV(float64(sv.CurrentSkew)), nil
+					}
+				}
+			}
+		}
 		sp, err := s.ctl.WorkloadSpread(controllerKind(args[0].RefKind), ns, wname, key)
 		if err != nil {
 			return check.Value{}, err
