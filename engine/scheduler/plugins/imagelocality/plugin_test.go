@@ -129,25 +129,3 @@ func TestScoreWithoutPreScoreIsAnError(t *testing.T) {
 		t.Fatalf("got %+v", st)
 	}
 }
-
-func BenchmarkScore(b *testing.B) {
-	var nodes []*api.Node
-	for i := 0; i < 1000; i++ {
-		n := tu.MakeNode().Name("node-" + string(rune('a'+i/676%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i%26))).Obj()
-		if i%3 == 0 {
-			n.Status.Images = images{img(300, "app:v1"), img(50, "sidecar:latest")}
-		}
-		nodes = append(nodes, n)
-	}
-	snap := tu.NewSnapshot(nodes, nil)
-	pod := podWith("app:v1", "sidecar").Name("p").Info()
-	pl, state := New(), framework.NewCycleState()
-	pl.PreScore(state, pod, snap, snap.Nodes)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, ni := range snap.Nodes {
-			pl.Score(state, pod, ni)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(snap.Nodes)), "ns/node")
-}

@@ -68,9 +68,17 @@ func (r *requiredAffinity) bind(snap *framework.Snapshot) {
 
 // matches reports whether the node satisfies nodeSelector and the
 // required terms (RequiredNodeAffinity.Match).
-func (r *requiredAffinity) matches(ni *framework.NodeInfo) bool {
+func (r *requiredAffinity) matches(ni *framework.NodeInfo) bool { return r.matchesAt(-1, ni) }
+
+// matchesAt is matches for nodes[k] (k < 0: position unknown).
+func (r *requiredAffinity) matchesAt(k int32, ni *framework.NodeInfo) bool {
 	for i := range r.selector {
-		if !r.selector[i].matches(ni) {
+		s := &r.selector[i]
+		if k >= 0 {
+			if !s.matchesAt(k, ni) {
+				return false
+			}
+		} else if !s.matches(ni) {
 			return false
 		}
 	}
@@ -78,7 +86,7 @@ func (r *requiredAffinity) matches(ni *framework.NodeInfo) bool {
 		return true
 	}
 	for i := range r.terms {
-		if r.terms[i].matches(ni) {
+		if r.terms[i].matchesAt(k, ni) {
 			return true
 		}
 	}

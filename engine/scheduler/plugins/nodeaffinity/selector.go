@@ -145,6 +145,19 @@ func (r *labelRequirement) matches(ni *framework.NodeInfo) bool {
 	return r.matchValue(v, ok)
 }
 
+// matchesAt is matches for nodes[k]: when k is the node's position in the
+// bound snapshot (the runtime passes the snapshot's node list), the table
+// is read without touching the NodeInfo.
+func (r *labelRequirement) matchesAt(k int32, ni *framework.NodeInfo) bool {
+	if int(k) < len(r.nodes) && r.nodes[k] == ni {
+		if d := r.domainOf[k]; d >= 0 {
+			return r.domainMatch[d]
+		}
+		return r.missing
+	}
+	return r.matches(ni)
+}
+
 // fieldRequirement is a matchFields requirement: In or NotIn with exactly
 // one value, compared with the node's fields (only metadata.name exists,
 // so any other key reads as "", as fields.Set.Get does).
@@ -221,13 +234,21 @@ func (t *term) bind(snap *framework.Snapshot) {
 	}
 }
 
-func (t *term) matches(ni *framework.NodeInfo) bool {
+func (t *term) matches(ni *framework.NodeInfo) bool { return t.matchesAt(-1, ni) }
+
+// matchesAt is matches for nodes[k] (k < 0: position unknown).
+func (t *term) matchesAt(k int32, ni *framework.NodeInfo) bool {
 	if t.invalid {
 		return false
 	}
 	if t.hasExprs {
 		for i := range t.exprs {
-			if !t.exprs[i].matches(ni) {
+			r := &t.exprs[i]
+			if k >= 0 {
+				if !r.matchesAt(k, ni) {
+					return false
+				}
+			} else if !r.matches(ni) {
 				return false
 			}
 		}

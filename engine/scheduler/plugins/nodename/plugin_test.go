@@ -30,14 +30,3 @@ func TestFilter(t *testing.T) {
 		})
 	}
 }
-
-func BenchmarkFilter(b *testing.B) {
-	pod := tu.MakePod().Name("p").Info()
-	node := tu.NodeInfo(tu.MakeNode().Name("n").Obj())
-	pl := New()
-	state := framework.NewCycleState()
-	b.ReportAllocs()
-	for b.Loop() {
-		pl.Filter(state, pod, node)
-	}
-}

@@ -95,23 +95,3 @@ func TestFilterWithoutPreFilter(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 }
-
-func BenchmarkFilter(b *testing.B) {
-	pod := newPod("p", "TCP/0.0.0.0/8080").Info()
-	free := tu.NodeInfo(tu.MakeNode().Name("free").Obj(), tu.MakePod().Name("a").Obj())
-	busy := tu.NodeInfo(tu.MakeNode().Name("busy").Obj(), newPod("e", "TCP/0.0.0.0/9090", "UDP/0.0.0.0/8080").Obj())
-	pl, state := New(), framework.NewCycleState()
-	pl.PreFilter(state, pod, nil)
-	b.Run("no-ports-in-use", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			pl.Filter(state, pod, free)
-		}
-	})
-	b.Run("other-ports-in-use", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			pl.Filter(state, pod, busy)
-		}
-	})
-}

@@ -54,8 +54,14 @@ func (b *BalancedAllocation) PreScore(state *framework.CycleState, pod *framewor
 
 // Score implements framework.ScorePlugin (balanced_allocation.go Score).
 func (b *BalancedAllocation) Score(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
-	cpu, mem := pod.Requests.MilliCPU, pod.Requests.Memory
-	if s, _ := cyclecache.Get(&b.preScore, state, balancedPreScoreStateKey); s != nil {
+	s, _ := cyclecache.Get(&b.preScore, state, balancedPreScoreStateKey)
+	return s.score(pod, node), nil
+}
+
+// score is Score with the cycle's state (nil when PreScore did not run or
+// skipped).
+func (s *balancedPreScoreState) score(pod *framework.PodInfo, node *framework.NodeInfo) int64 {
+	if s != nil {
 		if e := s.index.entry(node); e != nil {
 			var a allocation
 			if e.allocCPU != 0 {
@@ -64,14 +70,15 @@ func (b *BalancedAllocation) Score(state *framework.CycleState, pod *framework.P
 			if e.allocMem != 0 {
 				a.allocatable[memIdx], a.requested[memIdx] = e.allocMem, e.reqMem+s.mem
 			}
-			return improvementScore(balancedResourceScore(&a.requested, &a.allocatable), e.balanceWithout), nil
+			return improvementScore(balancedResourceScore(&a.requested, &a.allocatable), e.balanceWithout)
 		}
 	}
+	cpu, mem := pod.Requests.MilliCPU, pod.Requests.Memory
 	if cpu == 0 && mem == 0 {
-		return 0, nil
+		return 0
 	}
 	a := nodeAllocation(node, cpu, mem, true)
-	return balancedResourceScorer(&a), nil
+	return balancedResourceScorer(&a)
 }
 
 // ScoreExtensions implements framework.ScorePlugin: none.

@@ -76,17 +76,3 @@ func TestExplain(t *testing.T) {
 		t.Fatalf("fit: %+v", f)
 	}
 }
-
-func BenchmarkBalancedAllocationScore(b *testing.B) {
-	snap := benchSnapshot(1000)
-	pod := usage(cm("100m", "128Mi")).Name("p").Info()
-	pl, state := NewBalancedAllocation(), framework.NewCycleState()
-	pl.PreScore(state, pod, snap, snap.Nodes)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, ni := range snap.Nodes {
-			pl.Score(state, pod, ni)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(snap.Nodes)), "ns/node")
-}

@@ -114,7 +114,11 @@ func (f *Fit) Filter(state *framework.CycleState, pod *framework.PodInfo, node *
 	} else if fitsQuick(s, node) {
 		return nil
 	}
-	insufficient := fitsRequest(s, node)
+	return statusOf(fitsRequest(s, node))
+}
+
+// statusOf turns what a node lacks into Filter's status (nil if nothing).
+func statusOf(insufficient []InsufficientResource) *framework.Status {
 	if len(insufficient) == 0 {
 		return nil
 	}

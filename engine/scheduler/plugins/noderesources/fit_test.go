@@ -160,31 +160,3 @@ func TestFitFilterTerminatingPodsStillCount(t *testing.T) {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
 }
-
-// BenchmarkFitFilter reports ns per node over nodes that fit.
-func BenchmarkFitFilter(b *testing.B) {
-	snap := benchSnapshot(1000)
-	pod := usage(cm("100m", "128Mi")).Name("p").Info()
-	pl, state := NewFit(), framework.NewCycleState()
-	pl.PreFilter(state, pod, snap)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, ni := range snap.Nodes {
-			pl.Filter(state, pod, ni)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(snap.Nodes)), "ns/node")
-}
-
-func benchSnapshot(n int) *framework.Snapshot {
-	var nodes []*api.Node
-	var pods []*api.Pod
-	for i := 0; i < n; i++ {
-		name := "node-" + string(rune('a'+i/676%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i%26))
-		nodes = append(nodes, tu.MakeNode().Name(name).Capacity(tu.Res{"cpu": "16", "memory": "64Gi", "pods": "110"}).Obj())
-		for j := 0; j < i%5; j++ {
-			pods = append(pods, usage(cm("500m", "1Gi")).Name(name+"-"+string(rune('a'+j))).Node(name).Obj())
-		}
-	}
-	return tu.NewSnapshot(nodes, pods)
-}

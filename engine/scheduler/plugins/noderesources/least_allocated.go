@@ -12,8 +12,14 @@ import (
 // without requests counts 100m cpu and 200Mi memory) on the node and for
 // the pod.
 func (f *Fit) Score(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
+	s, _ := cyclecache.Get(&f.preScore, state, fitPreScoreStateKey)
+	return s.score(pod, node), nil
+}
+
+// score is Score with the cycle's state (nil when PreScore did not run).
+func (s *fitPreScoreState) score(pod *framework.PodInfo, node *framework.NodeInfo) int64 {
 	podCPU, podMem := pod.NonZeroRequests.MilliCPU, pod.NonZeroRequests.Memory
-	if s, _ := cyclecache.Get(&f.preScore, state, fitPreScoreStateKey); s != nil {
+	if s != nil {
 		if e := s.index.entry(node); e != nil {
 			var a allocation
 			if e.allocCPU != 0 {
@@ -22,11 +28,11 @@ func (f *Fit) Score(state *framework.CycleState, pod *framework.PodInfo, node *f
 			if e.allocMem != 0 {
 				a.allocatable[memIdx], a.requested[memIdx] = e.allocMem, e.nzMem+podMem
 			}
-			return leastAllocatedScore(&a), nil
+			return leastAllocatedScore(&a)
 		}
 	}
 	a := nodeAllocation(node, podCPU, podMem, false)
-	return leastAllocatedScore(&a), nil
+	return leastAllocatedScore(&a)
 }
 
 // fitPreScoreState carries the snapshot's allocation index to Score.

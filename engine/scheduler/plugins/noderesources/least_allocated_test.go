@@ -101,16 +101,3 @@ func TestFitScoreLeastAllocated(t *testing.T) {
 			nodes: []tu.Res{{"memory": "4Gi"}}, want: []int64{75}},
 	})
 }
-
-func BenchmarkFitScore(b *testing.B) {
-	snap := benchSnapshot(1000)
-	pod := usage(cm("100m", "128Mi")).Name("p").Info()
-	pl, state := NewFit(), framework.NewCycleState()
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, ni := range snap.Nodes {
-			pl.Score(state, pod, ni)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(snap.Nodes)), "ns/node")
-}

@@ -5,7 +5,6 @@
 package tainttoleration
 
 import (
-	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler/framework"
 	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
 	"podlab.dev/podlab/engine/scheduler/plugins/internal/nodetraits"
@@ -74,15 +73,8 @@ func (p *Plugin) Filter(state *framework.CycleState, pod *framework.PodInfo, nod
 			return nil
 		}
 	}
-	taints := node.Node.Spec.Taints
-	for i := range taints {
-		t := &taints[i]
-		if t.Effect != api.TaintEffectNoSchedule && t.Effect != api.TaintEffectNoExecute {
-			continue
-		}
-		if !api.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, t) {
-			return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonUntoleratedTaints)
-		}
+	if untolerated(node.Node.Spec.Taints, pod.Pod.Spec.Tolerations) {
+		return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonUntoleratedTaints)
 	}
 	return nil
 }

@@ -84,3 +84,16 @@ func (idx *Index) NodesChanged(s *framework.Snapshot) {
 		idx.traits = append(idx.traits, Compute(ni.Node))
 	}
 }
+
+// At returns the traits of nodes[k] when nodes is the snapshot's node list
+// (k is then the node's index, known without reading the NodeInfo), else
+// as Get.
+func (idx *Index) At(k int32, ni *framework.NodeInfo) (Traits, bool) {
+	if idx == nil {
+		return 0, false
+	}
+	if int(k) < len(idx.nodes) && idx.nodes[k] == ni {
+		return idx.traits[k], true
+	}
+	return idx.Get(ni)
+}

@@ -1,0 +1,75 @@
+package noderesources
+
+import (
+	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/plugins/internal/cyclecache"
+)
+
+var (
+	_ framework.BatchFilterPlugin = (*Fit)(nil)
+	_ framework.BatchScorePlugin  = (*Fit)(nil)
+	_ framework.BatchScorePlugin  = (*BalancedAllocation)(nil)
+)
+
+// freeAt is freeEntry for nodes[k], by position when nodes is the
+// snapshot's node list.
+func (idx *allocIndex) freeAt(k int32, ni *framework.NodeInfo) *freeEntry {
+	if idx == nil {
+		return nil
+	}
+	if int(k) < len(idx.nodes) && idx.nodes[k] == ni {
+		return &idx.free[k]
+	}
+	return idx.freeEntry(ni)
+}
+
+// FilterBatch implements framework.BatchFilterPlugin with Filter's
+// verdicts.
+func (f *Fit) FilterBatch(state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, cand []int32, reject func(int32, *framework.Status)) []int32 {
+	s, ok := cyclecache.Get(&f.preFilter, state, preFilterStateKey)
+	if !ok || s == nil {
+		s = computePreFilterState(pod)
+	}
+	j := 0
+	for _, k := range cand {
+		ni := nodes[k]
+		if e := s.index.freeAt(k, ni); e != nil && len(s.scalars) == 0 {
+			if e.pods >= 1 && (s.MilliCPU <= 0 || s.MilliCPU <= e.cpu) && (s.Memory <= 0 || s.Memory <= e.mem) &&
+				(s.EphemeralStorage <= 0 || s.EphemeralStorage <= e.ephemeral) {
+				cand[j] = k
+				j++
+				continue
+			}
+		} else if fitsQuick(s, ni) {
+			cand[j] = k
+			j++
+			continue
+		}
+		if st := statusOf(fitsRequest(s, ni)); st != nil {
+			st.Plugin = Name
+			reject(k, st)
+			continue
+		}
+		cand[j] = k
+		j++
+	}
+	return cand[:j]
+}
+
+// ScoreBatch implements framework.BatchScorePlugin with Score's values.
+func (f *Fit) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, scores []framework.NodeScore) *framework.Status {
+	s, _ := cyclecache.Get(&f.preScore, state, fitPreScoreStateKey)
+	for i, ni := range nodes {
+		scores[i].Score = s.score(pod, ni)
+	}
+	return nil
+}
+
+// ScoreBatch implements framework.BatchScorePlugin with Score's values.
+func (b *BalancedAllocation) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, scores []framework.NodeScore) *framework.Status {
+	s, _ := cyclecache.Get(&b.preScore, state, balancedPreScoreStateKey)
+	for i, ni := range nodes {
+		scores[i].Score = s.score(pod, ni)
+	}
+	return nil
+}
