@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"container/heap"
 	"fmt"
 	"sort"
 	"testing"
@@ -24,8 +25,9 @@ type fakeCluster struct {
 	readyDelay time.Duration
 	grace      *time.Duration // overrides the pods' own grace when set
 	place      func(fc *fakeCluster, p *api.Pod) string
-	// pending transitions
-	timers []timer
+	// pending transitions, a heap ordered by (at, seq)
+	timers timerHeap
+	seq    int
 	m      *Manager
 	// afterInstant runs after every Reconcile (invariant checks).
 	afterInstant func(now api.Time)
@@ -33,8 +35,27 @@ type fakeCluster struct {
 }
 
 type timer struct {
-	at api.Time
-	fn func()
+	at  api.Time
+	seq int
+	fn  func()
+}
+
+type timerHeap []timer
+
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(i, j int) bool {
+	if h[i].at != h[j].at {
+		return h[i].at < h[j].at
+	}
+	return h[i].seq < h[j].seq
+}
+func (h timerHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *timerHeap) Push(x any)   { *h = append(*h, x.(timer)) }
+func (h *timerHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return t
 }
 
 func newFakeCluster(t testing.TB, nodes ...*api.Node) *fakeCluster {
@@ -65,7 +86,8 @@ func (fc *fakeCluster) Pods(ns string) []*api.Pod {
 func (fc *fakeCluster) Nodes() []*api.Node { return fc.nodes }
 
 func (fc *fakeCluster) after(d time.Duration, fn func()) {
-	fc.timers = append(fc.timers, timer{at: fc.now.Add(d), fn: fn})
+	fc.seq++
+	heap.Push(&fc.timers, timer{at: fc.now.Add(d), seq: fc.seq, fn: fn})
 }
 
 func (fc *fakeCluster) CreatePod(p *api.Pod) error {
@@ -189,10 +211,8 @@ func (fc *fakeCluster) reconcile() {
 func (fc *fakeCluster) nextTime() (api.Time, bool) {
 	var best api.Time
 	ok := false
-	for _, tm := range fc.timers {
-		if !ok || tm.at < best {
-			best, ok = tm.at, true
-		}
+	if len(fc.timers) > 0 {
+		best, ok = fc.timers[0].at, true
 	}
 	if w, has := fc.m.NextWake(); has && (!ok || w < best) {
 		best, ok = w, true
@@ -201,23 +221,8 @@ func (fc *fakeCluster) nextTime() (api.Time, bool) {
 }
 
 func (fc *fakeCluster) fire() {
-	for {
-		var due []timer
-		var rest []timer
-		for _, tm := range fc.timers {
-			if tm.at <= fc.now {
-				due = append(due, tm)
-			} else {
-				rest = append(rest, tm)
-			}
-		}
-		if len(due) == 0 {
-			return
-		}
-		fc.timers = rest
-		for _, tm := range due {
-			tm.fn()
-		}
+	for len(fc.timers) > 0 && fc.timers[0].at <= fc.now {
+		heap.Pop(&fc.timers).(timer).fn()
 	}
 }
 
