@@ -15,6 +15,9 @@ const (
 	DefaultNodeMemory = "16Gi"
 	DefaultNodePods   = "110"
 	DefaultNodeNames  = "node-{n}"
+	// MaxNodes bounds the cluster shorthand (Kubernetes supports 5,000
+	// nodes per cluster).
+	MaxNodes = 5000
 )
 
 // ZoneLabel returns the label naming a node's zone.
@@ -30,6 +33,13 @@ func (c *ClusterSpec) Nodes() ([]*api.Node, error) {
 	pattern := c.NodeNames
 	if pattern == "" {
 		pattern = DefaultNodeNames
+	}
+	total := 0
+	for _, z := range c.Zones {
+		total += max(z.Nodes, len(z.Names), 1)
+	}
+	if total > MaxNodes {
+		return nil, fmt.Errorf("the cluster shorthand makes %d nodes; the limit is %d (a real cluster's)", total, MaxNodes)
 	}
 	var out []*api.Node
 	seen := map[string]bool{}

@@ -1,0 +1,54 @@
+package lab
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"podlab.dev/podlab/lab/manifest"
+)
+
+// FuzzLoadFile feeds the scenario loader (header + manifests) arbitrary
+// input: it never panics, and every error names a position in the file.
+func FuzzLoadFile(f *testing.F) {
+	for _, p := range []string{"testdata/example.yaml", "../presets/spread-basics.yaml", "../presets/graceful-termination.yaml", "testdata/kubectl-get-all.yaml"} {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("apiVersion: podlab/v1\nkind: Scenario\ntimeline: [{at: 1s, do: cordon x}]\n"))
+	f.Add([]byte("apiVersion: podlab/v1\nkind: Scenario\nlesson: {steps: [{title: a, checks: [\"skew(deployment/w, zone) <= 1\"]}]}\n---\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := LoadFile("fuzz.yaml", data)
+		if err != nil {
+			var me *manifest.Error
+			if !asManifestError(err, &me) {
+				if !strings.HasPrefix(err.Error(), "fuzz.yaml:") {
+					t.Fatalf("error without a position: %v", err)
+				}
+				return
+			}
+			for _, d := range me.Diagnostics {
+				if d.File == "" || d.Line < 1 {
+					t.Fatalf("diagnostic without a position: %+v", d)
+				}
+			}
+			return
+		}
+		// A file that loads must also open as a session or say why.
+		if file.Scenario != nil {
+			if _, err := file.Scenario.Cluster.Nodes(); err != nil {
+				return
+			}
+		}
+		_, _ = NewSession(file, SessionOptions{})
+	})
+}
+
+func asManifestError(err error, target **manifest.Error) bool {
+	me, ok := err.(*manifest.Error)
+	if ok {
+		*target = me
+	}
+	return ok
+}
