@@ -97,6 +97,14 @@ type Model struct {
 	tlZoom      int // timeline: seconds per cell, as an index into zooms
 
 	data frameData
+	// applied counts commands applied (a change the stamp cannot see).
+	applied int
+	// cards caches rendered node cards and rows; podRefs the workload of
+	// each pod key.
+	cards     cardCache
+	podRefs   map[string]string
+	helpCache helpCache
+	memos     memos
 }
 
 // tickMsg advances the clock; id guards against two loops running.
@@ -227,6 +235,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // apply runs a command line through the session and reports its result.
 func (m *Model) apply(line string) {
 	out, err := m.sess.Apply(line)
+	m.changed()
 	if err != nil {
 		m.setStatus(err.Error(), true)
 	} else {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
 )
@@ -70,22 +68,16 @@ func allocFrac(used, total int64) float64 {
 	return float64(used) / float64(total)
 }
 
-func nodeUsage(nv engine.NodeView) (cpu, mem, pods float64) {
-	var req api.Resources
-	n := 0
-	for _, pv := range nv.Pods {
-		if pv.State == engine.StateTerminated {
-			continue
-		}
-		req.Add(api.ResourcesOf(api.PodRequests(pv.Pod, api.PodRequestsOptions{})))
-		n++
+// nodeCard renders one node in w cells: name and badges, allocation
+// bars, its pods as glyphs (two lines at most). Cards are cached by what
+// they show.
+func (m *Model) nodeCard(i int, w int, selected bool) []string {
+	nv := m.data.nodes[i]
+	shown, _ := glyphsShown(len(nv.Pods)+len(m.data.nominated[nv.Node.Name]), w-1, 2)
+	key := m.cardKeyOf(i, w, shown, selected, false)
+	if c, ok := m.cards.get(m, i, key); ok {
+		return c
 	}
-	alloc := api.ResourcesOf(nv.Node.Status.Allocatable)
-	return allocFrac(req.MilliCPU, alloc.MilliCPU), allocFrac(req.Memory, alloc.Memory), allocFrac(int64(n), alloc.AllowedPods)
-}
-
-// nodeCard renders one node in w cells.
-func (m *Model) nodeCard(i int, nv engine.NodeView, w int, selected bool) []string {
 	name := nv.Node.Name
 	marker := " "
 	if selected {
@@ -103,43 +95,112 @@ func (m *Model) nodeCard(i int, nv engine.NodeView, w int, selected bool) []stri
 		bars = fmt.Sprintf(" cpu %3.0f%% mem %3.0f%%", cpu*100, mem*100)
 	}
 	lines := []string{fit(head, w), fit(bars, w)}
-	glyphs := m.podGlyphs(nv, selected)
-	lines = append(lines, wrapGlyphs(glyphs, w-1, 2)...)
+	lines = append(lines, m.glyphLines(i, selected, w-1, 2)...)
+	m.cards.put(m, i, key, lines)
 	return lines
 }
 
-// podGlyphs renders a node's pods, coloured by workload.
-func (m *Model) podGlyphs(nv engine.NodeView, selectedNode bool) []string {
-	out := make([]string, 0, len(nv.Pods))
-	for j, pv := range nv.Pods {
-		g := podGlyph(pv)
-		st := m.st.Workload(m.data.podWorkload[pv.Pod.Key()])
+// glyphItem is one glyph of a node: a pod, or a pod nominated to it.
+type glyphItem struct {
+	glyph string
+	// style is a workload index (Styles.Workload), or styleSelected.
+	style int
+}
+
+// styleSelected marks the glyph under the cursor.
+const styleSelected = -2
+
+// glyphItems lists the first n glyphs of node i, coloured by workload.
+func (m *Model) glyphItems(i int, selectedNode bool, n int) []glyphItem {
+	nv := m.data.nodes[i]
+	nom := m.data.nominated[nv.Node.Name]
+	total := min(len(nv.Pods)+len(nom), n)
+	out := make([]glyphItem, 0, total)
+	for j := 0; j < len(nv.Pods) && len(out) < total; j++ {
+		pv := nv.Pods[j]
+		st := m.podWorkload(pv.Pod)
 		if selectedNode && m.focus == focusPods && j == clamp(m.podIdx, len(nv.Pods)) {
-			st = m.st.Selected
+			st = styleSelected
 		}
-		out = append(out, st.Render(g))
+		out = append(out, glyphItem{podGlyph(pv), st})
+	}
+	for j := 0; j < len(nom) && len(out) < total; j++ {
+		out = append(out, glyphItem{glyphNominated, m.podWorkloadByKey(nom[j])})
 	}
 	return out
 }
 
-// wrapGlyphs lays glyphs out "● ● ●" in at most maxLines lines of w cells.
-func wrapGlyphs(glyphs []string, w, maxLines int) []string {
-	if len(glyphs) == 0 {
+// glyphLineCount is how many lines n glyphs take in w cells, at most maxLines.
+func glyphLineCount(n, w, maxLines int) int {
+	if n == 0 {
+		return 1
+	}
+	per := max(w/2, 1)
+	return min((n+per-1)/per, maxLines)
+}
+
+// glyphLines lays a node's glyphs out "● ● ●" in at most maxLines lines of
+// w cells; when they do not fit the last line ends with "+N". Only the
+// glyphs shown are rendered, runs of one colour in one style call.
+func (m *Model) glyphLines(i int, selectedNode bool, w, maxLines int) []string {
+	nv := m.data.nodes[i]
+	total := len(nv.Pods) + len(m.data.nominated[nv.Node.Name])
+	if total == 0 {
 		return []string{" "}
 	}
 	per := max(w/2, 1)
+	shown, more := glyphsShown(total, w, maxLines)
+	items := m.glyphItems(i, selectedNode, shown)
 	var lines []string
-	for i := 0; i < len(glyphs); i += per {
-		end := min(i+per, len(glyphs))
-		if len(lines) == maxLines-1 && end < len(glyphs) {
-			rest := len(glyphs) - i
-			shown := max(per-3, 1)
-			lines = append(lines, " "+strings.Join(glyphs[i:i+min(shown, rest)], " ")+fmt.Sprintf(" +%d", rest-min(shown, rest)))
-			return lines
+	for a := 0; a < len(items); a += per {
+		b := min(a+per, len(items))
+		line := " " + m.renderRuns(items[a:b], " ")
+		if b == len(items) && more > 0 {
+			line += fmt.Sprintf(" +%d", more)
 		}
-		lines = append(lines, " "+strings.Join(glyphs[i:end], " "))
+		lines = append(lines, line)
 	}
 	return lines
+}
+
+// glyphsShown is how many of total glyphs fit in maxLines lines of w
+// cells ("● ● ●"), and how many are left for the "+N".
+func glyphsShown(total, w, maxLines int) (shown, more int) {
+	per := max(w/2, 1)
+	if total > per*maxLines {
+		shown = per*(maxLines-1) + max(per-3, 1)
+		return shown, total - shown
+	}
+	return total, 0
+}
+
+// renderRuns renders glyphs joined by sep, one style call per run of
+// glyphs that share a style.
+func (m *Model) renderRuns(items []glyphItem, sep string) string {
+	var b strings.Builder
+	for a := 0; a < len(items); {
+		e := a + 1
+		for e < len(items) && items[e].style == items[a].style {
+			e++
+		}
+		if a > 0 {
+			b.WriteString(sep)
+		}
+		var run strings.Builder
+		for k := a; k < e; k++ {
+			if k > a {
+				run.WriteString(sep)
+			}
+			run.WriteString(items[k].glyph)
+		}
+		st := m.st.Selected
+		if items[a].style != styleSelected {
+			st = m.st.Workload(items[a].style)
+		}
+		b.WriteString(st.Render(run.String()))
+		a = e
+	}
+	return b.String()
 }
 
 // clusterLines renders the nodes grouped by domain in w×h cells: domains
@@ -178,32 +239,75 @@ func shortKey(k string) string {
 	return k
 }
 
+// cardHeight is the number of lines node i's card takes in w cells.
+func (m *Model) cardHeight(i, w int) int {
+	nv := m.data.nodes[i]
+	return 2 + glyphLineCount(len(nv.Pods)+len(m.data.nominated[nv.Node.Name]), w-1, 2)
+}
+
+// clusterColumns draws one box per domain; only the cards on screen are
+// rendered, and the selected domain scrolls to keep the selection visible.
 func (m *Model) clusterColumns(w, h, colW int) []string {
 	d := &m.data
-	var cols [][]string
 	sel := clamp(m.nodeIdx, len(d.nodes))
+	inner := h - 2
+	cardW := colW - 2
+	type colLines struct {
+		lines             []string
+		skip, hiddenBelow int
+	}
+	misses := m.cards.misses
+	cl := make([]colLines, len(d.domains))
+	for di := range d.domains {
+		first, last := d.domStart[di], d.domStart[di+1]
+		// scroll: the selected card ends inside the box
+		skip := first
+		if d.nodeDom[sel] == di {
+			used := 0
+			for i := sel; i >= first; i-- {
+				hgt := m.cardHeight(i, cardW)
+				if used+hgt > inner && i != sel {
+					break
+				}
+				used += hgt
+				skip = i
+			}
+		}
+		lines := make([]string, 0, inner+4)
+		i := skip
+		for ; i < last && len(lines) < inner; i++ {
+			lines = append(lines, m.nodeCard(i, cardW, i == sel)...)
+		}
+		hiddenBelow := last - i
+		if len(lines) > inner {
+			hiddenBelow++
+		}
+		cl[di] = colLines{lines, skip, hiddenBelow}
+	}
+	// every card came from the cache: the boxes are the same as last frame
+	type colsKey struct {
+		panel       panelKey
+		colW        int
+		fingerprint string
+	}
+	var fp strings.Builder
+	for _, c := range cl {
+		fmt.Fprintf(&fp, "%d,%d;", c.skip, c.hiddenBelow)
+	}
+	key := colsKey{m.panelKey(w, h, 0, 0, 0), colW, fp.String()}
+	key.panel.stamp = stamp{} // the cards carry the cluster's state
+	if c := m.memos.columns; m.cards.misses == misses && c.lines != nil && c.key == key {
+		return c.lines
+	}
+	cols := make([][]string, 0, len(d.domains))
 	for di, dom := range d.domains {
-		var lines []string
-		selLine := 0
-		count := 0
-		for i, nv := range d.nodes {
-			if d.nodeDom[i] != di {
-				continue
-			}
-			count++
-			if i == sel {
-				selLine = len(lines)
-			}
-			lines = append(lines, m.nodeCard(i, nv, colW-2, i == sel)...)
+		first, last := d.domStart[di], d.domStart[di+1]
+		lines, skip, hiddenBelow := cl[di].lines, cl[di].skip, cl[di].hiddenBelow
+		if hiddenBelow > 0 || skip > first {
+			lines = lines[:min(len(lines), inner-1)]
+			lines = append(lines, m.st.Muted.Render(fmt.Sprintf("  ↑%d ↓%d more nodes · j/k scrolls", skip-first, hiddenBelow)))
 		}
-		inner := h - 2
-		start := 0
-		if selLine+3 > inner {
-			start = selLine + 3 - inner
-		}
-		if start > 0 {
-			lines = lines[start:]
-		}
+		count := last - first
 		title := fmt.Sprintf("%s · %d node", m.domainTitle(dom), count)
 		if count != 1 {
 			title += "s"
@@ -211,48 +315,86 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 		cols = append(cols, box(m.st, title, lines, colW, h, d.nodeDom[sel] == di && m.focus <= focusPods))
 	}
 	out := joinColumns(cols, 1)
-	return block(out, w, h)
+	if used := len(cols)*colW + len(cols) - 1; used < w {
+		fill := strings.Repeat(" ", w-used)
+		for i := range out {
+			out[i] += fill
+		}
+	}
+	out = pad(out, w, h)
+	m.memos.columns = memo{key: key, lines: out}
+	return out
 }
 
 // clusterRows lists nodes one per line under domain headings (narrow
-// terminals and many domains); it scrolls to keep the selection visible.
+// terminals and many domains). Only the lines on screen are rendered; the
+// list scrolls to keep the selection visible.
 func (m *Model) clusterRows(w, h int) []string {
 	d := &m.data
 	inner := w - 2
-	var lines []string
-	selLine := 0
+	innerH := max(h-2, 1)
 	sel := clamp(m.nodeIdx, len(d.nodes))
-	lastDom := -1
-	for i, nv := range d.nodes {
-		if d.nodeDom[i] != lastDom {
-			lastDom = d.nodeDom[i]
-			lines = append(lines, m.st.Heading.Render(shortKey(d.groupKey)+" "+m.domainTitle(d.domains[lastDom])))
-		}
-		if i == sel {
-			selLine = len(lines)
-		}
-		marker := " "
-		name := nv.Node.Name
-		if i == sel {
-			marker = "▸"
-			name = m.st.Selected.Render(name)
-		}
-		cpu, mem := d.usage[i].cpu, d.usage[i].mem
-		head := fmt.Sprintf("%s%-*s %s cpu %3.0f%% mem %3.0f%% ", marker, 12, name, m.nodeBadges(nv), cpu*100, mem*100)
-		avail := max(inner-ansi.StringWidth(head), 4)
-		g := m.podGlyphs(nv, i == sel)
-		glyphLine := strings.Join(g, "")
-		if len(g) > avail {
-			glyphLine = strings.Join(g[:max(avail-4, 1)], "") + fmt.Sprintf(" +%d", len(g)-max(avail-4, 1))
-		}
-		lines = append(lines, head+glyphLine)
-	}
-	innerH := h - 2
+	total := len(d.nodes) + len(d.domains)
+	selLine := sel + d.nodeDom[sel] + 1
 	start := 0
-	if selLine >= innerH {
-		start = selLine - innerH + 1
+	if selLine >= innerH-1 {
+		start = selLine - innerH + 2 // one line of context below
 	}
-	return box(m.st, fmt.Sprintf("cluster · by %s · %d nodes", shortKey(d.groupKey), len(d.nodes)), lines[start:], w, h, m.focus <= focusPods)
+	start = max(min(start, total-innerH), 0)
+	end := min(start+innerH, total)
+	lines := make([]string, 0, innerH)
+	for di := range d.domains {
+		hl := d.domStart[di] + di
+		if hl >= end {
+			break
+		}
+		if hl >= start {
+			lines = append(lines, m.st.Heading.Render(shortKey(d.groupKey)+" "+m.domainTitle(d.domains[di]))+
+				m.st.Muted.Render(fmt.Sprintf(" · %d nodes", d.domStart[di+1]-d.domStart[di])))
+		}
+		for i := max(d.domStart[di], start-di-1); i < d.domStart[di+1]; i++ {
+			if i+di+1 >= end {
+				break
+			}
+			lines = append(lines, m.nodeRow(i, inner, i == sel))
+		}
+	}
+	title := fmt.Sprintf("cluster · by %s · %d nodes", shortKey(d.groupKey), len(d.nodes))
+	if total > innerH {
+		title += fmt.Sprintf(" · lines %d–%d of %d", start+1, end, total)
+	}
+	return box(m.st, title, lines, w, h, m.focus <= focusPods)
+}
+
+// nodeRow is one node on one line: name, badges, usage, pod glyphs.
+func (m *Model) nodeRow(i, w int, selected bool) string {
+	nv := m.data.nodes[i]
+	marker := " "
+	name := fmt.Sprintf("%-12s", nv.Node.Name)
+	badges := m.nodeBadges(nv)
+	bw := cellWidth(badges)
+	// the glyphs start after the name, the badges and the usage
+	avail := max(w-(1+max(12, len(nv.Node.Name))+1+bw+1+18), 4)
+	total := len(nv.Pods) + len(m.data.nominated[nv.Node.Name])
+	shown := total
+	suffix := ""
+	if total > avail {
+		shown = max(avail-5, 1)
+		suffix = fmt.Sprintf(" +%d", total-shown)
+	}
+	key := m.cardKeyOf(i, w, shown, selected, true)
+	if c, ok := m.cards.get(m, i, key); ok {
+		return c[0]
+	}
+	if selected {
+		marker = "▸"
+		name = m.st.Selected.Render(name)
+	}
+	u := m.data.usage[i]
+	head := fmt.Sprintf("%s%s %s cpu %3.0f%% mem %3.0f%% ", marker, name, badges, u.cpu*100, u.mem*100)
+	line := fit(head+m.renderRuns(m.glyphItems(i, selected, shown), "")+suffix, w)
+	m.cards.put(m, i, key, []string{line})
+	return line
 }
 
 // clusterHeight is how many lines the cluster view needs at width w.
@@ -267,10 +409,8 @@ func (m *Model) clusterHeight(w int) int {
 		need := 0
 		for di := range d.domains {
 			lines := 0
-			for i, nv := range d.nodes {
-				if d.nodeDom[i] == di {
-					lines += 2 + len(wrapGlyphs(make([]string, len(nv.Pods)), colW-3, 2))
-				}
+			for i := d.domStart[di]; i < d.domStart[di+1]; i++ {
+				lines += m.cardHeight(i, colW-2)
 			}
 			need = max(need, lines)
 		}

@@ -1,35 +1,73 @@
 package ui
 
 import (
+	"slices"
 	"sort"
+	"strings"
 
 	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/kubelet"
 	"podlab.dev/podlab/lab"
 )
 
 // frameData is everything the views draw, rebuilt by refresh() after the
-// cluster changed — never inside View.
+// cluster changed — never inside View. What derives from placement (the
+// workload list, spread, lesson checks) is recomputed only when the
+// cluster's stamp moved, so a tick on a big, quiet cluster stays cheap.
 type frameData struct {
 	snap      *engine.Snapshot
 	nodes     []engine.NodeView // display order: by group domain, then name
 	domains   []string          // group key values, in display order ("" = missing)
 	nodeDom   []int             // nodes[i] is in domains[nodeDom[i]]
+	domStart  []int             // first index in nodes of each domain
 	usage     []nodeUse         // usage[i] of nodes[i]
 	workloads []lab.Workload
-	// podWorkload maps a pod key to its index in workloads (-1: none).
-	podWorkload map[string]int
-	spread      []lab.SpreadView
-	lesson      []lab.CheckResult
-	timelines   []lab.PodTimeline
-	explain     *lab.LiveExplanation
-	explainErr  error
-	groupKey    string
-	eventsSeen  int
+	// wlIndex maps "kind/namespace/name" to an index in workloads; wlGen
+	// counts rebuilds (rendered cards remember it).
+	wlIndex map[string]int
+	wlGen   int
+	// nominated lists, per node, the pending pods nominated to it
+	// (preemptors waiting for their victims to go).
+	nominated map[string][]string
+	spread    []lab.SpreadView
+	spreadFor string // the workload spread was computed for
+	lesson    []lab.CheckResult
+	lessonFor int
+	timelines []lab.PodTimeline
+	explain   *lab.LiveExplanation
+	// evictNodes are the nodes the eviction view shows, with rankings.
+	evictNodes []evictNode
+	explainErr error
+	groupKey   string
+	// layoutGen counts changes of the node order and grouping.
+	layoutGen int
+	stamp     stamp
+	// events: indexes of the events the filter keeps, extended
+	// incrementally (the log is append-only).
+	events eventIndex
+}
+
+// stamp identifies the cluster's state for caching: a new session or
+// engine (undo replays into a new one), a placement change, a new event,
+// a pod changing state, or a command applied.
+type stamp struct {
+	sess    *lab.Session
+	eng     *engine.Engine
+	gen     int64
+	events  int
+	counts  engine.Counts
+	applied int
+	group   int
+}
+
+type evictNode struct {
+	nv      engine.NodeView
+	ranking []kubelet.RankEntry
 }
 
 // groupKeys are the topology keys the cluster view can group by: the
-// zone label, the hostname, and any other label every... some node has.
+// zone label, the hostname, and any other label some node has.
 func (m *Model) groupKeys() []string {
 	keys := []string{api.LabelTopologyZone, api.LabelHostname}
 	seen := map[string]bool{keys[0]: true, keys[1]: true}
@@ -48,47 +86,84 @@ func (m *Model) groupKeys() []string {
 	return append(keys, extra...)
 }
 
+func (m *Model) currentStamp() stamp {
+	snap := m.data.snap
+	return stamp{sess: m.sess, eng: m.sess.Engine(), gen: m.sess.Generation(), events: len(snap.Events),
+		counts: snap.Counts, applied: m.applied, group: m.groupIdx}
+}
+
 // refresh rebuilds frameData from the session.
 func (m *Model) refresh() {
 	d := &m.data
 	d.snap = m.sess.Engine().Snapshot()
-	keys := m.groupKeys()
-	if m.groupIdx >= len(keys) {
-		m.groupIdx = 0
+	st := m.currentStamp()
+	changed := st != d.stamp
+	if st.sess != d.stamp.sess || st.eng != d.stamp.eng {
+		m.cards = cardCache{}
+		m.podRefs = map[string]string{}
+		d.events = eventIndex{}
 	}
-	d.groupKey = keys[m.groupIdx]
+	if changed {
+		keys := m.groupKeys()
+		if m.groupIdx >= len(keys) {
+			m.groupIdx = 0
+		}
+		d.groupKey = keys[m.groupIdx]
+	}
 	m.layoutNodes()
-	d.workloads = m.sess.Workloads()
-	index := map[string]int{}
-	for i, w := range d.workloads {
-		index[w.Kind+"/"+w.Namespace+"/"+w.Name] = i
-	}
-	d.podWorkload = map[string]int{}
-	for _, nv := range d.snap.Nodes {
-		for _, pv := range nv.Pods {
-			d.podWorkload[pv.Pod.Key()] = m.workloadIndex(pv.Pod, index)
+	if changed || d.workloads == nil {
+		d.workloads = m.sess.Workloads()
+		index := make(map[string]int, len(d.workloads))
+		same := len(index) == len(d.wlIndex)
+		for i, w := range d.workloads {
+			ref := w.Kind + "/" + w.Namespace + "/" + w.Name
+			index[ref] = i
+			if j, ok := d.wlIndex[ref]; !ok || j != i {
+				same = false
+			}
+		}
+		if !same || len(index) != len(d.wlIndex) {
+			d.wlIndex = index
+			d.wlGen++
 		}
 	}
+	d.nominated = nil
 	for _, pp := range d.snap.Pending {
-		if p := m.sess.Engine().Pod(pp.Pod); p != nil {
-			d.podWorkload[pp.Pod] = m.workloadIndex(p, index)
+		if pp.NominatedNode != "" {
+			if d.nominated == nil {
+				d.nominated = map[string][]string{}
+			}
+			d.nominated[pp.NominatedNode] = append(d.nominated[pp.NominatedNode], pp.Pod)
 		}
 	}
 	m.wlIdx = clamp(m.wlIdx, len(d.workloads))
 	m.pendIdx = clamp(m.pendIdx, len(d.snap.Pending))
 	m.nodeIdx = clamp(m.nodeIdx, len(d.nodes))
-	d.spread = nil
-	if w, ok := m.selectedWorkload(); ok {
-		d.spread = m.sess.Spread(w)
+	if w, ok := m.selectedWorkload(); !ok {
+		d.spread, d.spreadFor = nil, ""
+	} else if changed || d.spreadFor != w.Ref() {
+		d.spread, d.spreadFor = m.sess.Spread(w), w.Ref()
 	}
-	d.lesson = m.sess.CheckStep(m.sess.Step())
+	if changed || d.lessonFor != m.sess.Step() || d.lesson == nil {
+		d.lesson, d.lessonFor = m.sess.CheckStep(m.sess.Step()), m.sess.Step()
+	}
+	m.updateEvents()
 	switch m.view {
 	case viewExplain:
 		m.refreshExplain()
 	case viewTimeline:
 		d.timelines = m.sess.TerminationTimelines()
+	case viewEviction:
+		m.refreshEviction()
 	}
+	// Explaining a bound pod takes it out of the scheduler's cache and puts
+	// it back: read the stamp after it so that does not count as a change.
+	d.stamp = m.currentStamp()
 }
+
+// changed marks the cluster as changed by a command (templates, usage and
+// other edits the placement stamp does not see).
+func (m *Model) changed() { m.applied++ }
 
 func (m *Model) refreshExplain() {
 	d := &m.data
@@ -104,16 +179,33 @@ func (m *Model) refreshExplain() {
 	d.explain, d.explainErr = m.sess.Explain(key)
 }
 
-func (m *Model) workloadIndex(p *api.Pod, index map[string]int) int {
-	kind, name := m.sess.WorkloadOf(p)
-	if kind == "" {
-		if i, ok := index["pods/"+p.Namespace+"/(no controller)"]; ok {
-			return i
+// podWorkload is the index in workloads of a pod's workload (-1: none).
+// The owner of a pod never changes, so its workload's name is cached per
+// pod key and looked up only for pods on screen.
+func (m *Model) podWorkload(p *api.Pod) int {
+	key := p.Key()
+	ref, ok := m.podRefs[key]
+	if !ok {
+		kind, name := m.sess.WorkloadOf(p)
+		if kind == "" {
+			kind, name = "pods", "(no controller)"
 		}
-		return -1
+		ref = kind + "/" + p.Namespace + "/" + name
+		if m.podRefs == nil {
+			m.podRefs = map[string]string{}
+		}
+		m.podRefs[key] = ref
 	}
-	if i, ok := index[kind+"/"+p.Namespace+"/"+name]; ok {
+	if i, ok := m.data.wlIndex[ref]; ok {
 		return i
+	}
+	return -1
+}
+
+// podWorkloadByKey is podWorkload for a pod known by key.
+func (m *Model) podWorkloadByKey(key string) int {
+	if p := m.sess.Engine().Pod(key); p != nil {
+		return m.podWorkload(p)
 	}
 	return -1
 }
@@ -138,21 +230,56 @@ func (m *Model) layoutNodes() {
 		}
 		return a < b
 	})
-	pos := map[string]int{}
+	pos := make(map[string]int, len(d.domains))
 	for i, v := range d.domains {
 		pos[v] = i
 	}
+	prevNames := make([]*api.Node, len(d.nodes))
+	for i, nv := range d.nodes {
+		prevNames[i] = nv.Node
+	}
+	prevStart := append([]int(nil), d.domStart...)
 	d.nodes = append(d.nodes[:0], d.snap.Nodes...)
 	sort.SliceStable(d.nodes, func(i, j int) bool {
 		return pos[d.nodes[i].Node.Labels[key]] < pos[d.nodes[j].Node.Labels[key]]
 	})
 	d.nodeDom = d.nodeDom[:0]
 	d.usage = d.usage[:0]
-	for _, nv := range d.nodes {
-		d.nodeDom = append(d.nodeDom, pos[nv.Node.Labels[key]])
-		cpu, mem, pods := nodeUsage(nv)
-		d.usage = append(d.usage, nodeUse{cpu: cpu, mem: mem, pods: pods})
+	d.domStart = d.domStart[:0]
+	for i, nv := range d.nodes {
+		di := pos[nv.Node.Labels[key]]
+		if len(d.domStart) == di {
+			d.domStart = append(d.domStart, i)
+		}
+		d.nodeDom = append(d.nodeDom, di)
+		d.usage = append(d.usage, m.nodeUsage(nv))
 	}
+	d.domStart = append(d.domStart, len(d.nodes))
+	same := len(prevNames) == len(d.nodes) && slices.Equal(prevStart, d.domStart)
+	for i := 0; same && i < len(d.nodes); i++ {
+		same = prevNames[i] == d.nodes[i].Node
+	}
+	if !same {
+		d.layoutGen++
+	}
+}
+
+// nodeUsage is a node's requested share of its allocatable, from the
+// scheduler's incrementally maintained sums.
+func (m *Model) nodeUsage(nv engine.NodeView) nodeUse {
+	req, n, ok := m.sess.NodeRequested(nv.Node.Name)
+	if !ok {
+		// not in the scheduler's cache (no scheduler): count from the view
+		for _, pv := range nv.Pods {
+			if pv.State == engine.StateTerminated {
+				continue
+			}
+			req.Add(api.ResourcesOf(api.PodRequests(pv.Pod, api.PodRequestsOptions{})))
+			n++
+		}
+	}
+	alloc := api.ResourcesOf(nv.Node.Status.Allocatable)
+	return nodeUse{cpu: allocFrac(req.MilliCPU, alloc.MilliCPU), mem: allocFrac(req.Memory, alloc.Memory), pods: allocFrac(int64(n), alloc.AllowedPods)}
 }
 
 func clamp(i, n int) int {
@@ -196,3 +323,54 @@ func (m *Model) refreshLayout() {}
 
 // nodeUse is a node's requested share of its allocatable.
 type nodeUse struct{ cpu, mem, pods float64 }
+
+// eventIndex is the filtered event list, extended as events arrive.
+type eventIndex struct {
+	filter string
+	seen   int
+	keep   []int
+}
+
+// updateEvents extends the filtered event indexes with the new events.
+func (m *Model) updateEvents() {
+	ev := &m.data.events
+	all := m.data.snap.Events
+	if ev.filter != m.eventFilter || ev.seen > len(all) {
+		*ev = eventIndex{filter: m.eventFilter}
+	}
+	f := strings.ToLower(ev.filter)
+	for i := ev.seen; i < len(all); i++ {
+		e := all[i]
+		if f == "" || containsFold(e.Object, f) || containsFold(e.Reason, f) || containsFold(e.Type, f) || containsFold(e.Message, f) {
+			ev.keep = append(ev.keep, i)
+		}
+	}
+	ev.seen = len(all)
+}
+
+func containsFold(s, lowerSub string) bool {
+	return strings.Contains(strings.ToLower(s), lowerSub)
+}
+
+// refreshEviction picks the nodes the eviction view shows (those under
+// memory pressure or with memory set by a pressure command, else the
+// selected node) and their kubelet ranking.
+func (m *Model) refreshEviction() {
+	d := &m.data
+	d.evictNodes = d.evictNodes[:0]
+	for _, nv := range d.snap.Nodes {
+		if nv.MemoryPressure || nv.Memory.System > 0 {
+			d.evictNodes = append(d.evictNodes, evictNode{nv: nv})
+		}
+	}
+	if sel, ok := m.selectedNode(); ok && len(d.evictNodes) == 0 {
+		d.evictNodes = append(d.evictNodes, evictNode{nv: sel})
+	}
+	for i := range d.evictNodes {
+		e := &d.evictNodes[i]
+		e.ranking = e.nv.Ranking
+		if len(e.ranking) == 0 {
+			e.ranking = m.sess.Engine().EvictionRanking(e.nv.Node.Name)
+		}
+	}
+}

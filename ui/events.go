@@ -2,28 +2,25 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 
 	"podlab.dev/podlab/engine"
 )
 
 // eventsView lists events like `kubectl get events`, newest last,
-// filtered by a substring of the object, reason, type or message.
+// filtered by a substring of the object, reason, type or message (the
+// filtered indexes are kept by refresh; only the rows on screen render).
 func (m *Model) eventsView(w, h int) []string {
-	f := strings.ToLower(m.eventFilter)
-	var rows []engine.Event
-	for _, e := range m.data.snap.Events {
-		if f == "" || strings.Contains(strings.ToLower(e.Object+" "+e.Reason+" "+e.Type+" "+e.Message), f) {
-			rows = append(rows, e)
-		}
-	}
+	all := m.data.snap.Events
+	rows := m.data.events.keep
 	inner := h - 3
 	// scroll counts from the newest event upwards
 	off := min(m.scroll[viewEvents], max(len(rows)-inner, 0))
+	m.scroll[viewEvents] = off
 	end := len(rows) - off
 	begin := max(end-inner, 0)
 	lines := []string{m.st.Heading.Render(fmt.Sprintf("%-9s %-8s %-24s %-36s %s", "TIME", "TYPE", "REASON", "OBJECT", "MESSAGE"))}
-	for _, e := range rows[begin:end] {
+	for _, i := range rows[begin:end] {
+		e := all[i]
 		typ := m.st.Base.Render(fmt.Sprintf("%-8s", e.Type))
 		if e.Type == engine.EventWarning {
 			typ = m.st.Warn.Render(fmt.Sprintf("%-8s", e.Type))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/plugins/podtopologyspread"
 	"podlab.dev/podlab/lab"
 )
@@ -46,13 +47,55 @@ func (m *Model) explainView(w, h int) []string {
 	for _, v := range ex.Nodes {
 		nameW = max(nameW, len(v.Node))
 	}
+	cols, hidden := explainColumns(ex, w-2-nameW-4-7)
 	head := fmt.Sprintf("  %-*s  ", nameW, "NODE")
-	for _, p := range ex.ScoreOrder {
-		head += fmt.Sprintf("%*s ", max(len(shortPlugin[p]), 3), shortPlugin[p])
+	for _, c := range cols {
+		head += fmt.Sprintf("%*s ", c.width, c.label)
 	}
 	head += " TOTAL"
 	lines = append(lines, m.st.Heading.Render(head))
+	// The node rows: count them without rendering, draw the visible ones.
+	spreadOf := func(v scheduler.NodeVerdict) *podtopologyspread.Explanation {
+		sp, _ := v.Details[podtopologyspread.Name].(*podtopologyspread.Explanation)
+		return sp
+	}
+	rows := 0
 	for _, v := range ex.Nodes {
+		rows++
+		if sp := spreadOf(v); sp != nil {
+			rows += len(sp.Hard)
+		}
+	}
+	var weights []string
+	for _, c := range cols {
+		weights = append(weights, fmt.Sprintf("%s×%d", c.label, ex.Weights[c.plugin]))
+	}
+	tail := []string{"", m.st.Muted.Render("weights: " + strings.Join(weights, " ") + " · total = Σ weight × score (0–100)")}
+	if len(hidden) > 0 {
+		tail = append(tail, m.st.Muted.Render("same on every node, not shown: "+strings.Join(hidden, " ")))
+	}
+	innerH := h - 2
+	total := len(lines) + rows + len(tail)
+	start := min(m.scroll[viewExplain], max(total-innerH, 0))
+	m.scroll[viewExplain] = start
+	// rows [from, to) of the node table are on screen
+	from, to := max(start-len(lines), 0), start+innerH-len(lines)
+	out := append([]string(nil), lines[min(start, len(lines)):]...)
+	row := 0
+	for _, v := range ex.Nodes {
+		if row >= to {
+			break
+		}
+		sp := spreadOf(v)
+		n := 1
+		if sp != nil {
+			n += len(sp.Hard)
+		}
+		if row+n <= from {
+			row += n
+			continue
+		}
+		var block []string
 		mark := " "
 		name := fmt.Sprintf("%-*s", nameW, v.Node)
 		if v.Node == ex.Chosen {
@@ -64,32 +107,99 @@ func (m *Model) explainView(w, h int) []string {
 			if v.Plugin != "" {
 				reason = v.Plugin + ": " + reason
 			}
-			lines = append(lines, mark+" "+name+"  "+m.st.Bad.Render("✗ "+reason))
+			block = append(block, mark+" "+name+"  "+m.st.Bad.Render("✗ "+reason))
 		} else {
-			row := mark + " " + name + "  "
-			for _, p := range ex.ScoreOrder {
-				row += fmt.Sprintf("%*d ", max(len(shortPlugin[p]), 3), v.Scores[p])
+			r := mark + " " + name + "  "
+			for _, c := range cols {
+				r += fmt.Sprintf("%*d ", c.width, v.Scores[c.plugin])
 			}
-			row += fmt.Sprintf(" %5d", v.Total)
-			lines = append(lines, row)
+			r += fmt.Sprintf(" %5d", v.Total)
+			block = append(block, r)
 		}
-		if sp, ok := v.Details[podtopologyspread.Name].(*podtopologyspread.Explanation); ok && sp != nil {
+		if sp != nil {
 			for _, c := range sp.Hard {
 				text := "    " + lab.SpreadArithmetic(c)
 				if c.Pass {
-					lines = append(lines, m.st.Muted.Render(text))
+					block = append(block, m.st.Muted.Render(text))
 				} else {
-					lines = append(lines, m.st.Warn.Render(text))
+					block = append(block, m.st.Warn.Render(text))
 				}
 			}
 		}
+		for k, l := range block {
+			if row+k >= from && row+k < to {
+				out = append(out, l)
+			}
+		}
+		row += n
 	}
-	var weights []string
+	if len(out) < innerH {
+		out = append(out, tail[max(start+len(out)-len(lines)-rows, 0):]...)
+	}
+	return box(m.st, "explain · "+ex.Pod, out, w, h, true)
+}
+
+// scoreColumn is one plugin column of the explain table.
+type scoreColumn struct {
+	plugin, label string
+	width         int
+}
+
+// explainColumns picks the score columns that fit in w cells: all of
+// them with short names when they fit; else the plugins that score every
+// feasible node the same (they cannot change the choice) are left out and
+// listed, and if that is still too wide the labels shrink to three letters.
+func explainColumns(ex *lab.LiveExplanation, w int) (cols []scoreColumn, hidden []string) {
+	build := func(skip func(string) bool, short bool) ([]scoreColumn, int) {
+		var out []scoreColumn
+		width := 0
+		for _, p := range ex.ScoreOrder {
+			if skip(p) {
+				continue
+			}
+			label := shortPlugin[p]
+			if label == "" {
+				label = p
+			}
+			if short && len(label) > 3 {
+				label = label[:3]
+			}
+			c := scoreColumn{plugin: p, label: label, width: max(len(label), 3)}
+			out = append(out, c)
+			width += c.width + 1
+		}
+		return out, width
+	}
+	if cols, width := build(func(string) bool { return false }, false); width <= w {
+		return cols, nil
+	}
+	constant := map[string]bool{}
 	for _, p := range ex.ScoreOrder {
-		weights = append(weights, fmt.Sprintf("%s×%d", shortPlugin[p], ex.Weights[p]))
+		first, same, seen := int64(0), true, false
+		for _, v := range ex.Nodes {
+			if !v.Feasible {
+				continue
+			}
+			if !seen {
+				first, seen = v.Scores[p], true
+			} else if v.Scores[p] != first {
+				same = false
+				break
+			}
+		}
+		if same {
+			constant[p] = true
+			label := shortPlugin[p]
+			if label == "" {
+				label = p
+			}
+			hidden = append(hidden, fmt.Sprintf("%s %d", label, first))
+		}
 	}
-	lines = append(lines, "", m.st.Muted.Render("weights: "+strings.Join(weights, " ")+" · total = Σ weight × score (0–100)"))
-	start := min(m.scroll[viewExplain], max(len(lines)-(h-2), 0))
-	m.scroll[viewExplain] = start
-	return box(m.st, "explain · "+ex.Pod, lines[start:], w, h, true)
+	skip := func(p string) bool { return constant[p] }
+	cols, width := build(skip, false)
+	if width > w {
+		cols, _ = build(skip, true)
+	}
+	return cols, hidden
 }

@@ -232,6 +232,7 @@ func (m *Model) applyStep() {
 		return
 	}
 	for _, line := range st.Do {
+		m.changed()
 		if _, err := m.sess.Apply(line); err != nil {
 			m.setStatus(fmt.Sprintf("%s: %v", line, err), true)
 			m.refresh()

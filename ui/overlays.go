@@ -16,6 +16,9 @@ import (
 // helpBox is the full help overlay (?), with the concept cards when there
 // is room.
 func (m *Model) helpBox(w, h int) []string {
+	if c := m.helpCache; c.w == w && c.h == h && c.st == m.st {
+		return c.lines
+	}
 	lines := strings.Split(strings.TrimRight(assets.Help(), "\n"), "\n")
 	bw := 0
 	for _, l := range lines {
@@ -32,7 +35,16 @@ func (m *Model) helpBox(w, h int) []string {
 		}
 	}
 	lines = append(lines, "", "any key closes this help")
-	return box(m.st, "help", lines, bw, min(len(lines)+2, h-2), true)
+	out := box(m.st, "help", lines, bw, min(len(lines)+2, h-2), true)
+	m.helpCache = helpCache{w: w, h: h, st: m.st, lines: out}
+	return out
+}
+
+// helpCache is the rendered help box for one size and theme.
+type helpCache struct {
+	w, h  int
+	st    *Styles
+	lines []string
 }
 
 func firstSentence(s string) string {

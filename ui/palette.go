@@ -74,6 +74,7 @@ func (m *Model) handlePaletteKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			if len(p.history) == 0 || p.history[len(p.history)-1] != line {
 				p.history = append(p.history, line)
 			}
+			m.changed()
 			if _, err := m.sess.Apply(line); err != nil {
 				p.err = err.Error()
 				return m, nil
@@ -93,6 +94,7 @@ func (m *Model) handlePaletteKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.eventFilter = line
 			m.scroll[viewEvents] = 0
 			p.close()
+			m.updateEvents()
 		}
 		return m, nil
 	case "up":

@@ -9,10 +9,12 @@ import (
 	"podlab.dev/podlab/lab"
 )
 
-// workloadLines lists workloads with their colour, ready/desired count.
-func (m *Model) workloadLines(w int) []string {
+// workloadLines lists the workloads in rows [from, to) with their colour
+// and ready/desired count.
+func (m *Model) workloadLines(w, from, to int) []string {
 	var lines []string
-	for i, wl := range m.data.workloads {
+	for i := max(from, 0); i < min(to, len(m.data.workloads)); i++ {
+		wl := m.data.workloads[i]
 		name := wl.Ref()
 		if wl.Kind == "pods" {
 			name = "pods in " + wl.Namespace + " (no controller)"
@@ -96,7 +98,13 @@ func (m *Model) domainBars(sv lab.SpreadView, w int) string {
 	per := max((w-2)/max(len(sv.Domains), 1), 8)
 	barW := max(min(per-len(longestDomain(sv))-4, 8), 1)
 	var parts []string
-	for _, d := range sv.Domains {
+	used := 1
+	for k, d := range sv.Domains {
+		if used > w {
+			parts = append(parts, m.st.Muted.Render(fmt.Sprintf("… +%d domains", len(sv.Domains)-k)))
+			break
+		}
+		used += len(d.Domain) + barW + 6
 		n := d.Count * barW / maxCount
 		if d.Count > 0 && n == 0 {
 			n = 1
@@ -124,19 +132,23 @@ func longestDomain(sv lab.SpreadView) string {
 	return l
 }
 
-// pendingLines lists pending pods with their FitError message.
-func (m *Model) pendingLines(w int) []string {
+// pendingLines lists pending pods in rows [from, to) with their FitError
+// message.
+func (m *Model) pendingLines(w, from, to int) []string {
 	var lines []string
-	for i, p := range m.data.snap.Pending {
+	pending := m.data.snap.Pending
+	for i := max(from, 0); i < min(to, len(pending)); i++ {
+		p := pending[i]
 		mark := " "
 		name := p.Pod
 		if i == clamp(m.pendIdx, len(m.data.snap.Pending)) && m.focus == focusPending {
 			mark = "▸"
 			name = m.st.Selected.Render(name)
 		}
-		g := m.st.Workload(m.data.podWorkload[p.Pod]).Render(glyphPending)
+		wst := m.st.Workload(m.podWorkloadByKey(p.Pod))
+		g := wst.Render(glyphPending)
 		if p.NominatedNode != "" {
-			g = m.st.Workload(m.data.podWorkload[p.Pod]).Render(glyphNominated)
+			g = wst.Render(glyphNominated)
 		}
 		msg := p.Message
 		if p.NominatedNode != "" {
@@ -145,7 +157,7 @@ func (m *Model) pendingLines(w int) []string {
 		if msg == "" {
 			msg = "waiting for the scheduler"
 		}
-		lines = append(lines, mark+g+" "+name+"  "+m.st.Muted.Render(msg))
+		lines = append(lines, fit(mark+g+" "+name+"  "+m.st.Muted.Render(msg), w))
 	}
 	return lines
 }

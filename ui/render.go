@@ -2,21 +2,127 @@ package ui
 
 import (
 	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
+
+// cellWidth is ansi.StringWidth with a fast path for what the lab draws
+// (it measures every line of every frame): escape sequences are skipped,
+// runes below U+2C00 (Latin, punctuation, arrows, box drawing, geometric
+// shapes, dingbats) are looked up in a table of ansi's own widths, and
+// anything else goes to ansi.StringWidth.
+func cellWidth(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == 0x1b:
+			i = skipEscape(s, i)
+			continue
+		case c < 0x80:
+			if c >= 0x20 && c != 0x7f {
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r >= fastRunes {
+			return ansi.StringWidth(s)
+		}
+		runeWidthOnce.Do(buildRuneWidths)
+		w := runeWidths[r]
+		if w == 0 {
+			// combining and zero-width runes join a cluster: let ansi decide
+			return ansi.StringWidth(s)
+		}
+		n += int(w)
+		i += size
+	}
+	return n
+}
+
+// fastRunes bounds the runes whose width cellWidth looks up in a table
+// (ansi.StringWidth's own answer, computed once).
+const fastRunes = 0x2c00
+
+var (
+	runeWidthOnce sync.Once
+	runeWidths    []uint8
+)
+
+func buildRuneWidths() {
+	runeWidths = make([]uint8, fastRunes)
+	for r := rune(0x80); r < fastRunes; r++ {
+		// marks, format characters and Hangul jamo join grapheme
+		// clusters: they stay 0 (measured in context by ansi); a rune is
+		// in the table only if it measures the same beside a letter
+		if !utf8.ValidRune(r) || unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc, unicode.Cf) || (r >= 0x1100 && r < 0x1200) {
+			continue
+		}
+		c := string(r)
+		w := ansi.StringWidth(c)
+		if ansi.StringWidth("a"+c) != w+1 || ansi.StringWidth(c+"a") != w+1 {
+			continue
+		}
+		runeWidths[r] = uint8(w)
+	}
+}
+
+// skipEscape returns the index after the escape sequence at s[i] (CSI,
+// OSC and two-byte escapes).
+func skipEscape(s string, i int) int {
+	if i+1 >= len(s) {
+		return len(s)
+	}
+	switch s[i+1] {
+	case '[':
+		for j := i + 2; j < len(s); j++ {
+			if s[j] >= 0x40 && s[j] <= 0x7e {
+				return j + 1
+			}
+		}
+		return len(s)
+	case ']':
+		for j := i + 2; j < len(s); j++ {
+			if s[j] == 0x07 {
+				return j + 1
+			}
+			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
+				return j + 2
+			}
+		}
+		return len(s)
+	}
+	return i + 2
+}
 
 // fit truncates or pads a (styled) line to exactly w cells.
 func fit(line string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	n := ansi.StringWidth(line)
+	n := cellWidth(line)
 	if n > w {
 		return ansi.Truncate(line, w, "…")
 	}
 	return line + strings.Repeat(" ", w-n)
+}
+
+// pad makes exactly h lines from lines that already are w cells wide.
+func pad(lines []string, w, h int) []string {
+	if len(lines) >= h {
+		return lines[:h]
+	}
+	blank := strings.Repeat(" ", max(w, 0))
+	for len(lines) < h {
+		lines = append(lines, blank)
+	}
+	return lines
 }
 
 // block makes exactly h lines of width w from lines (cut or padded).
@@ -38,8 +144,10 @@ func box(st *Styles, title string, lines []string, w, h int, active bool) []stri
 		return block(nil, max(w, 0), max(h, 0))
 	}
 	bs := st.Border
+	side := st.borderSide
 	if active {
 		bs = st.Accent
+		side = st.borderSideActive
 	}
 	inner := w - 2
 	t := ""
@@ -50,7 +158,7 @@ func box(st *Styles, title string, lines []string, w, h int, active bool) []stri
 	out := []string{fit(top, w)}
 	body := block(lines, inner, h-2)
 	for _, l := range body {
-		out = append(out, bs.Render("│")+l+bs.Render("│"))
+		out = append(out, side+l+side)
 	}
 	out = append(out, bs.Render("╰"+strings.Repeat("─", inner)+"╯"))
 	return out
@@ -64,8 +172,8 @@ func overlay(base, top []string, x, y int) []string {
 		if row < 0 || row >= len(out) {
 			continue
 		}
-		bw := ansi.StringWidth(out[row])
-		tw := ansi.StringWidth(l)
+		bw := cellWidth(out[row])
+		tw := cellWidth(l)
 		left := ansi.Truncate(out[row], x, "")
 		if lw := ansi.StringWidth(left); lw < x {
 			left += strings.Repeat(" ", x-lw)
@@ -113,7 +221,7 @@ func joinColumns(cols [][]string, gap int) []string {
 			if i < len(c) {
 				b.WriteString(c[i])
 			} else if len(c) > 0 {
-				b.WriteString(strings.Repeat(" ", ansi.StringWidth(c[0])))
+				b.WriteString(strings.Repeat(" ", cellWidth(c[0])))
 			}
 		}
 		out[i] = b.String()

@@ -28,6 +28,9 @@ type Styles struct {
 	Heading  lipgloss.Style
 
 	workloads []lipgloss.Style
+	// borderSide and borderSideActive are "│" rendered once in the border
+	// colours (every box line uses them).
+	borderSide, borderSideActive string
 }
 
 // NewStyles builds the styles of a theme; noColor drops colours (NO_COLOR)
@@ -61,6 +64,8 @@ func NewStyles(t assets.Theme, noColor bool) *Styles {
 	for _, w := range t.Workloads {
 		s.workloads = append(s.workloads, lipgloss.NewStyle().Foreground(c(w)))
 	}
+	s.borderSide = s.Border.Render("│")
+	s.borderSideActive = s.Accent.Render("│")
 	return s
 }
 

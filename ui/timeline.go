@@ -98,21 +98,35 @@ func (m *Model) timelineView(w, h int) []string {
 }
 
 func (m *Model) gantt(spans []kubelet.Span, cell func(api.Time) int, width int) string {
-	row := make([]string, width)
+	// phase index per cell (-1: empty), then one style call per run
+	row := make([]int, width)
 	for i := range row {
-		row[i] = " "
+		row[i] = -1
 	}
-	for _, sp := range spans {
-		st, ch := m.phaseStyle(sp.Phase)
+	for k, sp := range spans {
 		a, b := cell(sp.Start), cell(sp.End)
 		if b <= a {
 			b = a + 1
 		}
 		for c := max(a, 0); c < min(b, width); c++ {
-			row[c] = st.Render(ch)
+			row[c] = k
 		}
 	}
-	return strings.Join(row, "")
+	var out strings.Builder
+	for a := 0; a < width; {
+		e := a + 1
+		for e < width && (row[e] == row[a] || (row[e] >= 0 && row[a] >= 0 && spans[row[e]].Phase == spans[row[a]].Phase)) {
+			e++
+		}
+		if row[a] < 0 {
+			out.WriteString(strings.Repeat(" ", e-a))
+		} else {
+			st, ch := m.phaseStyle(spans[row[a]].Phase)
+			out.WriteString(st.Render(strings.Repeat(ch, e-a)))
+		}
+		a = e
+	}
+	return out.String()
 }
 
 func (m *Model) goneLabel(spans []kubelet.Span) string {

@@ -31,7 +31,7 @@ func (m *Model) render() string {
 	var lines []string
 	lines = append(lines, m.header(w))
 	lines = append(lines, m.body(w, body)...)
-	lines = append(lines, m.statusLine(w), m.footer(w))
+	lines = append(lines, m.statusLine(w), m.memos.footer.get(m.panelKey(w, 0, 0, 0, 0), func() []string { return []string{m.footer(w)} })[0])
 	if m.pal.open {
 		pl := box(m.st, paletteTitle(m.pal.mode), m.paletteLines(w-4), w-2, min(len(m.paletteLines(w-4))+2, h-2), true)
 		lines = overlay(lines, pl, 1, h-2-len(pl))
@@ -44,7 +44,9 @@ func (m *Model) render() string {
 		hb := m.helpBox(w, h)
 		lines = overlay(lines, hb, max((w-ansi.StringWidth(hb[0]))/2, 0), 1)
 	}
-	return strings.Join(block(lines, w, h), "\n")
+	// every line is w cells by construction (fit, box, block): only the
+	// count needs making exact
+	return strings.Join(pad(lines, w, h), "\n")
 }
 
 func paletteTitle(mode paletteMode) string {
@@ -149,23 +151,25 @@ func (m *Model) clusterView(w, h int) []string {
 	if m.lessonOpen && w >= 110 {
 		sideW := min(46, w/3)
 		mainW = w - sideW - 1
-		side = box(m.st, "lesson  < > steps · a apply · L hide", m.lessonLines(sideW-2), sideW, h, false)
+		side = m.memos.lessonSide.get(m.panelKey(sideW, h, 0, 0, 0), func() []string {
+			return box(m.st, "lesson  < > steps · a apply · L hide", m.lessonLines(sideW-2), sideW, h, false)
+		})
 	}
 	lessonH := 0
 	var lessonBottom []string
 	if m.lessonOpen && side == nil && h >= 26 {
-		ll := m.lessonLines(mainW - 2)
+		ll := m.memos.lesson.get(m.panelKey(mainW, 0, 0, 0, 0), func() []string { return m.lessonLines(mainW - 2) })
 		lessonH = min(len(ll)+2, 8)
 		lessonBottom = box(m.st, "lesson  < > steps · a apply · L hide", ll, mainW, lessonH, false)
 	}
-	pend := m.pendingLines(mainW - 2)
+	nPend := len(m.data.snap.Pending)
 	pendH := 0
-	if len(pend) > 0 {
-		pendH = min(len(pend), 3) + 2
+	if nPend > 0 {
+		pendH = min(nPend, 3) + 2
 	}
-	wlLines := m.workloadLines(30)
-	spread := m.spreadLines(mainW - 34)
-	lowerH := min(max(len(wlLines), len(spread))+2, 6)
+	nWl := max(len(m.data.workloads), 1)
+	spread := m.memos.spread.get(m.panelKey(mainW, 0, 0, 0, 0), func() []string { return m.spreadLines(mainW - 34) })
+	lowerH := min(max(nWl, len(spread))+2, 6)
 	if h-lowerH-pendH-lessonH < 8 {
 		lowerH = min(lowerH, 4)
 		pendH = min(pendH, 3)
@@ -175,13 +179,13 @@ func (m *Model) clusterView(w, h int) []string {
 		// give the room the nodes do not need to the panels below
 		spare := clusterH - need
 		clusterH = need
-		grow := min(spare, max(len(wlLines), len(spread))+2-lowerH)
+		grow := min(spare, max(nWl, len(spread))+2-lowerH)
 		if grow > 0 {
 			lowerH += grow
 			spare -= grow
 		}
-		if len(pend) > 0 {
-			g := min(spare, len(pend)+2-pendH)
+		if nPend > 0 {
+			g := min(spare, nPend+2-pendH)
 			if g > 0 {
 				pendH += g
 				spare -= g
@@ -192,36 +196,48 @@ func (m *Model) clusterView(w, h int) []string {
 	if clusterH < 5 {
 		clusterH, lowerH, pendH, lessonH = h, 0, 0, 0
 	}
-	var out []string
+	out := make([]string, 0, h)
 	out = append(out, m.clusterLines(mainW, clusterH)...)
 	if lowerH > 0 {
-		wlTitle := "workloads"
-		spTitle := "spread"
-		if wl, ok := m.selectedWorkload(); ok {
-			spTitle = "spread · " + wl.Ref()
-		}
-		wlW := min(34, mainW/2)
-		wlBox := box(m.st, wlTitle, scrollTo(wlLines, clamp(m.wlIdx, len(wlLines)), lowerH-2), wlW, lowerH, m.focus == focusWorkloads)
-		spBox := box(m.st, spTitle, spread, mainW-wlW-1, lowerH, false)
-		out = append(out, joinColumns([][]string{wlBox, spBox}, 1)...)
+		out = append(out, m.memos.lower.get(m.panelKey(mainW, lowerH, 0, 0, 0), func() []string {
+			wlTitle := "workloads"
+			spTitle := "spread"
+			if wl, ok := m.selectedWorkload(); ok {
+				spTitle = "spread · " + wl.Ref()
+			}
+			wlW := min(34, mainW/2)
+			from := windowStart(clamp(m.wlIdx, nWl), nWl, lowerH-2)
+			wlBox := box(m.st, wlTitle, m.workloadLines(wlW-4, from, from+lowerH-2), wlW, lowerH, m.focus == focusWorkloads)
+			spBox := box(m.st, spTitle, spread, mainW-wlW-1, lowerH, false)
+			return joinColumns([][]string{wlBox, spBox}, 1)
+		})...)
 	}
 	if pendH > 0 {
-		title := fmt.Sprintf("pending (%d)  e explains the selected one", len(pend))
-		out = append(out, box(m.st, title, scrollTo(pend, clamp(m.pendIdx, len(pend)), pendH-2), mainW, pendH, m.focus == focusPending)...)
+		out = append(out, m.memos.pending.get(m.panelKey(mainW, pendH, 0, 0, 0), func() []string {
+			title := fmt.Sprintf("pending (%d)  e explains the selected one", nPend)
+			from := windowStart(clamp(m.pendIdx, nPend), nPend, pendH-2)
+			return box(m.st, title, m.pendingLines(mainW-2, from, from+pendH-2), mainW, pendH, m.focus == focusPending)
+		})...)
 	}
 	out = append(out, lessonBottom...)
-	out = block(out, mainW, h)
+	out = pad(out, mainW, h)
 	if side != nil {
 		return joinColumns([][]string{out, side}, 1)
 	}
 	return out
 }
 
-// scrollTo returns n lines of lines that include index sel.
-func scrollTo(lines []string, sel, n int) []string {
-	if n <= 0 || len(lines) <= n {
-		return lines
+// windowStart is the first of n visible rows of a list of total rows that
+// keeps row sel visible.
+func windowStart(sel, total, n int) int {
+	if n <= 0 || total <= n {
+		return 0
 	}
-	start := max(sel-n+1, 0)
-	return lines[start:min(start+n, len(lines))]
+	return max(min(sel-n+1, total-n), 0)
+}
+
+// panelKey is the memo key of a panel of the given sizes.
+func (m *Model) panelKey(w, h, w2, h2, h3 int) panelKey {
+	return panelKey{stamp: m.data.stamp, wl: m.wlIdx, pend: m.pendIdx, node: m.nodeIdx, pod: m.podIdx, focus: m.focus, view: m.view,
+		w: w, h: h, w2: w2, h2: h2, h3: h3, st: m.st, wlGen: m.data.wlGen, layoutGen: m.data.layoutGen, step: m.sess.Step()}
 }
