@@ -65,7 +65,7 @@ func (m *Model) timelineView(w, h int) []string {
 	}
 	per := zooms[m.tlZoom]
 	labelW := min(30, w/3)
-	barW := w - labelW - 4
+	barW := max(w-labelW-4-13, 10) // room for "gone 1m30.5s" after the bar
 	cell := func(t api.Time) int { return int((t - start).Seconds() / per) }
 	var lines []string
 	// axis

@@ -245,3 +245,84 @@ func TestRandomInput(t *testing.T) {
 		}
 	}
 }
+
+// What the screen shows after each of the workshop's verbs.
+func TestVerbScreens(t *testing.T) {
+	t.Run("scale up spreads over both zones", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		press(m, "tab", "tab", "+", "+", "+", "+")
+		typeCommand(m, "advance 10s")
+		s := screen(m)
+		for _, want := range []string{"deployment/web         6/6", "zoneA ████████ 3  zoneB ████████ 3", "skew 0 ≤ 1 ✓"} {
+			if !strings.Contains(s, want) {
+				t.Fatalf("after scaling to 6 the screen shows %q:\n%s", want, s)
+			}
+		}
+	})
+	t.Run("taint keeps new pods off the node and explain says why", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		press(m, "t", "enter")
+		for _, n := range []string{"node2", "node3", "node4"} {
+			typeCommand(m, "cordon "+n)
+		}
+		typeCommand(m, "scale deployment/web --replicas=3")
+		typeCommand(m, "advance 10s")
+		s := screen(m)
+		if !strings.Contains(s, "node1 ⚑1") || !strings.Contains(s, "pending (1)") {
+			t.Fatalf("taint badge and one pending pod:\n%s", s)
+		}
+		press(m, "tab", "tab", "tab", "e")
+		s = screen(m)
+		if !strings.Contains(s, "TaintToleration: node(s) had untolerated taint(s)") {
+			t.Fatalf("explain names the taint:\n%s", s)
+		}
+	})
+	t.Run("drain empties the node and the timeline shows the kills", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		typeCommand(m, "advance 10s")
+		typeCommand(m, "drain node1 --ignore-daemonsets --force --grace-period=20")
+		typeCommand(m, "advance 30s")
+		s := screen(m)
+		if !strings.Contains(s, "▸node1 ⊘") || !strings.Contains(s, "cpu ▱▱▱▱▱▱▱▱▱▱▱▱   0%") {
+			t.Fatalf("drained node1 is cordoned and empty:\n%s", s)
+		}
+		press(m, "3")
+		s = screen(m)
+		if !strings.Contains(s, "default/p1") || !strings.Contains(s, "Killing") || !strings.Contains(s, "gone") {
+			t.Fatalf("timeline of the drained pods:\n%s", s)
+		}
+	})
+	t.Run("pressure marks the node and ranks its pods", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 120, 34)
+		typeCommand(m, "advance 10s")
+		typeCommand(m, "usage deployment/web memory=200%")
+		press(m, "l", "j") // node4
+		press(m, "p")
+		if got := m.pal.in.Value(); got != "pressure node node4 memory=95%" {
+			t.Fatalf("p prefills %q", got)
+		}
+		press(m, "backspace", "backspace", "backspace", "9", "9", "%", "enter")
+		typeCommand(m, "advance 5s")
+		if s := screen(m); !strings.Contains(s, "node4 ⚑1 ⚠") || !strings.Contains(s, "● ✕") {
+			t.Fatalf("pressure badge (and its taint) on node4, the evicted pod as ✕:\n%s", s)
+		}
+		press(m, "4")
+		s := screen(m)
+		if !strings.Contains(s, "node/node4") || !strings.Contains(s, "⚠ MemoryPressure") || !strings.Contains(s, "1    default/mypod                    BestEffort") {
+			t.Fatalf("eviction view of node4 ranks the BestEffort pod first:\n%s", s)
+		}
+	})
+	t.Run("delete with grace terminates then goes", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		typeCommand(m, "advance 5s")
+		typeCommand(m, "delete pod p3 --grace-period=20")
+		press(m, "3")
+		if s := screen(m); !strings.Contains(s, "default/p3") || !strings.Contains(s, "Killing") {
+			t.Fatalf("timeline while p3 terminates:\n%s", s)
+		}
+		typeCommand(m, "advance 30s")
+		if s := screen(m); !strings.Contains(s, "gone") {
+			t.Fatalf("timeline after p3 is gone:\n%s", s)
+		}
+	})
+}
