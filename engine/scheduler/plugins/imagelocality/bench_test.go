@@ -22,3 +22,15 @@ func BenchmarkScore(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkScoreBatch: PreScore and the batch score.
+func BenchmarkScoreBatch(b *testing.B) {
+	snap := tu.BenchSnapshot(benchNodes)
+	pod := podWith("app:v1", "sidecar").Name("p").Info()
+	pl, state := New(), framework.NewCycleState()
+	pass := tu.ScoreBatchPass(pl, state, pod, snap)
+	tu.PerNode(b, benchNodes, func() {
+		pl.PreScore(state, pod, snap, snap.Nodes)
+		pass()
+	})
+}

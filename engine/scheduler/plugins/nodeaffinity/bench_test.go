@@ -61,3 +61,28 @@ func BenchmarkScore(b *testing.B) {
 		pl.NormalizeScore(state, pod, scores)
 	})
 }
+
+// BenchmarkFilterBatch: PreFilter and the batch filter (required zone
+// term rejecting a third of the nodes with a shared status).
+func BenchmarkFilterBatch(b *testing.B) {
+	snap := tu.BenchSnapshot(benchNodes)
+	pod := tu.MakePod().Name("p").NodeAffinityIn(api.LabelTopologyZone, "zone-a", "zone-b").Info()
+	pl, state := New(), framework.NewCycleState()
+	pass := tu.FilterBatchPass(pl, state, pod, snap)
+	tu.PerNode(b, benchNodes, func() {
+		pl.PreFilter(state, pod, snap)
+		pass()
+	})
+}
+
+// BenchmarkScoreBatch: PreScore and the batch score for two preferred terms.
+func BenchmarkScoreBatch(b *testing.B) {
+	snap := tu.BenchSnapshot(benchNodes)
+	pod := tu.MakePod().Name("p").PreferredNodeIn(3, api.LabelTopologyZone, "zone-a").PreferredNodeIn(1, "disk", "ssd").Info()
+	pl, state := New(), framework.NewCycleState()
+	pass := tu.ScoreBatchPass(pl, state, pod, snap)
+	tu.PerNode(b, benchNodes, func() {
+		pl.PreScore(state, pod, snap, snap.Nodes)
+		pass()
+	})
+}

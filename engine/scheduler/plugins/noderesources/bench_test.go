@@ -68,3 +68,39 @@ func BenchmarkBalancedAllocationScoreCopies(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFitFilterBatch: PreFilter and the batch filter.
+func BenchmarkFitFilterBatch(b *testing.B) {
+	snap := tu.BenchSnapshot(benchNodes)
+	pod := benchPod()
+	pl, state := NewFit(), framework.NewCycleState()
+	pass := tu.FilterBatchPass(pl, state, pod, snap)
+	tu.PerNode(b, benchNodes, func() {
+		pl.PreFilter(state, pod, snap)
+		pass()
+	})
+}
+
+// BenchmarkFitScoreBatch: PreScore and the batch score.
+func BenchmarkFitScoreBatch(b *testing.B) {
+	snap := tu.BenchSnapshot(benchNodes)
+	pod := benchPod()
+	pl, state := NewFit(), framework.NewCycleState()
+	pass := tu.ScoreBatchPass(pl, state, pod, snap)
+	tu.PerNode(b, benchNodes, func() {
+		pl.PreScore(state, pod, snap, snap.Nodes)
+		pass()
+	})
+}
+
+// BenchmarkBalancedAllocationScoreBatch: PreScore and the batch score.
+func BenchmarkBalancedAllocationScoreBatch(b *testing.B) {
+	snap := tu.BenchSnapshot(benchNodes)
+	pod := benchPod()
+	pl, state := NewBalancedAllocation(), framework.NewCycleState()
+	pass := tu.ScoreBatchPass(pl, state, pod, snap)
+	tu.PerNode(b, benchNodes, func() {
+		pl.PreScore(state, pod, snap, snap.Nodes)
+		pass()
+	})
+}

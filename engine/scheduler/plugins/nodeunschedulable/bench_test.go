@@ -21,3 +21,12 @@ func BenchmarkFilter(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFilterBatch: the batch fast path over the same nodes.
+func BenchmarkFilterBatch(b *testing.B) {
+	snap := tu.BenchSnapshot(benchNodes)
+	pod := tu.MakePod().Name("p").Req(tu.Res{"cpu": "100m"}).Info()
+	pl, state := New(), framework.NewCycleState()
+	pl.PreFilter(state, pod, snap)
+	tu.PerNode(b, benchNodes, tu.FilterBatchPass(pl, state, pod, snap))
+}

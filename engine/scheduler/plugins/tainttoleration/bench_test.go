@@ -43,3 +43,21 @@ func BenchmarkScore(b *testing.B) {
 		pl.NormalizeScore(state, pod, scores)
 	})
 }
+
+// BenchmarkFilterBatch: the batch fast path over the same nodes.
+func BenchmarkFilterBatch(b *testing.B) {
+	snap := tu.BenchSnapshot(benchNodes)
+	pod := benchPod()
+	pl, state := New(), framework.NewCycleState()
+	pl.PreFilter(state, pod, snap)
+	tu.PerNode(b, benchNodes, tu.FilterBatchPass(pl, state, pod, snap))
+}
+
+// BenchmarkScoreBatch: PreScore and the batch score over the same nodes.
+func BenchmarkScoreBatch(b *testing.B) {
+	snap := tu.BenchSnapshot(benchNodes)
+	pod := benchPod()
+	pl, state := New(), framework.NewCycleState()
+	pl.PreScore(state, pod, snap, snap.Nodes)
+	tu.PerNode(b, benchNodes, tu.ScoreBatchPass(pl, state, pod, snap))
+}
