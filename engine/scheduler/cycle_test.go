@@ -410,3 +410,16 @@ func TestScoreListsStayLabelledAcrossCycles(t *testing.T) {
 		t.Errorf("%d score entries carried another node's name or index", check.bad)
 	}
 }
+
+func TestOutOfRangeScoreFailsTheCycle(t *testing.T) {
+	nodes := nodeNames(1200) // enough for the parallel normalise/total path
+	for _, n := range []int{2, 1200} {
+		snap := mkSnapshot(nodes[:n]...)
+		bad := &fakeScore{name: "ImageLocality", score: func(ni *framework.NodeInfo) int64 { return 101 }}
+		res := testScheduler(Config{}, snap, bad, &fakeScore{name: "TaintToleration", score: byTable(nil)}).ScheduleOne(mkPod("p", 1, 0))
+		want := `applying score defaultWeights on Score plugins: plugin "ImageLocality" returns an invalid score 101, it should in the range of [0, 100] after normalizing`
+		if res.Err == nil || res.Message != want {
+			t.Errorf("%d nodes: %+v", n, res)
+		}
+	}
+}

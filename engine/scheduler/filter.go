@@ -38,7 +38,10 @@ type cycleBuffers struct {
 	filters      []activeFilter
 	scores       [][]framework.NodeScore
 	raw          [][]framework.NodeScore
-	totals       []int64
+	// partial[worker] are per-worker partial totals; rangeErr[worker] the
+	// first out-of-range normalised score a worker found.
+	partial  [][]int64
+	rangeErr []*framework.Status
 }
 
 type activeFilter struct {

@@ -152,12 +152,26 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 	// NormalizeScore of different plugins may run in parallel (upstream
 	// does); each plugin's list is normalised by one goroutine. Worker w
 	// takes plugins w, w+W, … (fixed, so errors are reported the same way
-	// every time).
+	// every time) and, while the list is still in cache, range-checks it
+	// and adds its weighted scores into its own partial totals; the
+	// partials are summed at the end. Normalisation errors take
+	// precedence over range errors, as upstream runs the checks after
+	// every plugin normalised.
 	normWorkers := 1
 	if n >= 1024 {
 		normWorkers = min(s.cfg.Parallelism, len(plugins))
 	}
+	for len(b.partial) < normWorkers {
+		b.partial = append(b.partial, nil)
+		b.rangeErr = append(b.rangeErr, nil)
+	}
+	clear(b.rangeErr)
 	runWorkers(normWorkers, func(w int) {
+		if cap(b.partial[w]) < n {
+			b.partial[w] = make([]int64, n, max(n, 2*cap(b.partial[w])))
+		}
+		part := b.partial[w][:n]
+		clear(part)
 		for p := w; p < len(plugins); p += normWorkers {
 			pl, scores := plugins[p], table.normalized[p]
 			if scores == nil {
@@ -169,38 +183,32 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 					return
 				}
 			}
-		}
-	})
-	for _, st := range b.workerErr {
-		if st != nil {
-			return scoreTable{}, st
-		}
-	}
-	if cap(b.totals) < n {
-		b.totals = make([]int64, n, max(n, 2*cap(b.totals)))
-	}
-	totals := b.totals[:n]
-	parallelize(s.cfg.Parallelism, n, func(w, lo, hi int) {
-		clear(totals[lo:hi])
-		for p, pl := range plugins {
-			scores := table.normalized[p]
-			if scores == nil {
+			if b.rangeErr[w] != nil {
 				continue
 			}
-			for i := lo; i < hi; i++ {
+			weight := pl.weight
+			for i := range scores {
 				sc := scores[i].Score
 				if sc > framework.MaxNodeScore || sc < framework.MinNodeScore {
-					b.workerErr[w] = errorStatus(fmt.Errorf("applying score defaultWeights on Score plugins: plugin %q returns an invalid score %v, it should in the range of [%v, %v] after normalizing",
+					b.rangeErr[w] = errorStatus(fmt.Errorf("applying score defaultWeights on Score plugins: plugin %q returns an invalid score %v, it should in the range of [%v, %v] after normalizing",
 						pl.Name(), sc, framework.MinNodeScore, framework.MaxNodeScore), pl.Name())
-					return
+					break
 				}
-				totals[i] += sc * pl.weight
+				part[i] += sc * weight
 			}
 		}
 	})
-	for _, st := range b.workerErr {
-		if st != nil {
-			return scoreTable{}, st
+	for _, errs := range [][]*framework.Status{b.workerErr, b.rangeErr} {
+		for _, st := range errs {
+			if st != nil {
+				return scoreTable{}, st
+			}
+		}
+	}
+	totals := b.partial[0][:n]
+	for w := 1; w < normWorkers; w++ {
+		for i, v := range b.partial[w][:n] {
+			totals[i] += v
 		}
 	}
 	table.totals = totals
