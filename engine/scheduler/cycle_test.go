@@ -423,3 +423,33 @@ func TestOutOfRangeScoreFailsTheCycle(t *testing.T) {
 		}
 	}
 }
+
+func TestScoreListsStayLabelledWhenSetsAlternate(t *testing.T) {
+	snap := mkSnapshot(nodeNames(300)...)
+	check := &nameCheck{snap: snap}
+	taint := &fakeFilter{name: "TaintToleration", filter: func(pi *framework.PodInfo, ni *framework.NodeInfo) *framework.Status {
+		if ni.Index%5 == 0 && pi.Pod.Labels["tolerates"] == "" {
+			return framework.NewStatus(framework.UnschedulableAndUnresolvable, "node(s) had untolerated taint(s)")
+		}
+		if ni.Index%7 == 0 && pi.Pod.Labels["third"] != "" {
+			return framework.NewStatus(framework.UnschedulableAndUnresolvable, "node(s) had untolerated taint(s)")
+		}
+		return nil
+	}}
+	s := testScheduler(Config{TieBreak: TieBreakByName}, snap, taint, fitFilter(), check)
+	for i := 0; i < 300; i++ {
+		pi := mkPod(fmt.Sprintf("p%d", i), 10, 0)
+		switch i % 3 {
+		case 1:
+			pi.Pod.Labels["tolerates"] = "yes"
+		case 2:
+			pi.Pod.Labels["third"] = "yes"
+		}
+		if res := s.ScheduleOne(pi); res.Node != "" {
+			bind(snap, pi, res.Node)
+		}
+	}
+	if check.bad != 0 {
+		t.Errorf("%d score entries carried another node's name or index", check.bad)
+	}
+}

@@ -28,16 +28,14 @@ type cycleBuffers struct {
 	// of the last cycle, so scoring need not read every node's name.
 	cachedNodes []*framework.NodeInfo
 	cachedNames []string
-	// namesChanged is set when the name cache was rebuilt; setID, lastSet
-	// and labelled[plugin] track which feasible set each score list's
-	// Name/Index fields were last written for (see feasibleSetID).
+	// namesChanged is set when the name cache was rebuilt; slots hold the
+	// score lists per feasible set (see labelSlotFor), setID numbers sets
+	// and stamp orders slot use.
 	namesChanged bool
+	slots        [2]labelSlot
 	setID        uint64
-	lastSet      []int32
-	labelled     []uint64
+	stamp        uint64
 	filters      []activeFilter
-	scores       [][]framework.NodeScore
-	raw          [][]framework.NodeScore
 	// partial[worker] are per-worker partial totals; rangeErr[worker] the
 	// first out-of-range normalised score a worker found.
 	partial  [][]int64

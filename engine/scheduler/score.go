@@ -52,10 +52,6 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 	b := &s.buf
 	n := len(feasible)
 	plugins := s.prof.score
-	for len(b.scores) < len(plugins) {
-		b.scores = append(b.scores, nil)
-		b.raw = append(b.raw, nil)
-	}
 	table := scoreTable{normalized: make([][]framework.NodeScore, len(plugins))}
 	if keepRaw {
 		table.raw = make([][]framework.NodeScore, len(plugins))
@@ -66,21 +62,22 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 	// as in the previous cycle, lists already labelled for that set need
 	// no relabelling (NormalizeScore changes only scores).
 	fromCycle := len(b.feasibleIdx) == n && n > 0 && &b.feasible[0] == &feasible[0] && len(b.cachedNames) == len(s.snap.Nodes)
-	setID := b.feasibleSetID(fromCycle)
-	for len(b.labelled) < len(plugins) {
-		b.labelled = append(b.labelled, 0)
+	slot, setID := b.labelSlotFor(fromCycle)
+	for len(slot.scores) < len(plugins) {
+		slot.scores = append(slot.scores, nil)
+		slot.labelled = append(slot.labelled, 0)
 	}
 	var labelFrom []framework.NodeScore // a list already labelled for this set
 	for p, pl := range plugins {
 		if state.SkipScorePlugins[pl.Name()] {
 			continue
 		}
-		if cap(b.scores[p]) < n {
-			b.scores[p] = make([]framework.NodeScore, n, max(n, 2*cap(b.scores[p])))
-			b.labelled[p] = 0
+		if cap(slot.scores[p]) < n {
+			slot.scores[p] = make([]framework.NodeScore, n, max(n, 2*cap(slot.scores[p])))
+			slot.labelled[p] = 0
 		}
-		table.normalized[p] = b.scores[p][:n]
-		if setID != 0 && b.labelled[p] == setID && labelFrom == nil {
+		table.normalized[p] = slot.scores[p][:n]
+		if setID != 0 && slot.labelled[p] == setID && labelFrom == nil {
 			labelFrom = table.normalized[p]
 		}
 	}
@@ -91,7 +88,7 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 		names := labelFrom
 		for p := range plugins {
 			scores := table.normalized[p]
-			if scores == nil || (setID != 0 && b.labelled[p] == setID) {
+			if scores == nil || (setID != 0 && slot.labelled[p] == setID) {
 				continue
 			}
 			if names == nil {
@@ -139,7 +136,7 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 	}
 	for p := range plugins {
 		if table.normalized[p] != nil {
-			b.labelled[p] = setID
+			slot.labelled[p] = setID
 		}
 	}
 	if keepRaw {
@@ -215,24 +212,55 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 	return table, nil
 }
 
-// feasibleSetID identifies the cycle's feasible node set: the previous
-// cycle's id when the set (and the node list) did not change, a new one
-// otherwise; 0 when the set is not the filter's output (then lists are
-// always relabelled).
-func (b *cycleBuffers) feasibleSetID(fromCycle bool) uint64 {
-	if !fromCycle {
-		b.lastSet = b.lastSet[:0]
-		b.setID++
-		return 0
-	}
-	if b.namesChanged || !slices.Equal(b.lastSet, b.feasibleIdx) {
-		b.lastSet = append(b.lastSet[:0], b.feasibleIdx...)
-		b.setID++
+// labelSlot holds score lists labelled (Name/Index) for one feasible
+// node set. Two slots are kept, so pods that alternate between two sets
+// (say, tolerating a taint or not) find their lists already labelled.
+type labelSlot struct {
+	id       uint64
+	set      []int32
+	used     uint64
+	scores   [][]framework.NodeScore
+	labelled []uint64
+}
+
+// labelSlotFor returns the slot for the cycle's feasible set and the set's
+// id: the slot already labelled for this very set (and node list) if
+// there is one, else the least recently used slot under a new id. The id
+// is 0 when the set is not the filter's output: lists are then always
+// relabelled.
+func (b *cycleBuffers) labelSlotFor(fromCycle bool) (*labelSlot, uint64) {
+	b.stamp++
+	if b.namesChanged {
+		for i := range b.slots {
+			b.slots[i].set, b.slots[i].id = b.slots[i].set[:0], 0
+		}
 		b.namesChanged = false
 	}
-	return b.setID
+	lru := &b.slots[0]
+	for i := range b.slots {
+		sl := &b.slots[i]
+		if fromCycle && sl.id != 0 && slices.Equal(sl.set, b.feasibleIdx) {
+			sl.used = b.stamp
+			return sl, sl.id
+		}
+		if sl.used < lru.used {
+			lru = sl
+		}
+	}
+	lru.used = b.stamp
+	if !fromCycle {
+		lru.set, lru.id = lru.set[:0], 0
+		return lru, 0
+	}
+	b.setID++
+	lru.set, lru.id = append(lru.set[:0], b.feasibleIdx...), b.setID
+	return lru, lru.id
 }
 
 // forgetLabels marks every list as needing relabelling (after a failed
 // cycle left them half written).
-func (b *cycleBuffers) forgetLabels() { clear(b.labelled) }
+func (b *cycleBuffers) forgetLabels() {
+	for i := range b.slots {
+		clear(b.slots[i].labelled)
+	}
+}
