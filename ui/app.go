@@ -85,6 +85,7 @@ type Model struct {
 
 	lessonOpen bool
 	help       bool
+	legend     bool
 	pal        palette
 	picker     *picker
 
@@ -211,12 +212,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleClick(msg.Mouse())
 		return m, nil
 	case tea.MouseWheelMsg:
-		mo := msg.Mouse()
-		if mo.Button == tea.MouseWheelUp {
-			m.move(-1)
-		} else if mo.Button == tea.MouseWheelDown {
-			m.move(1)
-		}
+		m.handleWheel(msg.Mouse())
 		return m, nil
 	case fileLoadedMsg:
 		m.finishOpen(msg)

@@ -19,11 +19,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.picker != nil {
 		return m.handlePickerKey(msg)
 	}
-	if m.help {
+	if m.help || m.legend {
 		if key.Matches(msg, m.keys.Quit) && msg.String() == "ctrl+c" {
 			return m, tea.Quit
 		}
-		m.help = false
+		m.help, m.legend = false, false
 		return m, nil
 	}
 	k := m.keys
@@ -42,16 +42,13 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.view = viewCluster
 		m.refresh()
 	case key.Matches(msg, k.Views[1]):
-		m.openExplain(m.selectedPodKey())
+		m.switchView(viewExplain)
 	case key.Matches(msg, k.Views[2]):
-		m.view = viewTimeline
-		m.refresh()
+		m.switchView(viewTimeline)
 	case key.Matches(msg, k.Views[3]):
-		m.view = viewEviction
-		m.refresh()
+		m.switchView(viewEviction)
 	case key.Matches(msg, k.Views[4]):
-		m.view = viewEvents
-		m.refresh()
+		m.switchView(viewEvents)
 	case key.Matches(msg, k.Play):
 		m.togglePause()
 	case key.Matches(msg, k.Step):
@@ -92,7 +89,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			}
 		}
 		m.setTheme(next)
-		m.setStatus("theme "+next, false)
+		m.setStatus("theme "+next+" (T cycles: "+strings.Join(names, ", ")+")", false)
 	default:
 		return m.handleViewKey(msg)
 	}
@@ -149,6 +146,8 @@ func (m *Model) handleViewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, k.Explain):
 		m.openExplain(m.selectedPodKey())
+	case key.Matches(msg, k.Legend):
+		m.legend = true
 	case key.Matches(msg, k.Group):
 		m.groupIdx = (m.groupIdx + 1) % len(m.groupKeys())
 		m.refresh()

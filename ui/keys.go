@@ -14,6 +14,7 @@ type KeyMap struct {
 	Undo, Redo                                       key.Binding
 	AddZone, AddNode, Taint, Cordon, Drain, Pressure key.Binding
 	ScaleUp, ScaleDown, Delete, Explain, Group       key.Binding
+	Legend                                           key.Binding
 	NextStep, PrevStep, ApplyStep, ToggleLesson      key.Binding
 	Presets, Open, Save, Theme                       key.Binding
 }
@@ -57,6 +58,7 @@ func DefaultKeyMap() KeyMap {
 		Delete:       b("delete pod", "x"),
 		Explain:      b("explain", "e", "enter"),
 		Group:        b("group by", "g"),
+		Legend:       b("legend", "i"),
 		NextStep:     b("next step", ">"),
 		PrevStep:     b("prev step", "<"),
 		ApplyStep:    b("apply step", "a"),

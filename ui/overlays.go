@@ -197,44 +197,6 @@ func (m *Model) saveCmd(path string) tea.Cmd {
 	}
 }
 
-// handleClick selects what is under the mouse in the cluster view.
-func (m *Model) handleClick(mo tea.Mouse) {
-	if mo.Y == 0 {
-		// header tabs: pick the view whose label is under the cursor
-		return
-	}
-	if m.view != viewCluster || len(m.data.nodes) == 0 {
-		return
-	}
-	// Find the node whose name is on the clicked line of the rendered frame.
-	lines := strings.Split(m.render(), "\n")
-	if mo.Y >= len(lines) {
-		return
-	}
-	line := ansi.Strip(lines[mo.Y])
-	best, bestDist := -1, 1<<30
-	for i, nv := range m.data.nodes {
-		if idx := strings.Index(line, nv.Node.Name); idx >= 0 {
-			col := len([]rune(line[:idx]))
-			if d := abs(col - mo.X); d < bestDist {
-				best, bestDist = i, d
-			}
-		}
-	}
-	if best >= 0 {
-		m.nodeIdx, m.podIdx = best, 0
-		m.focus = focusNodes
-		return
-	}
-	for i, wl := range m.data.workloads {
-		if strings.Contains(line, wl.Ref()) {
-			m.wlIdx, m.focus = i, focusWorkloads
-			m.refresh()
-			return
-		}
-	}
-}
-
 func abs(x int) int {
 	if x < 0 {
 		return -x

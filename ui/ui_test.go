@@ -326,3 +326,84 @@ func TestVerbScreens(t *testing.T) {
 		}
 	})
 }
+
+func TestMouse(t *testing.T) {
+	t.Run("a click on a header tab switches view", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 160, 30)
+		line := []rune(strings.Split(screen(m), "\n")[0])
+		x := runeIndex(line, []rune("5 events"))
+		if x < 0 {
+			t.Fatalf("no events tab in the header: %q", string(line))
+		}
+		m.Update(tea.MouseClickMsg{X: x + 2, Y: 0, Button: tea.MouseLeft})
+		if m.view != viewEvents {
+			t.Fatalf("view %d after clicking the events tab", m.view)
+		}
+	})
+	t.Run("a click on a pod glyph selects the pod", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		typeCommand(m, "advance 10s")
+		lines := strings.Split(screen(m), "\n")
+		// node4's card is in the second column: its glyph line is two below its name
+		for y, l := range lines {
+			r := []rune(l)
+			if x := runeIndex(r, []rune(" node4")); x >= 0 {
+				glyphs := []rune(lines[y+2])
+				gx := x + 1
+				for gx < len(glyphs) && !isGlyph(glyphs[gx]) {
+					gx++
+				}
+				gx += 2 // the second glyph
+				m.Update(tea.MouseClickMsg{X: gx, Y: y + 2, Button: tea.MouseLeft})
+				nv, _ := m.selectedNode()
+				if nv.Node.Name != "node4" || m.focus != focusPods || m.podIdx != 1 {
+					t.Fatalf("selected %s pod %d focus %d", nv.Node.Name, m.podIdx, m.focus)
+				}
+				press(m, "e")
+				if !strings.Contains(screen(m), "explain · "+nv.Pods[1].Pod.Key()) {
+					t.Fatalf("e explains the clicked pod:\n%s", screen(m))
+				}
+				return
+			}
+		}
+		t.Fatalf("node4 not on screen:\n%s", screen(m))
+	})
+	t.Run("the wheel scrolls the events", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 16)
+		typeCommand(m, "advance 10s")
+		press(m, "5")
+		before := screen(m)
+		m.Update(tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelUp})
+		if screen(m) == before || !strings.Contains(screen(m), "RegisteredNode") {
+			t.Fatalf("wheel up shows older events:\n%s", screen(m))
+		}
+	})
+}
+
+func TestLessonAndLegend(t *testing.T) {
+	t.Run("the lesson shows as one line at 80×24", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 80, 24)
+		typeCommand(m, "advance 10s")
+		if s := screen(m); !strings.Contains(s, "step 1/4 · Where can mypod go? ✓ all checks pass ✓") {
+			t.Fatalf("lesson bar:\n%s", s)
+		}
+		press(m, ">")
+		if s := screen(m); !strings.Contains(s, "step 2/4 · Scale the Deployment ✗✓") {
+			t.Fatalf("lesson bar of step 2:\n%s", s)
+		}
+	})
+	t.Run("i opens the legend with the workload colours", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		press(m, "i")
+		s := screen(m)
+		for _, want := range []string{"legend", "◇ nominated here", "● deployment/web", "⊘ cordoned"} {
+			if !strings.Contains(s, want) {
+				t.Fatalf("legend shows %q:\n%s", want, s)
+			}
+		}
+		press(m, "j")
+		if m.legend || strings.Contains(screen(m), "◇ nominated here") {
+			t.Fatal("any key closes the legend")
+		}
+	})
+}

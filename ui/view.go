@@ -40,6 +40,10 @@ func (m *Model) render() string {
 		pk := m.pickerBox(w, h)
 		lines = overlay(lines, pk, (w-ansi.StringWidth(pk[0]))/2, 2)
 	}
+	if m.legend {
+		lb := m.legendBox(w, h)
+		lines = overlay(lines, lb, max((w-cellWidth(lb[0]))/2, 0), 1)
+	}
 	if m.help {
 		hb := m.helpBox(w, h)
 		lines = overlay(lines, hb, max((w-ansi.StringWidth(hb[0]))/2, 0), 1)
@@ -68,28 +72,68 @@ func (m *Model) header(w int) string {
 	} else {
 		title += " ▸ " + m.sess.File().Name
 	}
+	step := ""
 	if l := m.sess.Lesson(); l != nil {
-		title += fmt.Sprintf(" · step %d/%d", m.sess.Step()+1, len(l.Steps))
-	}
-	var tabs []string
-	for i, n := range viewNames {
-		t := fmt.Sprintf("%d %s", i+1, n)
-		if viewID(i) == m.view {
-			tabs = append(tabs, m.st.Selected.Render(t))
-		} else {
-			tabs = append(tabs, m.st.Muted.Render(t))
-		}
+		step = fmt.Sprintf(" · step %d/%d", m.sess.Step()+1, len(l.Steps))
 	}
 	right := m.st.Bold.Render(m.clockText()) + m.st.Muted.Render(fmt.Sprintf("  seed %d", m.sess.Seed()))
-	left := m.st.Title.Render(title)
-	mid := strings.Join(tabs, " ")
-	space := w - ansi.StringWidth(left) - ansi.StringWidth(right) - 2
-	if space > ansi.StringWidth(mid)+2 {
-		pad := space - ansi.StringWidth(mid)
-		return fit(left+strings.Repeat(" ", pad/2)+mid+strings.Repeat(" ", pad-pad/2)+"  "+right, w)
+	left := m.st.Title.Render(title + step)
+	rw := cellWidth(right)
+	// tabs: every view named when there is room, else only the current one
+	// named and the others by their number; the title gives way first
+	for _, full := range []bool{true, false} {
+		var tabs []string
+		for i, n := range viewNames {
+			t := fmt.Sprintf("%d %s", i+1, n)
+			if !full && viewID(i) != m.view {
+				t = fmt.Sprint(i + 1)
+			}
+			if viewID(i) == m.view {
+				tabs = append(tabs, m.st.Selected.Render(t))
+			} else {
+				tabs = append(tabs, m.st.Muted.Render(t))
+			}
+		}
+		mid := strings.Join(tabs, " ")
+		mw := cellWidth(mid)
+		lw := cellWidth(left)
+		if !full {
+			lw = min(lw, max(w-rw-mw-4, 8))
+		}
+		if space := w - lw - rw - 2; space >= mw+2 {
+			pad := space - mw
+			l := left
+			if lw < cellWidth(left) {
+				// the title gives way, the lesson step stays
+				l = m.st.Title.Render(fit(title, max(lw-cellWidth(step), 1)) + step)
+			}
+			return fit(fit(l, lw)+strings.Repeat(" ", pad/2)+mid+strings.Repeat(" ", pad-pad/2)+"  "+right, w)
+		}
 	}
-	avail := w - ansi.StringWidth(right) - 1
+	avail := w - rw - 1
 	return fit(fit(left, max(avail, 0))+" "+right, w)
+}
+
+// tabAt is the view whose tab is at column x of the header line.
+func tabAt(header []rune, x int) (viewID, bool) {
+	for i, n := range viewNames {
+		for _, label := range []string{fmt.Sprintf("%d %s", i+1, n), fmt.Sprint(i + 1)} {
+			l := []rune(label)
+			for at := 0; at+len(l) <= len(header); at++ {
+				if string(header[at:at+len(l)]) != label {
+					continue
+				}
+				// a tab stands alone: spaces (or the line's ends) around it
+				if (at > 0 && header[at-1] != ' ') || (at+len(l) < len(header) && header[at+len(l)] != ' ') {
+					continue
+				}
+				if x >= at && x < at+len(l) {
+					return viewID(i), true
+				}
+			}
+		}
+	}
+	return 0, false
 }
 
 func (m *Model) statusLine(w int) string {
@@ -110,7 +154,7 @@ func (m *Model) footer(w int) string {
 	var hints []hint
 	switch m.view {
 	case viewCluster:
-		hints = []hint{{"z", "zone"}, {"n", "node"}, {"t", "taint"}, {"c", "cordon"}, {"d", "drain"}, {"+/-", "scale"}, {"p", "pressure"}, {"x", "delete"}, {"e", "explain"}, {"u", "undo"}, {"tab", "panel"}, {"g", "group"}}
+		hints = []hint{{"z", "zone"}, {"n", "node"}, {"t", "taint"}, {"c", "cordon"}, {"d", "drain"}, {"+/-", "scale"}, {"p", "pressure"}, {"x", "delete"}, {"e", "explain"}, {"u", "undo"}, {"tab", "panel"}, {"g", "group"}, {"i", "legend"}}
 	case viewExplain:
 		hints = []hint{{"j/k", "scroll"}, {"esc", "back"}, {"x", "delete pod"}}
 	case viewTimeline:
@@ -157,6 +201,11 @@ func (m *Model) clusterView(w, h int) []string {
 	}
 	lessonH := 0
 	var lessonBottom []string
+	if m.lessonOpen && side == nil && h < 26 && m.sess.Lesson() != nil {
+		// short terminals (80×24): the step and its checks on one line
+		lessonH = 1
+		lessonBottom = []string{m.memos.lesson.get(m.panelKey(mainW, 1, 0, 0, 0), func() []string { return []string{m.lessonBar(mainW)} })[0]}
+	}
 	if m.lessonOpen && side == nil && h >= 26 {
 		ll := m.memos.lesson.get(m.panelKey(mainW, 0, 0, 0, 0), func() []string { return m.lessonLines(mainW - 2) })
 		lessonH = min(len(ll)+2, 8)
@@ -240,4 +289,29 @@ func windowStart(sel, total, n int) int {
 func (m *Model) panelKey(w, h, w2, h2, h3 int) panelKey {
 	return panelKey{stamp: m.data.stamp, wl: m.wlIdx, pend: m.pendIdx, node: m.nodeIdx, pod: m.podIdx, focus: m.focus, view: m.view,
 		w: w, h: h, w2: w2, h2: h2, h3: h3, st: m.st, wlGen: m.data.wlGen, layoutGen: m.data.layoutGen, step: m.sess.Step()}
+}
+
+// lessonBar is the lesson on one line: step, title, a mark per check.
+func (m *Model) lessonBar(w int) string {
+	l := m.sess.Lesson()
+	i := m.sess.Step()
+	marks := ""
+	done := len(m.data.lesson) > 0
+	for _, r := range m.data.lesson {
+		switch {
+		case r.Err != nil:
+			marks += m.st.Warn.Render("!")
+			done = false
+		case r.OK:
+			marks += m.st.OK.Render("✓")
+		default:
+			marks += m.st.Bad.Render("✗")
+			done = false
+		}
+	}
+	tail := m.st.Muted.Render("  a apply · < > steps · L hide")
+	if done {
+		tail = " " + m.st.OK.Render("all checks pass ✓") + m.st.Muted.Render("  > next · L hide")
+	}
+	return fit(m.st.Title.Render(fmt.Sprintf(" step %d/%d · %s ", i+1, len(l.Steps), l.Steps[i].Title))+marks+tail, w)
 }

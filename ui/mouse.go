@@ -1,0 +1,162 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// handleClick selects what is under the mouse: a view tab in the header,
+// a node (its name) or a pod (its glyph) in the cluster view, a workload
+// in the workload list.
+func (m *Model) handleClick(mo tea.Mouse) {
+	if m.w < minWidth || m.h < minHeight || m.pal.open || m.picker != nil || m.help || m.legend {
+		return
+	}
+	lines := strings.Split(ansi.Strip(m.render()), "\n")
+	if mo.Y < 0 || mo.Y >= len(lines) || mo.X < 0 {
+		return
+	}
+	line := []rune(lines[mo.Y])
+	if mo.Y == 0 {
+		if v, ok := tabAt(line, mo.X); ok {
+			m.switchView(v)
+		}
+		return
+	}
+	if m.view != viewCluster || len(m.data.nodes) == 0 || mo.X >= len(line) {
+		return
+	}
+	if m.clickNode(lines, mo.X, mo.Y) {
+		return
+	}
+	text := string(line)
+	for i, wl := range m.data.workloads {
+		if strings.Contains(text, wl.Ref()) {
+			m.wlIdx, m.focus = i, focusWorkloads
+			m.refresh()
+			return
+		}
+	}
+}
+
+// clickNode finds the node card (or row) under (x, y): the box borders
+// left and right of x bound the column, the nearest line at or above y
+// that starts with a node name names the node, and the glyphs before x on
+// the card's glyph lines count the pod.
+func (m *Model) clickNode(lines []string, x, y int) bool {
+	row := []rune(lines[y])
+	left, right := x, x
+	for left > 0 && !isBorder(row[left]) {
+		left--
+	}
+	for right < len(row)-1 && !isBorder(row[right]) {
+		right++
+	}
+	seg := func(yy int) []rune {
+		r := []rune(lines[yy])
+		a, b := min(left+1, len(r)), min(right, len(r))
+		if a >= b {
+			return nil
+		}
+		return r[a:b]
+	}
+	byName := map[string]int{}
+	for i, nv := range m.data.nodes {
+		byName[nv.Node.Name] = i
+	}
+	for top := y; top >= max(y-4, 1); top-- {
+		s := seg(top)
+		fields := strings.Fields(strings.TrimPrefix(strings.TrimLeft(string(s), " "), "▸"))
+		if len(fields) == 0 {
+			continue
+		}
+		ni, ok := byName[fields[0]]
+		if !ok {
+			continue
+		}
+		m.nodeIdx, m.focus = ni, focusNodes
+		nPods := len(m.data.nodes[ni].Pods)
+		glyph := -1
+		if top == y {
+			// rows mode: the glyphs follow the memory percentage
+			str := string(s)
+			if at := strings.LastIndex(str, "% "); at >= 0 {
+				start := len([]rune(str[:at+2]))
+				if k := x - left - 1 - start; k >= 0 {
+					glyph = k
+				}
+			}
+		} else if y-top >= 2 {
+			count := 0
+			for gy := top + 2; gy < y; gy++ {
+				count += glyphCount(seg(gy))
+			}
+			cur := seg(y)
+			upto := min(max(x-left-1, 0), len(cur))
+			if upto == len(cur) {
+				upto = max(len(cur)-1, 0)
+			}
+			if upto < len(cur) && isGlyph(cur[upto]) {
+				glyph = count + glyphCount(cur[:upto])
+			}
+		}
+		if glyph >= 0 && glyph < nPods {
+			m.podIdx, m.focus = glyph, focusPods
+		} else {
+			m.podIdx = 0
+		}
+		return true
+	}
+	return false
+}
+
+func isBorder(r rune) bool { return r == '│' || r == '╭' || r == '╰' || r == '╮' || r == '╯' }
+
+func isGlyph(r rune) bool {
+	switch string(r) {
+	case glyphRunning, glyphStarting, glyphPending, glyphTerminating, glyphEvicting, glyphFailed, glyphNominated:
+		return true
+	}
+	return false
+}
+
+func glyphCount(rs []rune) int {
+	n := 0
+	for _, r := range rs {
+		if isGlyph(r) {
+			n++
+		}
+	}
+	return n
+}
+
+func runeIndex(line, sub []rune) int {
+	for i := 0; i+len(sub) <= len(line); i++ {
+		if string(line[i:i+len(sub)]) == string(sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+// switchView opens a view as its number key does.
+func (m *Model) switchView(v viewID) {
+	if v == viewExplain {
+		m.openExplain(m.selectedPodKey())
+		return
+	}
+	m.view = v
+	m.refresh()
+}
+
+// handleWheel scrolls the list or view under focus.
+func (m *Model) handleWheel(mo tea.Mouse) {
+	switch mo.Button {
+	case tea.MouseWheelUp:
+		m.move(-1)
+	case tea.MouseWheelDown:
+		m.move(1)
+	}
+}
