@@ -58,6 +58,10 @@ func (s *preScoreState) Clone() framework.StateData { return s }
 // PreScore implements framework.PreScorePlugin. It never skips (upstream
 // scores every node, 0 where no image is present).
 func (p *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
+	if snap == nil {
+		p.preScore.Store(state, nil)
+		return framework.AsStatus(fmt.Errorf("%s: PreScore needs the snapshot", Name))
+	}
 	idx := indexOf(snap)
 	s := &preScoreState{nodes: snap.Nodes, index: idx, totalNumNodes: len(snap.Nodes), images: podImages(pod.Pod)}
 	for _, name := range s.images {

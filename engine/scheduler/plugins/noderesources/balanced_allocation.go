@@ -46,7 +46,10 @@ func (b *BalancedAllocation) PreScore(state *framework.CycleState, pod *framewor
 		b.preScore.Store(state, nil)
 		return framework.NewStatus(framework.Skip)
 	}
-	s := &balancedPreScoreState{cpu: pod.Requests.MilliCPU, mem: pod.Requests.Memory, index: allocIndexOf(snap)}
+	s := &balancedPreScoreState{cpu: pod.Requests.MilliCPU, mem: pod.Requests.Memory}
+	if snap != nil {
+		s.index = allocIndexOf(snap)
+	}
 	state.Write(balancedPreScoreStateKey, s)
 	b.preScore.Store(state, s)
 	return nil

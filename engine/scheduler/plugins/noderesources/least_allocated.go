@@ -47,7 +47,10 @@ const fitPreScoreStateKey framework.StateKey = "PreScore" + Name
 // skips; the pod's non-zero requests are already in framework.PodInfo, so
 // it only fetches the snapshot's allocation index for Score.
 func (f *Fit) PreScore(state *framework.CycleState, _ *framework.PodInfo, snap *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
-	s := &fitPreScoreState{index: allocIndexOf(snap)}
+	s := &fitPreScoreState{}
+	if snap != nil {
+		s.index = allocIndexOf(snap)
+	}
 	state.Write(fitPreScoreStateKey, s)
 	f.preScore.Store(state, s)
 	return nil

@@ -45,7 +45,10 @@ func (s *traitsState) Clone() framework.StateData { return s }
 // one never rejects or skips, it only fetches the snapshot's node traits
 // so Filter passes schedulable nodes without reading the Node object.
 func (p *Plugin) PreFilter(state *framework.CycleState, _ *framework.PodInfo, snap *framework.Snapshot) (*framework.PreFilterResult, *framework.Status) {
-	s := &traitsState{index: nodetraits.Of(snap)}
+	s := &traitsState{}
+	if snap != nil {
+		s.index = nodetraits.Of(snap)
+	}
 	state.Write(preFilterStateKey, s)
 	p.traits.Store(state, s)
 	return nil, nil

@@ -54,7 +54,10 @@ func (*Plugin) Name() string { return Name }
 // one never rejects or skips, it only fetches the snapshot's node traits
 // so Filter passes nodes without hard taints without reading the Node.
 func (p *Plugin) PreFilter(state *framework.CycleState, _ *framework.PodInfo, snap *framework.Snapshot) (*framework.PreFilterResult, *framework.Status) {
-	s := &traitsState{index: nodetraits.Of(snap)}
+	s := &traitsState{}
+	if snap != nil {
+		s.index = nodetraits.Of(snap)
+	}
 	state.Write(preFilterStateKey, s)
 	p.traits.Store(state, s)
 	return nil, nil
