@@ -452,7 +452,7 @@ func (m *Manager) daemonSetRollingUpdate(ds *DaemonSet, nodes []*api.Node, byNod
 		remaining := min(max(maxUnavailable-numUnavailable, 0), int32(len(candidates)))
 		toDelete = append(replace, candidates[:remaining]...)
 	} else {
-		var shouldNotRun, candidateNodes []string
+		var candidateNodes []string
 		var shouldNotRunPods []*api.Pod
 		var numSurge, numAvailable int32
 		for _, nodeName := range names {
@@ -476,7 +476,6 @@ func (m *Manager) daemonSetRollingUpdate(ds *DaemonSet, nodes []*api.Node, byNod
 					toCreate = append(toCreate, nodeName)
 				default:
 					if !shouldRun[nodeName] {
-						shouldNotRun = append(shouldNotRun, nodeName)
 						shouldNotRunPods = append(shouldNotRunPods, oldPod)
 						continue
 					}

@@ -13,8 +13,6 @@ const (
 	PropagationOrphan     = "Orphan"
 )
 
-const gcSource = "garbage-collector-controller"
-
 // managedKinds are the owner kinds the garbage collector judges; owners
 // of other kinds (nodes for mirror pods, unknown kinds) are assumed to
 // exist.
