@@ -280,7 +280,7 @@ func (s *Snapshot) Topology(key string) *Topology {
 	return t
 }
 
-// HostPortsOf lists the host ports a pod's containers ask for
+// HostPortsOf lists the host ports a pod's containers and sidecars hold
 // (NodePorts; the API server defaults protocol TCP and hostIP 0.0.0.0).
 func HostPortsOf(p *api.Pod) []HostPort {
 	var out []HostPort
@@ -302,7 +302,15 @@ func HostPortsOf(p *api.Pod) []HostPort {
 			}
 		}
 	}
-	add(p.Spec.InitContainers)
+	// As upstream GetHostPorts: restartable (sidecar) init containers keep
+	// running and hold their ports; regular init containers have exited.
+	var sidecars []api.Container
+	for _, c := range p.Spec.InitContainers {
+		if c.IsSidecar() {
+			sidecars = append(sidecars, c)
+		}
+	}
+	add(sidecars)
 	add(p.Spec.Containers)
 	return out
 }
