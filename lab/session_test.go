@@ -246,3 +246,36 @@ spec:
 		t.Fatal("30 virtual minutes did not pass within 30 s")
 	}
 }
+
+func TestSeedCommandChangesTieBreaks(t *testing.T) {
+	placements := func(seed string) string {
+		s := exampleSession(t)
+		if _, err := s.Apply("seed " + seed); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Apply("scale deployment/web --replicas=9"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Advance(30 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, p := range s.Engine().Pods() {
+			b.WriteString(p.Spec.NodeName + " ")
+		}
+		return b.String()
+	}
+	a, again := placements("7"), placements("7")
+	if a != again {
+		t.Fatalf("the same seed placed pods differently:\n%s\n%s", a, again)
+	}
+	differs := false
+	for _, seed := range []string{"8", "9", "10", "11"} {
+		if placements(seed) != a {
+			differs = true
+		}
+	}
+	if !differs {
+		t.Fatal("no other seed changed any tie-break")
+	}
+}
