@@ -34,7 +34,13 @@ func (m *Model) explainView(w, h int) []string {
 	if ex.BoundTo != "" {
 		status = "running on " + ex.BoundTo + " — verdicts below are for placing it now, without itself"
 	}
-	lines = append(lines, m.st.Bold.Render(fmt.Sprintf("pod/%s", ex.Pod))+m.st.Muted.Render(fmt.Sprintf(" · %s · priority %d", status, ex.Priority)))
+	for k, l := range wrapText(fmt.Sprintf("pod/%s · %s · priority %d", ex.Pod, status, ex.Priority), w-4) {
+		if k == 0 {
+			lines = append(lines, m.st.Bold.Render(l))
+		} else {
+			lines = append(lines, m.st.Muted.Render(l))
+		}
+	}
 	if ex.Chosen != "" {
 		lines = append(lines, m.st.OK.Render(fmt.Sprintf("the scheduler picks %s", ex.Chosen))+m.st.Muted.Render(fmt.Sprintf(" (%d of %d nodes feasible)", len(ex.Feasible), ex.NumNodes)))
 	} else {
@@ -53,6 +59,12 @@ func (m *Model) explainView(w, h int) []string {
 		head += fmt.Sprintf("%*s ", c.width, c.label)
 	}
 	head += " TOTAL"
+	if len(hidden) > 0 {
+		// said before the table, so it is read before the numbers
+		for _, l := range wrapText("same on every node, not shown: "+strings.Join(hidden, " "), w-4) {
+			lines = append(lines, m.st.Muted.Render(l))
+		}
+	}
 	lines = append(lines, m.st.Heading.Render(head))
 	// The node rows: count them without rendering, draw the visible ones.
 	spreadOf := func(v scheduler.NodeVerdict) *podtopologyspread.Explanation {
@@ -70,10 +82,11 @@ func (m *Model) explainView(w, h int) []string {
 	for _, c := range cols {
 		weights = append(weights, fmt.Sprintf("%s×%d", c.label, ex.Weights[c.plugin]))
 	}
-	tail := []string{"", m.st.Muted.Render("weights: " + strings.Join(weights, " ") + " · total = Σ weight × score (0–100)")}
-	if len(hidden) > 0 {
-		tail = append(tail, m.st.Muted.Render("same on every node, not shown: "+strings.Join(hidden, " ")))
+	tail := []string{""}
+	for _, l := range wrapText("weights: "+strings.Join(weights, " ")+" · total = Σ weight × score (0–100)", w-4) {
+		tail = append(tail, m.st.Muted.Render(l))
 	}
+
 	innerH := h - 2
 	total := len(lines) + rows + len(tail)
 	start := min(m.scroll[viewExplain], max(total-innerH, 0))

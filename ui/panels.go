@@ -17,7 +17,10 @@ func (m *Model) workloadLines(w, from, to int) []string {
 		wl := m.data.workloads[i]
 		name := wl.Ref()
 		if wl.Kind == "pods" {
-			name = "pods in " + wl.Namespace + " (no controller)"
+			name = "bare pods"
+			if wl.Namespace != "default" {
+				name = wl.Namespace + "/bare pods"
+			}
 		}
 		mark := " "
 		label := name
