@@ -82,6 +82,8 @@ type Model struct {
 	speedIdx int
 	tickID   int
 	lastTick time.Time
+	// quietTicks counts ticks that skipped the refresh (nothing changed).
+	quietTicks int
 
 	lessonOpen bool
 	help       bool
@@ -203,7 +205,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.setStatus(err.Error(), true)
 				m.paused = true
 			}
-			m.refresh()
+			m.refreshAfterTick()
 		}
 		return m, m.tick()
 	case tea.KeyPressMsg:

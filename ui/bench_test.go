@@ -167,6 +167,10 @@ func BenchmarkKeyToFrame(b *testing.B) {
 	}
 }
 
+// BenchmarkTick64 runs on a settled cluster (every pod running): most
+// ticks find nothing changed and skip the refresh, one in
+// fullRefreshEvery rebuilds the frame data (BenchmarkRefresh is that cost
+// alone).
 func BenchmarkTick64(b *testing.B) {
 	for _, pods := range benchSizes {
 		b.Run(fmt.Sprintf("pods=%d", pods), func(b *testing.B) {

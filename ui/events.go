@@ -18,14 +18,21 @@ func (m *Model) eventsView(w, h int) []string {
 	m.scroll[viewEvents] = off
 	end := len(rows) - off
 	begin := max(end-inner, 0)
-	lines := []string{m.st.Heading.Render(fmt.Sprintf("%-9s %-8s %-24s %-36s %s", "TIME", "TYPE", "REASON", "OBJECT", "MESSAGE"))}
+	// the object column is as wide as the widest object on screen (the
+	// message gets the rest)
+	objW := 6
+	for _, i := range rows[begin:end] {
+		objW = max(objW, len(all[i].Object))
+	}
+	objW = min(objW, 48)
+	lines := []string{m.st.Heading.Render(fmt.Sprintf("%-9s %-8s %-24s %-*s %s", "TIME", "TYPE", "REASON", objW, "OBJECT", "MESSAGE"))}
 	for _, i := range rows[begin:end] {
 		e := all[i]
 		typ := m.st.Base.Render(fmt.Sprintf("%-8s", e.Type))
 		if e.Type == engine.EventWarning {
 			typ = m.st.Warn.Render(fmt.Sprintf("%-8s", e.Type))
 		}
-		lines = append(lines, fmt.Sprintf("%-9s %s %-24s %-36s %s", e.Time.String(), typ, e.Reason, e.Object, m.st.Muted.Render(e.Message)))
+		lines = append(lines, fmt.Sprintf("%-9s %s %-24s %-*s %s", e.Time.String(), typ, e.Reason, objW, e.Object, m.st.Muted.Render(e.Message)))
 	}
 	title := fmt.Sprintf("events · %d", len(rows))
 	if m.eventFilter != "" {

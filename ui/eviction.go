@@ -30,14 +30,19 @@ func (m *Model) evictionView(w, h int) []string {
 		add("  " + hbar(m.st, allocFrac(mem.Capacity-mem.Available, mem.Capacity), min(40, w-10)) + m.st.Muted.Render(fmt.Sprintf(" used: pods %s + other %s",
 			api.HumanBytes(api.Units(mem.PodUsage)), api.HumanBytes(api.Units(mem.System)))))
 		ranking := en.ranking
-		add(m.st.Heading.Render(fmt.Sprintf("  %-4s %-32s %-11s %9s %17s %-8s %s", "RANK", "POD", "QOS", "PRIORITY", "USAGE / REQUEST", "EXCEEDS", "WHY THIS ORDER")))
+		podW := 20
+		for _, e := range en.ranking {
+			podW = max(podW, len(e.Pod))
+		}
+		podW = min(podW, 48)
+		add(m.st.Heading.Render(fmt.Sprintf("  %-4s %-*s %-11s %9s %17s %-8s %s", "RANK", podW, "POD", "QOS", "PRIORITY", "USAGE / REQUEST", "EXCEEDS", "WHY THIS ORDER")))
 		for _, e := range ranking {
 			lines = append(lines, func() string {
 				exceeds := m.st.OK.Render("no      ")
 				if e.Exceeds {
 					exceeds = m.st.Bad.Render("yes     ")
 				}
-				row := fmt.Sprintf("  %-4d %-32s %-11s %9d %17s ", e.Rank, e.Pod, e.QOS, e.Priority,
+				row := fmt.Sprintf("  %-4d %-*s %-11s %9d %17s ", e.Rank, podW, e.Pod, e.QOS, e.Priority,
 					api.HumanBytes(api.Units(e.Usage))+" / "+api.HumanBytes(api.Units(e.Request)))
 				return row + exceeds + " " + m.st.Muted.Render(e.Key)
 			})

@@ -77,6 +77,9 @@ func (m *Model) timelineView(w, h int) []string {
 	step := max(10, barW/6)
 	for c := 0; c < barW; c += step {
 		label := api.Time(float64(start) + float64(c)*per*1e9).String()
+		if c+len(label) > barW {
+			break // a cut label reads as a wrong time
+		}
 		ticks.WriteString(fmt.Sprintf("%-*s", step, label))
 	}
 	lines = append(lines, m.st.Muted.Render(fmt.Sprintf("%-*s %s", labelW, fmt.Sprintf("virtual time · %gs/cell", per), fitPlain(ticks.String(), barW))))

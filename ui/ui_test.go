@@ -308,7 +308,7 @@ func TestVerbScreens(t *testing.T) {
 		}
 		press(m, "4")
 		s := screen(m)
-		if !strings.Contains(s, "node/node4") || !strings.Contains(s, "⚠ MemoryPressure") || !strings.Contains(s, "1    default/mypod                    BestEffort") {
+		if !strings.Contains(s, "node/node4") || !strings.Contains(s, "⚠ MemoryPressure") || !strings.Contains(s, "1    default/mypod        BestEffort") {
 			t.Fatalf("eviction view of node4 ranks the BestEffort pod first:\n%s", s)
 		}
 	})
@@ -406,4 +406,29 @@ func TestLessonAndLegend(t *testing.T) {
 			t.Fatal("any key closes the legend")
 		}
 	})
+}
+
+// A running clock refreshes the screen when the cluster changes, and at
+// least every fullRefreshEvery ticks when it seems quiet.
+func TestTickRefresh(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	m.paused = false
+	typeCommand(m, "scale deployment/web --replicas=4")
+	for i := 0; i < 40 && !strings.Contains(screen(m), "deployment/web         4/4"); i++ {
+		m.Update(tickMsg{id: m.tickID})
+	}
+	if !strings.Contains(screen(m), "deployment/web         4/4") {
+		t.Fatalf("ticks bring the new replicas to the screen:\n%s", screen(m))
+	}
+	snap := m.data.snap
+	for i := 0; i < fullRefreshEvery; i++ {
+		m.Update(tickMsg{id: m.tickID})
+	}
+	if m.data.snap != snap {
+		t.Fatal("quiet ticks reuse the frame data")
+	}
+	m.Update(tickMsg{id: m.tickID})
+	if m.data.snap == snap {
+		t.Fatal("a full refresh comes after fullRefreshEvery quiet ticks")
+	}
 }
