@@ -109,6 +109,9 @@ func (s *Scheduler) filterNodes(state *framework.CycleState, pi *framework.PodIn
 			continue
 		}
 		bf, _ := pl.(framework.BatchFilterPlugin)
+		if s.referencePaths {
+			bf = nil
+		}
 		b.filters = append(b.filters, activeFilter{plugin: pl, batch: bf, index: int8(i)})
 	}
 	filters := b.filters

@@ -58,6 +58,10 @@ type Scheduler struct {
 	// postFilter runs preemption for an unschedulable pod (nil: none).
 	postFilter postFilterFunc
 	buf        cycleBuffers
+	// referencePaths makes the cycle ignore the plugins' batch fast paths
+	// and call the per-node Filter/Score (the reference); equivalence
+	// tests compare the two.
+	referencePaths bool
 }
 
 // postFilterFunc is the PostFilter extension point: it gets the per-node

@@ -110,7 +110,7 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 			if scores == nil {
 				continue
 			}
-			if bs, ok := pl.ScorePlugin.(framework.BatchScorePlugin); ok {
+			if bs, ok := pl.ScorePlugin.(framework.BatchScorePlugin); ok && !s.referencePaths {
 				if st := bs.ScoreBatch(state, pi, feasible[lo:hi], scores[lo:hi]); !st.IsSuccess() {
 					b.workerErr[w] = errorStatus(fmt.Errorf("running Score plugins: plugin %q failed with: %w", pl.Name(), statusError(st)), pl.Name())
 					return

@@ -55,8 +55,13 @@ type preScoreState struct {
 // Clone implements framework.StateData; the state is immutable.
 func (s *preScoreState) Clone() framework.StateData { return s }
 
-// PreScore implements framework.PreScorePlugin. It never skips (upstream
-// scores every node, 0 where no image is present).
+// PreScore implements framework.PreScorePlugin. Upstream has no PreScore
+// and scores every node, 0 where none of the pod's images is present; when
+// no node holds any of them (the image index has none of the names) every
+// node would score calculatePriority(0) = 0, so PreScore returns Skip,
+// which the runtime counts as 0 on every node without calling Score: the
+// same scores and totals. The state is stored anyway, so Score still
+// answers 0 if called.
 func (p *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
 	if snap == nil {
 		p.preScore.Store(state, nil)
@@ -78,6 +83,9 @@ func (p *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, s
 	}
 	state.Write(preScoreStateKey, s)
 	p.preScore.Store(state, s)
+	if s.sums == nil {
+		return framework.NewStatus(framework.Skip)
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package imagelocality
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"podlab.dev/podlab/engine/api"
@@ -79,10 +80,15 @@ func TestScore(t *testing.T) {
 			}
 			snap := tu.NewSnapshot(nodes, nil)
 			res := tu.RunScore(New(), c.pod.Name("p").Info(), snap, nil)
-			if res.PreScore != nil || res.Err != nil {
-				t.Fatalf("status %+v %+v", res.PreScore, res.Err)
-			}
-			if !reflect.DeepEqual(res.Normalized, c.want) {
+			allZero := !slices.ContainsFunc(c.want, func(v int64) bool { return v != 0 })
+			switch {
+			case res.Err != nil:
+				t.Fatalf("error %+v", res.Err)
+			case allZero && res.PreScore.IsSkip():
+				// no node holds any of the pod's images: Skip scores 0 everywhere
+			case res.PreScore != nil:
+				t.Fatalf("PreScore %+v", res.PreScore)
+			case !reflect.DeepEqual(res.Normalized, c.want):
 				t.Fatalf("scores %v, want %v", res.Normalized, c.want)
 			}
 			// A copy of a NodeInfo (outside the snapshot) scores the same.
@@ -127,5 +133,30 @@ func TestScoreWithoutPreScoreIsAnError(t *testing.T) {
 	node := tu.NodeInfo(tu.MakeNode().Name("n").Obj())
 	if _, st := New().Score(framework.NewCycleState(), podWith("x").Name("p").Info(), node); st.CodeOf() != framework.Error {
 		t.Fatalf("got %+v", st)
+	}
+}
+
+// TestPreScoreSkipsWhenNoNodeHoldsThePodsImages: Skip exactly when every
+// node would score 0 because none holds any of the pod's images.
+func TestPreScoreSkipsWhenNoNodeHoldsThePodsImages(t *testing.T) {
+	n1 := tu.MakeNode().Name("node1").Obj()
+	n1.Status.Images = images{img(600, "big:latest")}
+	n2 := tu.MakeNode().Name("node2").Obj()
+	snap := tu.NewSnapshot([]*api.Node{n1, n2}, nil)
+	for _, c := range []struct {
+		image string
+		skip  bool
+	}{{"big", false}, {"other", true}, {"big:v2", true}} {
+		pl, state := New(), framework.NewCycleState()
+		st := pl.PreScore(state, podWith(c.image).Name("p").Info(), snap, snap.Nodes)
+		if st.IsSkip() != c.skip || (!c.skip && st != nil) {
+			t.Fatalf("%s: PreScore %+v, want skip=%v", c.image, st, c.skip)
+		}
+		// Score still answers (0 everywhere when skipped).
+		for _, ni := range snap.Nodes {
+			if got, st := pl.Score(state, podWith(c.image).Name("p").Info(), ni); !st.IsSuccess() || (c.skip && got != 0) {
+				t.Fatalf("%s on %s: %d %+v", c.image, ni.Node.Name, got, st)
+			}
+		}
 	}
 }

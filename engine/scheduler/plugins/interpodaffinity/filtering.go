@@ -81,6 +81,12 @@ func (pl *Plugin) PreFilter(state *framework.CycleState, pi *framework.PodInfo, 
 	if pi.ParseError != nil {
 		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("parsing pod: %v", pi.ParseError))
 	}
+	// Nothing to count: no pod in the cluster has required anti-affinity
+	// and the incoming pod has no required terms — the Skip below, without
+	// visiting every node.
+	if len(pi.RequiredAffinityTerms) == 0 && len(pi.RequiredAntiAffinityTerms) == 0 && presenceOf(snap).withRequiredAnti == 0 {
+		return nil, framework.NewStatus(framework.Skip)
+	}
 	s := &preFilterState{
 		pod:                  pi,
 		affinityTerms:        resolveTerms(snap, pi.RequiredAffinityTerms),

@@ -31,6 +31,12 @@ func (pl *Plugin) PreScore(state *framework.CycleState, pi *framework.PodInfo, s
 	if pi.ParseError != nil {
 		return framework.AsStatus(fmt.Errorf("failed to parse pod: %w", pi.ParseError))
 	}
+	// Nothing can contribute: the incoming pod has no preferred terms and no
+	// pod in the cluster has affinity terms — the Skip below, without
+	// visiting every node.
+	if len(pi.PreferredAffinityTerms) == 0 && len(pi.PreferredAntiAffinityTerms) == 0 && presenceOf(snap).withAffinity == 0 {
+		return framework.NewStatus(framework.Skip)
+	}
 	a := pi.Pod.Spec.Affinity
 	hasConstraints := a != nil && ((a.PodAffinity != nil && len(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0) ||
 		(a.PodAntiAffinity != nil && len(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0))

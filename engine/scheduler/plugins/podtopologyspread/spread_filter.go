@@ -207,6 +207,11 @@ func (pl *Plugin) Filter(state *framework.CycleState, pod *framework.PodInfo, no
 	if err != nil {
 		return framework.AsStatus(err)
 	}
+	return s.filter(node)
+}
+
+// filter is Filter with the cycle's state (FilterBatch shares it).
+func (s *preFilterState) filter(node *framework.NodeInfo) *framework.Status {
 	for i, t := range s.topos {
 		var d int32
 		if node.Index < len(t.DomainOf) {
