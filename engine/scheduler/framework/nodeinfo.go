@@ -15,7 +15,22 @@ func (n *NodeInfo) Clone() *NodeInfo {
 			out.UsedPorts[k] = struct{}{}
 		}
 	}
+	// The extended-resource sums are maps: AddPodInfo/RemovePodInfo on the
+	// copy must not write to the original's.
+	out.Requested.Scalar = copyScalars(n.Requested.Scalar)
+	out.NonZeroRequested.Scalar = copyScalars(n.NonZeroRequested.Scalar)
 	return &out
+}
+
+func copyScalars(m map[string]int64) map[string]int64 {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]int64, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
 
 // AddPodInfo adds a pod to this NodeInfo only (no snapshot indexes), with
