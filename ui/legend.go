@@ -1,38 +1,69 @@
 package ui
 
-import "fmt"
+import "strings"
 
 // legendBox is the legend overlay (i in the cluster view): what the glyph
 // shapes, badges and colours mean. Shapes carry the state so the legend
 // holds without colour (NO_COLOR, projectors, colour-blind viewers).
 func (m *Model) legendBox(w, h int) []string {
-	lines := []string{
-		m.st.Heading.Render("pods — the shape is the state"),
-		"  " + glyphRunning + " running    " + glyphStarting + " starting (bound, containers coming up)    " + glyphPending + " pending",
-		"  " + glyphTerminating + " terminating (grace period)    " + glyphEvicting + " being evicted / preempted (DisruptionTarget)",
-		"  " + glyphFailed + " failed or killed (terminal)    " + glyphNominated + " nominated here: a preemptor waiting for its victims",
-		"",
-		m.st.Heading.Render("nodes"),
-		"  ⊘ cordoned (unschedulable)   ⚑N N taints   ⚠ MemoryPressure   ✗NotReady / ✗Unreachable",
-		"  cpu ▰▰▱▱ requested share of allocatable (what the scheduler counts, not usage)",
-		"",
-		m.st.Heading.Render("spread"),
-		"  zone-a ███ 3   matching pods per domain   zone-c⁻ not eligible (nodeAffinity / taints policy)",
-		"",
-		m.st.Heading.Render("workloads — the colour is the workload"),
-	}
-	wls := m.data.workloads
-	for i := 0; i < len(wls); i += 2 {
-		row := "  " + m.st.Workload(i).Render(glyphRunning) + " " + fmt.Sprintf("%-36s", wls[i].Ref())
-		if i+1 < len(wls) {
-			row += m.st.Workload(i+1).Render(glyphRunning) + " " + wls[i+1].Ref()
+	bw := min(w-2, 100)
+	inner := bw - 4
+	var lines []string
+	section := func(title string, items ...string) {
+		if len(lines) > 0 {
+			lines = append(lines, "")
 		}
-		lines = append(lines, row)
+		lines = append(lines, m.st.Heading.Render(title))
+		lines = append(lines, packItems(items, inner)...)
+	}
+	section("pods — the shape is the state",
+		glyphRunning+" running", glyphStarting+" starting (bound, containers coming up)", glyphPending+" pending",
+		glyphTerminating+" terminating (grace period)", glyphEvicting+" being evicted or preempted",
+		glyphFailed+" failed or killed", glyphNominated+" nominated: a preemptor waiting for its victims")
+	section("nodes",
+		"⊘ cordoned", "⚑N N taints", "⚠ MemoryPressure", "✗NotReady / ✗Unreachable",
+		"cpu ▰▰▱▱ requests ÷ allocatable (what the scheduler counts)")
+	section("spread", "zone-a ███ 3 matching pods per domain", "zone-c⁻ not an eligible domain (node affinity, taints policy)")
+	var wls []string
+	for i, wl := range m.data.workloads {
+		name := wl.Ref()
+		if wl.Kind == "pods" {
+			name = "bare pods in " + wl.Namespace
+		}
+		wls = append(wls, m.st.Workload(i).Render(glyphRunning)+" "+name)
 	}
 	if len(wls) == 0 {
-		lines = append(lines, m.st.Muted.Render("  no workloads yet"))
+		wls = []string{m.st.Muted.Render("no workloads yet")}
 	}
+	section("workloads — the colour is the workload", wls...)
 	lines = append(lines, "", m.st.Muted.Render("any key closes the legend"))
-	bw := min(w-2, 96)
 	return box(m.st, "legend", lines, bw, min(len(lines)+2, h-2), true)
+}
+
+// packItems lays items out left to right, as many per line as fit in w.
+func packItems(items []string, w int) []string {
+	var lines []string
+	var cur strings.Builder
+	curW := 0
+	for _, it := range items {
+		iw := cellWidth(it)
+		if curW > 0 && curW+3+iw > w {
+			lines = append(lines, cur.String())
+			cur.Reset()
+			curW = 0
+		}
+		if curW == 0 {
+			cur.WriteString("  ")
+			curW = 2
+		} else {
+			cur.WriteString("   ")
+			curW += 3
+		}
+		cur.WriteString(it)
+		curW += iw
+	}
+	if curW > 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
 }

@@ -135,34 +135,98 @@ func longestDomain(sv lab.SpreadView) string {
 	return l
 }
 
-// pendingLines lists pending pods in rows [from, to) with their FitError
-// message.
-func (m *Model) pendingLines(w, from, to int) []string {
-	var lines []string
+// pendingWrapMax is how many pending pods are considered for the
+// wrapped layout (beyond it the list is one line per pod anyway).
+const pendingWrapMax = 12
+
+// pendingWrapped is how many lines the first pending pods take with their
+// messages wrapped to w cells (0 when there are too many for it).
+func (m *Model) pendingWrapped(w int) int {
 	pending := m.data.snap.Pending
-	for i := max(from, 0); i < min(to, len(pending)); i++ {
-		p := pending[i]
-		mark := " "
-		name := p.Pod
-		if i == clamp(m.pendIdx, len(m.data.snap.Pending)) && m.focus == focusPending {
-			mark = "▸"
-			name = m.st.Selected.Render(name)
+	if len(pending) > pendingWrapMax {
+		return 0
+	}
+	n := 0
+	for i := range pending {
+		n += len(m.pendingEntry(i, w, true))
+	}
+	return n
+}
+
+// pendingLines lists the pending pods with their FitError message in n
+// lines of w cells: wrapped in full when they all fit, else one line per
+// pod from row `from`.
+func (m *Model) pendingLines(w, from, n int) []string {
+	pending := m.data.snap.Pending
+	if wrapped := m.pendingWrapped(w); wrapped > 0 && wrapped <= n {
+		var lines []string
+		for i := range pending {
+			lines = append(lines, m.pendingEntry(i, w, true)...)
 		}
-		wst := m.st.Workload(m.podWorkloadByKey(p.Pod))
-		g := wst.Render(glyphPending)
-		if p.NominatedNode != "" {
-			g = wst.Render(glyphNominated)
+		return lines
+	}
+	// several lines per pod when there is room for at least two each
+	if per := n / max(len(pending), 1); len(pending) <= pendingWrapMax && per >= 2 {
+		var lines []string
+		for i := range pending {
+			e := m.pendingEntry(i, w, true)
+			if len(e) > per {
+				e = e[:per]
+				e[per-1] = fit(ansi.Truncate(e[per-1], w-1, "")+"…", w)
+			}
+			lines = append(lines, e...)
 		}
-		msg := p.Message
-		if p.NominatedNode != "" {
-			msg = "nominated to " + p.NominatedNode + " (waiting for victims to terminate) · " + msg
-		}
-		if msg == "" {
-			msg = "waiting for the scheduler"
-		}
-		lines = append(lines, fit(mark+g+" "+name+"  "+m.st.Muted.Render(msg), w))
+		return lines
+	}
+	var lines []string
+	for i := max(from, 0); i < min(from+n, len(pending)); i++ {
+		lines = append(lines, m.pendingEntry(i, w, false)...)
 	}
 	return lines
+}
+
+// pendingEntry is one pending pod: glyph, name and message, on one line
+// or wrapped under the name.
+func (m *Model) pendingEntry(i, w int, wrap bool) []string {
+	p := m.data.snap.Pending[i]
+	mark := " "
+	name := strings.TrimPrefix(p.Pod, "default/")
+	nameW := len(name)
+	if i == clamp(m.pendIdx, len(m.data.snap.Pending)) && m.focus == focusPending {
+		mark = "▸"
+		name = m.st.Selected.Render(name)
+	}
+	wst := m.st.Workload(m.podWorkloadByKey(p.Pod))
+	g := wst.Render(glyphPending)
+	if p.NominatedNode != "" {
+		g = wst.Render(glyphNominated)
+	}
+	msg := p.Message
+	if p.NominatedNode != "" {
+		msg = "nominated to " + p.NominatedNode + " (waiting for victims to terminate) · " + msg
+	}
+	if msg == "" {
+		msg = "waiting for the scheduler"
+	}
+	if !wrap {
+		return []string{fit(mark+g+" "+name+"  "+m.st.Muted.Render(msg), w)}
+	}
+	indent := 3 + nameW + 2
+	if w-indent < 30 {
+		indent = 5
+	}
+	body := wrapText(msg, w-indent)
+	var out []string
+	if indent == 5 {
+		out = append(out, fit(mark+g+" "+name, w))
+	} else {
+		out = append(out, fit(mark+g+" "+name+"  "+m.st.Muted.Render(body[0]), w))
+		body = body[1:]
+	}
+	for _, l := range body {
+		out = append(out, fit(strings.Repeat(" ", indent)+m.st.Muted.Render(l), w))
+	}
+	return out
 }
 
 // lessonLines shows the current step: title, text, checks.

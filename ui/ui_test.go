@@ -396,13 +396,13 @@ func TestLessonAndLegend(t *testing.T) {
 		m := newTestModel(t, "spread-basics", 100, 30)
 		press(m, "i")
 		s := screen(m)
-		for _, want := range []string{"legend", "◇ nominated here", "● deployment/web", "⊘ cordoned"} {
+		for _, want := range []string{"legend", "◇ nominated: a preemptor", "● deployment/web", "⊘ cordoned"} {
 			if !strings.Contains(s, want) {
 				t.Fatalf("legend shows %q:\n%s", want, s)
 			}
 		}
 		press(m, "j")
-		if m.legend || strings.Contains(screen(m), "◇ nominated here") {
+		if m.legend || strings.Contains(screen(m), "◇ nominated: a preemptor") {
 			t.Fatal("any key closes the legend")
 		}
 	})

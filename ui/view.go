@@ -234,7 +234,8 @@ func (m *Model) clusterView(w, h int) []string {
 			spare -= grow
 		}
 		if nPend > 0 {
-			g := min(spare, nPend+2-pendH)
+			want := max(nPend, m.pendingWrapped(mainW-2))
+			g := min(spare, want+2-pendH)
 			if g > 0 {
 				pendH += g
 				spare -= g
@@ -265,7 +266,7 @@ func (m *Model) clusterView(w, h int) []string {
 		out = append(out, m.memos.pending.get(m.panelKey(mainW, pendH, 0, 0, 0), func() []string {
 			title := fmt.Sprintf("pending (%d)  e explains the selected one", nPend)
 			from := windowStart(clamp(m.pendIdx, nPend), nPend, pendH-2)
-			return box(m.st, title, m.pendingLines(mainW-2, from, from+pendH-2), mainW, pendH, m.focus == focusPending)
+			return box(m.st, title, m.pendingLines(mainW-2, from, pendH-2), mainW, pendH, m.focus == focusPending)
 		})...)
 	}
 	out = append(out, lessonBottom...)
