@@ -6,16 +6,25 @@
 // can.
 //
 // Differences from a running kube-scheduler, on purpose:
-//   - Every candidate node is dry-run. Upstream dry-runs a window of
-//     max(100, 10% of the candidates) starting at a random offset and stops
-//     once enough candidates are found; up to 100 candidate nodes there is
-//     no difference, above it the lab may find a better node than upstream.
-//   - Dry runs are sequential in node-name order, so results never depend
-//     on goroutine timing; ties left after upstream's criteria go to
-//     Evaluator.TieBreak (upstream: map iteration order).
+//   - Evaluator.Window chooses which potential nodes are dry-run.
+//     UpstreamWindow is DryRunPreemption's: from an offset, until
+//     max(100, 10% of the potential nodes) candidates are found (one of
+//     them without budget violations); the offset comes from the
+//     scheduler's seeded generator instead of rand.Int31n. AllCandidates
+//     (the zero value, what the oracle and `podlab schedule` do) dry-runs
+//     every potential node and so may find a better node than upstream
+//     above 100 nodes. Up to 100 potential nodes both are the same.
+//   - Dry runs are sequential in window order, so results never depend
+//     on goroutine timing; candidates are reported in node-name order and
+//     ties left after upstream's criteria go to Evaluator.TieBreak
+//     (upstream: map iteration order).
+//   - A node whose lower-priority pods only matter to NodeResourcesFit is
+//     dry-run with one filter run and sums instead of a filter run per
+//     reprieve (fastpath.go); the decision is the same.
 //   - Preempt only decides. It neither deletes the victims nor sets the
 //     preemptor's nominatedNodeName: the engine does both (graceful deletion
 //     with a DisruptionTarget condition, reason PreemptionByScheduler).
 //
-// It imports engine/api and engine/scheduler/framework only.
+// It imports engine/api, engine/scheduler/framework and the default filter
+// plugins' names (fastpath.go).
 package preemption

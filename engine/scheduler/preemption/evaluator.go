@@ -20,6 +20,19 @@ type Evaluator struct {
 	// TieBreak breaks final ties between equally good candidate nodes;
 	// nil ⇒ smallest node name.
 	TieBreak func(candidates []string) string
+	// Window: AllCandidates (zero value; the oracle and the timeless
+	// commands) or UpstreamWindow (a running kube-scheduler; the engine).
+	Window Window
+	// Offset draws UpstreamWindow's starting offset in [0, n) — the
+	// scheduler passes its seeded generator's IntN; nil ⇒ 0.
+	Offset func(n int) int
+
+	// scratch is the node copy dry runs edit.
+	scratch scratchNode
+	// referenceOnly disables the arithmetic dry run (equivalence tests);
+	// stats counts dry runs per path.
+	referenceOnly bool
+	stats         struct{ fast, reference int }
 }
 
 // Result is the outcome of a preemption attempt.
@@ -34,15 +47,16 @@ type Result struct {
 	// or "preemption: not eligible due to preemptionPolicy=Never."; "" when
 	// a node was nominated. The FitError message appends it after a space.
 	Message string
-	// Candidates are every node where preemption would work, in node-name
-	// order, with the numbers the choice compared; DecidedBy names the
+	// Candidates are the nodes found where preemption would work (every
+	// such node with AllCandidates, the window's with UpstreamWindow), in
+	// node-name order, with the numbers the choice compared; DecidedBy names the
 	// criterion that picked NominatedNode.
 	Candidates []Candidate
 	DecidedBy  Criterion
 	// Why is Summary of the choice, e.g. "node-a: lowest highest-victim
 	// priority (node-a 100, node-b 1000)".
 	Why string
-	// DryRun holds, for nodes that were tried and are not candidates, why
+	// DryRun holds, for nodes that were dry-run and are not candidates, why
 	// (e.g. "No preemption victims found for incoming pod", or the filter
 	// that still fails with every lower-priority pod gone).
 	DryRun map[string]*framework.Status
@@ -79,11 +93,16 @@ func (e *Evaluator) Preempt(state *framework.CycleState, pod *framework.PodInfo,
 	}
 	res := Result{DryRun: map[string]*framework.Status{}}
 	var errs []string
-	for _, ni := range potential {
-		clone := ni.Clone()
-		victims, violations, st := e.selectVictimsOnNode(state.Clone(), pod, clone, budgets)
+	plan := e.planFast(state, pod)
+	offset, num := e.window(len(potential))
+	win := candidateWindow{num: num}
+	for i := range potential {
+		ni := potential[(offset+i)%len(potential)]
+		victims, violations, st := e.dryRun(plan, state, pod, ni, budgets)
 		if st.IsSuccess() && len(victims) != 0 {
-			res.Candidates = append(res.Candidates, NewCandidate(ni.Node.Name, victims, violations))
+			if win.add(NewCandidate(ni.Node.Name, victims, violations)) {
+				break
+			}
 			continue
 		}
 		if st.IsSuccess() {
@@ -94,6 +113,8 @@ func (e *Evaluator) Preempt(state *framework.CycleState, pod *framework.PodInfo,
 		}
 		res.DryRun[ni.Node.Name] = st
 	}
+	res.Candidates = win.candidates()
+	sort.Slice(res.Candidates, func(a, b int) bool { return res.Candidates[a].Node < res.Candidates[b].Node })
 	if len(res.Candidates) == 0 {
 		if len(errs) > 0 {
 			res.Message = postFilterMessage(aggregate(errs))

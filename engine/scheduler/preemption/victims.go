@@ -34,21 +34,53 @@ func moreImportant(a, b *api.Pod) bool {
 	return startTime(a) < startTime(b)
 }
 
-// selectVictimsOnNode is DefaultPreemption.SelectVictimsOnNode on a cloned
-// node and state: remove every lower-priority pod, check that the preemptor
-// fits, then add pods back — budget-violating ones first, each group most
-// important first — keeping every pod that still lets the preemptor fit.
-// It returns the victims (most important first) and how many of them
-// violate a budget, or the status that makes the node unsuitable.
-func (e *Evaluator) selectVictimsOnNode(state *framework.CycleState, pod *framework.PodInfo, ni *framework.NodeInfo, budgets []budget) ([]*framework.PodInfo, int, *framework.Status) {
-	h := e.Handle
-	prio := pod.Pod.PriorityValue()
-	var potential []*framework.PodInfo
+// lowerPriority returns the node's pods of lower priority than the
+// preemptor's, in the node's order.
+func lowerPriority(ni *framework.NodeInfo, prio int32) []*framework.PodInfo {
+	var out []*framework.PodInfo
 	for _, p := range ni.Pods {
 		if p.Pod.PriorityValue() < prio {
-			potential = append(potential, p)
+			out = append(out, p)
 		}
 	}
+	return out
+}
+
+// sortByImportance orders pods most important first (stable).
+func sortByImportance(pods []*framework.PodInfo) {
+	sort.SliceStable(pods, func(i, j int) bool { return moreImportant(pods[i].Pod, pods[j].Pod) })
+}
+
+// dryRun is one node of DryRunPreemption: the node's victims, how many of
+// them violate a budget, or the status that makes it no candidate. A node
+// without lower-priority pods is answered before copying anything; nodes
+// whose potential victims are inert (fastpath.go) take the arithmetic
+// path; the rest run selectVictimsOnNode on a copy of the node and a clone
+// of the state. Both paths give the same answer.
+func (e *Evaluator) dryRun(plan *fastPlan, state *framework.CycleState, pod *framework.PodInfo, ni *framework.NodeInfo, budgets []budget) ([]*framework.PodInfo, int, *framework.Status) {
+	potential := lowerPriority(ni, pod.Pod.PriorityValue())
+	if len(potential) == 0 {
+		return nil, 0, framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNoVictims)
+	}
+	if plan != nil {
+		if victims, n, st, ok := e.selectVictimsFast(plan, state, pod, ni, potential, budgets); ok {
+			e.stats.fast++
+			return victims, n, st
+		}
+	}
+	e.stats.reference++
+	return e.selectVictimsOnNode(state.Clone(), pod, e.scratch.copyOf(ni), potential, budgets)
+}
+
+// selectVictimsOnNode is DefaultPreemption.SelectVictimsOnNode on a copied
+// node and cloned state: remove every lower-priority pod (potential, in the
+// node's order), check that the preemptor fits, then add pods back —
+// budget-violating ones first, each group most important first — keeping
+// every pod that still lets the preemptor fit. It returns the victims
+// (most important first) and how many of them violate a budget, or the
+// status that makes the node unsuitable.
+func (e *Evaluator) selectVictimsOnNode(state *framework.CycleState, pod *framework.PodInfo, ni *framework.NodeInfo, potential []*framework.PodInfo, budgets []budget) ([]*framework.PodInfo, int, *framework.Status) {
+	h := e.Handle
 	remove := func(p *framework.PodInfo) *framework.Status {
 		ni.RemovePodInfo(p)
 		if st := h.RunPreFilterExtensionRemovePod(state, pod, p, ni); !st.IsSuccess() {
@@ -68,16 +100,13 @@ func (e *Evaluator) selectVictimsOnNode(state *framework.CycleState, pod *framew
 			return nil, 0, st
 		}
 	}
-	if len(potential) == 0 {
-		return nil, 0, framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNoVictims)
-	}
 	// If the pod does not fit even with every lower-priority pod gone, the
 	// node cannot help (affinity to a victim is deliberately not
 	// considered, as upstream).
 	if st := h.RunFilterPlugins(state, pod, ni); !st.IsSuccess() {
 		return nil, 0, st
 	}
-	sort.SliceStable(potential, func(i, j int) bool { return moreImportant(potential[i].Pod, potential[j].Pod) })
+	sortByImportance(potential)
 	violating, nonViolating := splitByPDBViolation(potential, budgets)
 
 	var victims []*framework.PodInfo
@@ -111,7 +140,7 @@ func (e *Evaluator) selectVictimsOnNode(state *framework.CycleState, pod *framew
 	}
 	// Keep the victims ordered by importance across both groups.
 	if len(violating) != 0 && len(nonViolating) != 0 {
-		sort.SliceStable(victims, func(i, j int) bool { return moreImportant(victims[i].Pod, victims[j].Pod) })
+		sortByImportance(victims)
 	}
 	return victims, numViolating, nil
 }

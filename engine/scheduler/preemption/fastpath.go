@@ -1,0 +1,246 @@
+package preemption
+
+import (
+	"sort"
+
+	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/plugins/interpodaffinity"
+	"podlab.dev/podlab/engine/scheduler/plugins/nodeaffinity"
+	"podlab.dev/podlab/engine/scheduler/plugins/nodename"
+	"podlab.dev/podlab/engine/scheduler/plugins/nodeports"
+	"podlab.dev/podlab/engine/scheduler/plugins/noderesources"
+	"podlab.dev/podlab/engine/scheduler/plugins/nodeunschedulable"
+	"podlab.dev/podlab/engine/scheduler/plugins/podtopologyspread"
+	"podlab.dev/podlab/engine/scheduler/plugins/tainttoleration"
+)
+
+// Profile is implemented by a Handle that tells the dry run which plugins
+// it runs. With it, a node whose lower-priority pods cannot change any
+// filter's verdict but NodeResourcesFit's is dry-run by arithmetic: one
+// RunFilterPlugins with every such pod gone, then the reprieves as sums
+// (selectVictimsFast). Without it every node takes the reference path.
+type Profile interface {
+	// PreemptionPlugins returns the names of the profile's filter plugins
+	// and of its PreFilter plugins with extensions.
+	PreemptionPlugins() []string
+	// NominatedPodsForNode returns the pods nominated to a node; the
+	// Handle's RunFilterPlugins adds those of at least the pod's priority
+	// (RunFilterPluginsWithNominatedPods).
+	NominatedPodsForNode(node string) []*framework.PodInfo
+}
+
+// fastPlan is what makes a victim "inert" for one preemptor: its presence
+// on the node changes no active filter's verdict except NodeResourcesFit's,
+// and no PreFilter extension's state. Reasons, per default filter plugin:
+//   - NodeUnschedulable, NodeName, TaintToleration, NodeAffinity read the
+//     node and the preemptor only;
+//   - NodePorts (no extensions) compares the preemptor's host ports with
+//     the node's: a victim matters only if both have host ports;
+//   - InterPodAffinity counts pods matching the preemptor's required terms
+//     and pods whose required anti-affinity matches the preemptor: with no
+//     required terms on the preemptor, only victims with required
+//     anti-affinity terms matter (its AddPod/RemovePod change nothing for
+//     the others);
+//   - PodTopologySpread counts pods matching its constraints: the plan
+//     requires that PreFilter skipped it (no hard constraints);
+//   - any other plugin: no plan (reference path).
+type fastPlan struct {
+	// ports: NodePorts runs and the preemptor wants host ports.
+	ports bool
+	// antiAffinity: InterPodAffinity runs.
+	antiAffinity bool
+	// req is the preemptor's request in the dimensions Fit compares.
+	req fitVector
+	// nominated is the Handle's nominated-pods lookup.
+	nominated func(node string) []*framework.PodInfo
+}
+
+// planFast returns the plan for a preemptor, or nil when its dry runs must
+// take the reference path.
+func (e *Evaluator) planFast(state *framework.CycleState, pod *framework.PodInfo) *fastPlan {
+	prof, ok := e.Handle.(Profile)
+	if !ok || e.referenceOnly {
+		return nil
+	}
+	plan := &fastPlan{nominated: prof.NominatedPodsForNode}
+	fit := false
+	for _, name := range prof.PreemptionPlugins() {
+		active := !state.SkipFilterPlugins[name]
+		switch name {
+		case nodeunschedulable.Name, nodename.Name, tainttoleration.Name, nodeaffinity.Name:
+		case noderesources.Name:
+			fit = active
+		case nodeports.Name:
+			plan.ports = plan.ports || (active && len(framework.HostPortsOf(pod.Pod)) > 0)
+		case podtopologyspread.Name:
+			if active {
+				return nil
+			}
+		case interpodaffinity.Name:
+			if active {
+				if len(pod.RequiredAffinityTerms) > 0 || len(pod.RequiredAntiAffinityTerms) > 0 || pod.ParseError != nil {
+					return nil
+				}
+				plan.antiAffinity = true
+			}
+		default:
+			return nil
+		}
+	}
+	if !fit {
+		return nil
+	}
+	plan.req = requestVector(pod)
+	return plan
+}
+
+// inert reports whether p's presence matters to no filter but Fit.
+func (pl *fastPlan) inert(p *framework.PodInfo) bool {
+	if pl.antiAffinity && len(p.RequiredAntiAffinityTerms) > 0 {
+		return false
+	}
+	if pl.ports && len(framework.HostPortsOf(p.Pod)) > 0 {
+		return false
+	}
+	return true
+}
+
+// fitVector holds the amounts NodeResourcesFit compares, for the
+// preemptor's requested resources only: pods, cpu, memory,
+// ephemeral-storage and each non-zero extended resource (fit.go
+// fitsRequest compares a resource only when the pod requests it).
+type fitVector struct {
+	pods, cpu, mem, eph int64
+	scalars             []scalarAmount
+}
+
+type scalarAmount struct {
+	name   string
+	amount int64
+}
+
+func requestVector(pod *framework.PodInfo) fitVector {
+	r := pod.Requests
+	v := fitVector{pods: 1, cpu: r.MilliCPU, mem: r.Memory, eph: r.EphemeralStorage}
+	for name, q := range r.Scalar {
+		if q != 0 {
+			v.scalars = append(v.scalars, scalarAmount{name, q})
+		}
+	}
+	sort.Slice(v.scalars, func(i, j int) bool { return v.scalars[i].name < v.scalars[j].name })
+	return v
+}
+
+// room is the node's free amount in each dimension the preemptor asks for
+// (allocatable minus requested; pods: allowed minus present).
+func (pl *fastPlan) room(ni *framework.NodeInfo) fitVector {
+	a, u := &ni.Allocatable, &ni.Requested
+	v := fitVector{pods: a.AllowedPods - int64(len(ni.Pods)), cpu: a.MilliCPU - u.MilliCPU,
+		mem: a.Memory - u.Memory, eph: a.EphemeralStorage - u.EphemeralStorage}
+	if len(pl.req.scalars) > 0 {
+		v.scalars = make([]scalarAmount, len(pl.req.scalars))
+		for i, s := range pl.req.scalars {
+			v.scalars[i] = scalarAmount{s.name, a.Scalar[s.name] - u.Scalar[s.name]}
+		}
+	}
+	return v
+}
+
+// take changes room by a pod's requests: sign -1 when it is added to the
+// node, +1 when it leaves.
+func (v *fitVector) take(p *framework.PodInfo, sign int64) {
+	r := &p.Requests
+	v.pods += sign
+	v.cpu += sign * r.MilliCPU
+	v.mem += sign * r.Memory
+	v.eph += sign * r.EphemeralStorage
+	for i := range v.scalars {
+		v.scalars[i].amount += sign * r.Scalar[v.scalars[i].name]
+	}
+}
+
+// fits is fitsRequest's verdict (no reasons): every requested amount within
+// the room, and room for one more pod.
+func (pl *fastPlan) fits(room *fitVector) bool {
+	req := &pl.req
+	if room.pods < 1 {
+		return false
+	}
+	if (req.cpu > 0 && req.cpu > room.cpu) || (req.mem > 0 && req.mem > room.mem) || (req.eph > 0 && req.eph > room.eph) {
+		return false
+	}
+	for i := range req.scalars {
+		if req.scalars[i].amount > room.scalars[i].amount {
+			return false
+		}
+	}
+	return true
+}
+
+// selectVictimsFast is selectVictimsOnNode for a node whose potential
+// victims are all inert. The one full filter run — with every potential
+// victim gone — is RunFilterPlugins on a copy of the node and the cycle's
+// own state: the PreFilter extensions would leave that state as it is for
+// inert pods, so it needs no clone. Each reprieve then only changes
+// NodeResourcesFit's verdict, computed from sums: once for the node as it
+// is and once with the nominated pods the Handle adds (both passes of
+// RunFilterPluginsWithNominatedPods must pass). ok is false when a victim
+// is not inert (the caller takes the reference path).
+func (e *Evaluator) selectVictimsFast(plan *fastPlan, state *framework.CycleState, pod *framework.PodInfo, ni *framework.NodeInfo, potential []*framework.PodInfo, budgets []budget) (victims []*framework.PodInfo, numViolating int, st *framework.Status, ok bool) {
+	for _, p := range potential {
+		if !plan.inert(p) {
+			return nil, 0, nil, false
+		}
+	}
+	node := e.scratch.copyOf(ni)
+	for _, p := range potential {
+		node.RemovePodInfo(p)
+	}
+	if st := e.Handle.RunFilterPlugins(state, pod, node); !st.IsSuccess() {
+		return nil, 0, st, true
+	}
+	room := plan.room(node)
+	// The first pass adds nominated pods of at least the pod's priority
+	// (other than the pod itself): less room.
+	withNominated, nominated := room, false
+	if list := plan.nominated(ni.Node.Name); len(list) > 0 {
+		prio, key := pod.Pod.PriorityValue(), pod.Pod.Key()
+		withNominated.scalars = append([]scalarAmount(nil), room.scalars...)
+		for _, np := range list {
+			if np.Pod.PriorityValue() < prio || np.Pod.Key() == key {
+				continue
+			}
+			withNominated.take(np, -1)
+			nominated = true
+		}
+	}
+	sortByImportance(potential)
+	violating, nonViolating := splitByPDBViolation(potential, budgets)
+	reprieve := func(p *framework.PodInfo) bool {
+		room.take(p, -1)
+		if nominated {
+			withNominated.take(p, -1)
+		}
+		if plan.fits(&room) && (!nominated || plan.fits(&withNominated)) {
+			return true
+		}
+		room.take(p, 1)
+		if nominated {
+			withNominated.take(p, 1)
+		}
+		victims = append(victims, p)
+		return false
+	}
+	for _, p := range violating {
+		if !reprieve(p) {
+			numViolating++
+		}
+	}
+	for _, p := range nonViolating {
+		reprieve(p)
+	}
+	if len(violating) != 0 && len(nonViolating) != 0 {
+		sortByImportance(victims)
+	}
+	return victims, numViolating, nil, true
+}
