@@ -51,7 +51,7 @@ func (p *Plugin) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo,
 		return nil
 	}
 	for i, ni := range nodes {
-		scores[i].Score = s.preferred.score(ni)
+		scores[i].Score = s.preferred.scoreAt(int32(scores[i].Index), ni)
 	}
 	return nil
 }

@@ -58,3 +58,16 @@ func (p *preferredTerms) score(ni *framework.NodeInfo) int64 {
 	}
 	return s
 }
+
+// scoreAt is score for a node whose snapshot position is probably k (the
+// runtime's NodeScore.Index; the bound tables check it by pointer, so a
+// wrong guess only costs the slower lookup).
+func (p *preferredTerms) scoreAt(k int32, ni *framework.NodeInfo) int64 {
+	var s int64
+	for i := range p.terms {
+		if p.terms[i].matchesAt(k, ni) {
+			s += p.terms[i].weight
+		}
+	}
+	return s
+}

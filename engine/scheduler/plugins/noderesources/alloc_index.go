@@ -14,6 +14,32 @@ type allocEntry struct {
 	// balanceWithout is balancedResourceScore before the incoming pod,
 	// which depends on the node only.
 	balanceWithout int64
+	// fitMemo and balancedMemo remember the last score the batch paths
+	// computed on this node and for which pod requests. Replicas of one
+	// workload request the same, and a node's entry is rebuilt (memos
+	// cleared) whenever a pod binds to or leaves it or the node changes,
+	// so most nodes answer the next identical pod from the memo. Only the
+	// batch paths use them (one goroutine per node range); the per-node
+	// Score stays the reference.
+	fitMemo, balancedMemo scoreMemo
+	// invCPU, invMem are 1/allocatable (0 when allocatable is 0), for the
+	// exact division-free fast paths of fastscore.go.
+	invCPU, invMem float64
+}
+
+// scoreMemo is one remembered score: the pod's cpu and memory requests it
+// was computed for, the score, and whether it is set.
+type scoreMemo struct {
+	cpu, mem, score int64
+	ok              bool
+}
+
+// get returns the remembered score for these requests.
+func (m *scoreMemo) get(cpu, mem int64) (int64, bool) {
+	if m.ok && m.cpu == cpu && m.mem == mem {
+		return m.score, true
+	}
+	return 0, false
 }
 
 // allocIndex keeps an allocEntry per snapshot node, updated by the
@@ -58,6 +84,12 @@ func entryOf(ni *framework.NodeInfo) allocEntry {
 	}
 	a := nodeAllocation(ni, 0, 0, true)
 	e.balanceWithout = balancedResourceScore(&a.allocated, &a.allocatable)
+	if e.allocCPU != 0 {
+		e.invCPU = 1 / float64(e.allocCPU)
+	}
+	if e.allocMem != 0 {
+		e.invMem = 1 / float64(e.allocMem)
+	}
 	return e
 }
 
@@ -94,6 +126,19 @@ func (idx *allocIndex) entry(ni *framework.NodeInfo) *allocEntry {
 		return &idx.entries[i]
 	}
 	return nil
+}
+
+// entryAt is entry for a node whose snapshot position is probably k (the
+// runtime's NodeScore.Index): checked by comparing pointers in the
+// index's own node list, so the NodeInfo itself is not read.
+func (idx *allocIndex) entryAt(k int, ni *framework.NodeInfo) *allocEntry {
+	if idx == nil {
+		return nil
+	}
+	if k >= 0 && k < len(idx.nodes) && idx.nodes[k] == ni {
+		return &idx.entries[k]
+	}
+	return idx.entry(ni)
 }
 
 // freeEntry returns the node's free room when ni is the snapshot's own

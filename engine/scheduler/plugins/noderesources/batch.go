@@ -56,20 +56,51 @@ func (f *Fit) FilterBatch(state *framework.CycleState, pod *framework.PodInfo, n
 	return cand[:j]
 }
 
-// ScoreBatch implements framework.BatchScorePlugin with Score's values.
+// ScoreBatch implements framework.BatchScorePlugin with Score's values,
+// answered from the node's memo when the last pod scored there requested
+// the same (see allocEntry).
 func (f *Fit) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, scores []framework.NodeScore) *framework.Status {
 	s, _ := cyclecache.Get(&f.preScore, state, fitPreScoreStateKey)
+	cpu, mem := pod.NonZeroRequests.MilliCPU, pod.NonZeroRequests.Memory
 	for i, ni := range nodes {
-		scores[i].Score = s.score(pod, ni)
+		var e *allocEntry
+		if s != nil {
+			e = s.index.entryAt(scores[i].Index, ni)
+		}
+		if e == nil {
+			scores[i].Score = s.score(pod, ni)
+			continue
+		}
+		sc, ok := e.fitMemo.get(cpu, mem)
+		if !ok {
+			sc = fitScoreFast(e, cpu, mem)
+			e.fitMemo = scoreMemo{cpu: cpu, mem: mem, score: sc, ok: true}
+		}
+		scores[i].Score = sc
 	}
 	return nil
 }
 
-// ScoreBatch implements framework.BatchScorePlugin with Score's values.
+// ScoreBatch implements framework.BatchScorePlugin with Score's values,
+// answered from the node's memo when the last pod scored there requested
+// the same (see allocEntry).
 func (b *BalancedAllocation) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, scores []framework.NodeScore) *framework.Status {
 	s, _ := cyclecache.Get(&b.preScore, state, balancedPreScoreStateKey)
 	for i, ni := range nodes {
-		scores[i].Score = s.score(pod, ni)
+		var e *allocEntry
+		if s != nil {
+			e = s.index.entryAt(scores[i].Index, ni)
+		}
+		if e == nil {
+			scores[i].Score = s.score(pod, ni)
+			continue
+		}
+		sc, ok := e.balancedMemo.get(s.cpu, s.mem)
+		if !ok {
+			sc = balancedScoreFast(e, s.cpu, s.mem)
+			e.balancedMemo = scoreMemo{cpu: s.cpu, mem: s.mem, score: sc, ok: true}
+		}
+		scores[i].Score = sc
 	}
 	return nil
 }

@@ -2,7 +2,10 @@ package podtopologyspread
 
 import "podlab.dev/podlab/engine/scheduler/framework"
 
-var _ framework.BatchFilterPlugin = (*Plugin)(nil)
+var (
+	_ framework.BatchFilterPlugin = (*Plugin)(nil)
+	_ framework.BatchScorePlugin  = (*Plugin)(nil)
+)
 
 // FilterBatch implements framework.BatchFilterPlugin with Filter's
 // verdicts: the cycle's state is fetched once, then each node costs the
@@ -18,7 +21,7 @@ func (pl *Plugin) FilterBatch(state *framework.CycleState, pod *framework.PodInf
 	}
 	j := 0
 	for _, k := range cand {
-		if st := s.filter(nodes[k]); st != nil {
+		if st := s.filterAt(k, nodes[k]); st != nil {
 			reject(k, st)
 			continue
 		}
@@ -26,4 +29,23 @@ func (pl *Plugin) FilterBatch(state *framework.CycleState, pod *framework.PodInf
 		j++
 	}
 	return cand[:j]
+}
+
+// ScoreBatch implements framework.BatchScorePlugin with Score's values. A
+// node whose runtime-given position (NodeScore.Index) is confirmed by
+// pointer in the snapshot's node list is scored from its position without
+// reading the NodeInfo; with ignored nodes, or otherwise, as Score.
+func (pl *Plugin) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, scores []framework.NodeScore) *framework.Status {
+	s, err := pl.scoreState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	for i, ni := range nodes {
+		if k := scores[i].Index; s.ignored == nil && k >= 0 && k < len(s.nodes) && s.nodes[k] == ni {
+			scores[i].Score = s.scoreIdx(k, ni)
+			continue
+		}
+		scores[i].Score = s.score(ni)
+	}
+	return nil
 }

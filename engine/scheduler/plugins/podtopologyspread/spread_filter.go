@@ -30,6 +30,9 @@ type preFilterState struct {
 	// node whose domain has more matching pods (the skew check rearranged
 	// so Filter does one comparison). Kept current by updateWithPod.
 	limit []int
+	// nodes is the snapshot's node list PreFilter saw (FilterBatch checks
+	// node positions against it).
+	nodes []*framework.NodeInfo
 }
 
 // Clone implements framework.StateData (preemption dry runs mutate the copy
@@ -115,6 +118,7 @@ func (pl *Plugin) PreFilter(state *framework.CycleState, pod *framework.PodInfo,
 		return nil, framework.NewStatus(framework.Skip)
 	}
 	s := pl.calPreFilterState(pod.Pod, snap, cs)
+	s.nodes = snap.Nodes
 	state.Write(preFilterStateKey, s)
 	pl.lastFilter.Store(state, s)
 	return nil, nil
@@ -210,12 +214,27 @@ func (pl *Plugin) Filter(state *framework.CycleState, pod *framework.PodInfo, no
 	return s.filter(node)
 }
 
-// filter is Filter with the cycle's state (FilterBatch shares it).
+// filter is Filter with the cycle's state.
 func (s *preFilterState) filter(node *framework.NodeInfo) *framework.Status {
+	return s.filterIdx(node.Index, node)
+}
+
+// filterAt is filter for nodes[k] of FilterBatch: when nodes is the
+// snapshot's node list (checked by pointer, without reading the NodeInfo)
+// k is the node's index.
+func (s *preFilterState) filterAt(k int32, node *framework.NodeInfo) *framework.Status {
+	if int(k) < len(s.nodes) && s.nodes[k] == node {
+		return s.filterIdx(int(k), node)
+	}
+	return s.filterIdx(node.Index, node)
+}
+
+// filterIdx is filter for the node at snapshot position idx.
+func (s *preFilterState) filterIdx(idx int, node *framework.NodeInfo) *framework.Status {
 	for i, t := range s.topos {
 		var d int32
-		if node.Index < len(t.DomainOf) {
-			d = t.DomainOf[node.Index]
+		if idx < len(t.DomainOf) {
+			d = t.DomainOf[idx]
 		} else {
 			d = domainOf(t, node)
 		}

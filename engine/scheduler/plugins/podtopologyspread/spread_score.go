@@ -31,6 +31,9 @@ type preScoreState struct {
 	// ignored holds the names of nodes missing a key (IgnoredNodes); nil
 	// when there are none.
 	ignored map[string]struct{}
+	// nodes is the snapshot's node list PreScore saw (ScoreBatch checks
+	// node positions against it).
+	nodes []*framework.NodeInfo
 	// terms is what Score reads per constraint, precomputed.
 	terms []scoreTerm
 }
@@ -75,6 +78,7 @@ func (pl *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, 
 	// still get hostname spreading (as upstream).
 	requireAll := len(p.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
 	s := pl.calPreScoreState(p, snap, feasible, cs, requireAll)
+	s.nodes = snap.Nodes
 	state.Write(preScoreStateKey, s)
 	pl.lastScore.Store(state, s)
 	return nil
@@ -278,8 +282,13 @@ func (s *preScoreState) score(node *framework.NodeInfo) int64 {
 			return 0
 		}
 	}
+	return s.scoreIdx(node.Index, node)
+}
+
+// scoreIdx is score without the ignored-node check, for the node at
+// snapshot position idx.
+func (s *preScoreState) scoreIdx(idx int, node *framework.NodeInfo) int64 {
 	var score float64
-	idx := node.Index
 	for i := range s.terms {
 		t := &s.terms[i]
 		if idx >= len(t.domainOf) {

@@ -62,7 +62,7 @@ func (p *Plugin) ScoreBatch(state *framework.CycleState, _ *framework.PodInfo, n
 		return framework.AsStatus(fmt.Errorf("%s: reading %q from cycle state: PreScore did not run", Name, preScoreStateKey))
 	}
 	for i, ni := range nodes {
-		if t, ok := s.traits.Get(ni); ok && t&nodetraits.PreferTaints == 0 {
+		if t, ok := s.traits.At(int32(scores[i].Index), ni); ok && t&nodetraits.PreferTaints == 0 {
 			scores[i].Score = 0
 			continue
 		}
