@@ -87,6 +87,7 @@ type Model struct {
 
 	lessonOpen bool
 	help       bool
+	helpScroll int
 	legend     bool
 	pal        palette
 	picker     *picker

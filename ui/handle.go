@@ -23,7 +23,16 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if key.Matches(msg, m.keys.Quit) && msg.String() == "ctrl+c" {
 			return m, tea.Quit
 		}
-		m.help, m.legend = false, false
+		// j/k scroll a help taller than the terminal; any other key closes
+		if m.help && key.Matches(msg, m.keys.Down) {
+			m.helpScroll++
+			return m, nil
+		}
+		if m.help && key.Matches(msg, m.keys.Up) {
+			m.helpScroll = max(m.helpScroll-1, 0)
+			return m, nil
+		}
+		m.help, m.legend, m.helpScroll = false, false, 0
 		return m, nil
 	}
 	k := m.keys

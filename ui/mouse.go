@@ -151,12 +151,55 @@ func (m *Model) switchView(v viewID) {
 	m.refresh()
 }
 
-// handleWheel scrolls the list or view under focus.
+// handleWheel scrolls the list or view under the mouse: in the cluster
+// view the panel under the pointer takes the focus first.
 func (m *Model) handleWheel(mo tea.Mouse) {
+	if m.view == viewCluster && !m.pal.open && m.picker == nil && !m.help && !m.legend {
+		if f, ok := m.panelAt(mo.X, mo.Y); ok && f != m.focus {
+			m.focus = f
+			if f != focusPods {
+				m.refresh()
+			}
+		}
+	}
 	switch mo.Button {
 	case tea.MouseWheelUp:
 		m.move(-1)
 	case tea.MouseWheelDown:
 		m.move(1)
 	}
+}
+
+// panelAt names the cluster-view panel at (x, y) from the title of the box
+// around it.
+func (m *Model) panelAt(x, y int) (focusID, bool) {
+	if m.w < minWidth || m.h < minHeight {
+		return 0, false
+	}
+	lines := strings.Split(ansi.Strip(m.render()), "\n")
+	for top := min(y, len(lines)-1); top >= 1; top-- {
+		r := []rune(lines[top])
+		if x >= len(r) {
+			continue
+		}
+		// walk left to this box's corner on its top line
+		for c := x; c >= 0 && c < len(r); c-- {
+			if r[c] == '│' || r[c] == '╰' {
+				break
+			}
+			if r[c] == '╭' {
+				title := string(r[c:])
+				switch {
+				case strings.HasPrefix(title, "╭─ pending"):
+					return focusPending, true
+				case strings.HasPrefix(title, "╭─ workloads"):
+					return focusWorkloads, true
+				case strings.HasPrefix(title, "╭─ spread"), strings.HasPrefix(title, "╭─ lesson"):
+					return 0, false
+				}
+				return focusNodes, true
+			}
+		}
+	}
+	return 0, false
 }

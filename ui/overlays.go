@@ -16,15 +16,36 @@ import (
 // helpBox is the full help overlay (?), with the concept cards when there
 // is room.
 func (m *Model) helpBox(w, h int) []string {
-	if c := m.helpCache; c.w == w && c.h == h && c.st == m.st {
+	if c := m.helpCache; c.w == w && c.h == h && c.st == m.st && c.scroll == m.helpScroll {
 		return c.lines
 	}
-	lines := strings.Split(strings.TrimRight(assets.Help(), "\n"), "\n")
+	raw := strings.Split(strings.TrimRight(assets.Help(), "\n"), "\n")
 	bw := 0
-	for _, l := range lines {
+	for _, l := range raw {
 		bw = max(bw, ansi.StringWidth(l))
 	}
 	bw = min(bw+4, w-2)
+	// narrow terminals: wrap long lines under their text column (the
+	// help's labels are 15 cells wide)
+	var lines []string
+	for _, l := range raw {
+		if ansi.StringWidth(l) <= bw-2 {
+			lines = append(lines, l)
+			continue
+		}
+		indent := 0
+		if len(l) > 15 && strings.TrimSpace(l[:15]) != "" || strings.HasPrefix(l, strings.Repeat(" ", 15)) {
+			indent = 15
+		}
+		for i, part := range wrapText(strings.TrimSpace(l[indent:]), max(bw-2-indent, 10)) {
+			part = strings.TrimRight(part, " ")
+			if i == 0 {
+				lines = append(lines, l[:indent]+part)
+			} else {
+				lines = append(lines, strings.Repeat(" ", indent)+part)
+			}
+		}
+	}
 	if h-2 > len(lines)+8 {
 		lines = append(lines, "", "Concepts")
 		for _, c := range assets.Cards() {
@@ -35,16 +56,24 @@ func (m *Model) helpBox(w, h int) []string {
 		}
 	}
 	lines = append(lines, "", "any key closes this help")
-	out := box(m.st, "help", lines, bw, min(len(lines)+2, h-2), true)
-	m.helpCache = helpCache{w: w, h: h, st: m.st, lines: out}
+	bh := min(len(lines)+2, h-2)
+	title := "help"
+	if over := len(lines) - (bh - 2); over > 0 {
+		m.helpScroll = min(m.helpScroll, over)
+		lines = lines[m.helpScroll:]
+		title = fmt.Sprintf("help · j/k scroll · %d more lines", over-m.helpScroll)
+	}
+	out := box(m.st, title, lines, bw, bh, true)
+	m.helpCache = helpCache{w: w, h: h, st: m.st, scroll: m.helpScroll, lines: out}
 	return out
 }
 
 // helpCache is the rendered help box for one size and theme.
 type helpCache struct {
-	w, h  int
-	st    *Styles
-	lines []string
+	w, h   int
+	scroll int
+	st     *Styles
+	lines  []string
 }
 
 func firstSentence(s string) string {

@@ -432,3 +432,45 @@ func TestTickRefresh(t *testing.T) {
 		t.Fatal("a full refresh comes after fullRefreshEvery quiet ticks")
 	}
 }
+
+func TestWheelOverPanel(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	lines := strings.Split(screen(m), "\n")
+	for y, l := range lines {
+		if strings.Contains(l, "╭─ workloads") {
+			m.Update(tea.MouseWheelMsg{X: 5, Y: y + 1, Button: tea.MouseWheelDown})
+			if m.focus != focusWorkloads || m.wlIdx != 1 {
+				t.Fatalf("wheel over the workloads: focus %d, row %d", m.focus, m.wlIdx)
+			}
+			return
+		}
+	}
+	t.Fatal("no workloads panel")
+}
+
+func TestHelpWrapsAt80(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 80, 24)
+	press(m, "?")
+	s := screen(m)
+	if !strings.Contains(s, "podlab — keys") || !strings.Contains(s, "wheel to scroll") {
+		t.Fatalf("help at 80 columns wraps instead of cutting:\n%s", s)
+	}
+}
+
+func TestHelpScrolls(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 80, 24)
+	press(m, "?")
+	if strings.Contains(screen(m), "q or ctrl+c") {
+		t.Skip("the help fits at 80×24")
+	}
+	for i := 0; i < 30; i++ {
+		press(m, "j")
+	}
+	if !m.help || !strings.Contains(screen(m), "q or ctrl+c") || !strings.Contains(screen(m), "0 more lines") {
+		t.Fatalf("j scrolls the help to its end:\n%s", screen(m))
+	}
+	press(m, "x")
+	if m.help {
+		t.Fatal("another key closes the help")
+	}
+}
