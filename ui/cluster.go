@@ -295,6 +295,7 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 		fmt.Fprintf(&fp, "%d,%d;", c.skip, c.hiddenBelow)
 	}
 	key := colsKey{m.panelKey(w, h, 0, 0, 0), colW, fp.String()}
+	key.panel.node, key.panel.pod = sel, m.podIdx
 	key.panel.stamp = stamp{} // the cards carry the cluster's state
 	if c := m.memos.columns; m.cards.misses == misses && c.lines != nil && c.key == key {
 		return c.lines

@@ -286,9 +286,10 @@ func windowStart(sel, total, n int) int {
 	return max(min(sel-n+1, total-n), 0)
 }
 
-// panelKey is the memo key of a panel of the given sizes.
+// panelKey is the memo key of a panel of the given sizes (the node and
+// pod selection are not part of it: only the node boxes show them).
 func (m *Model) panelKey(w, h, w2, h2, h3 int) panelKey {
-	return panelKey{stamp: m.data.stamp, wl: m.wlIdx, pend: m.pendIdx, node: m.nodeIdx, pod: m.podIdx, focus: m.focus, view: m.view,
+	return panelKey{stamp: m.data.stamp, wl: m.wlIdx, pend: m.pendIdx, focus: m.focus, view: m.view,
 		w: w, h: h, w2: w2, h2: h2, h3: h3, st: m.st, wlGen: m.data.wlGen, layoutGen: m.data.layoutGen, step: m.sess.Step()}
 }
 
