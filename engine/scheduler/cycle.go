@@ -159,7 +159,12 @@ func (s *Scheduler) run(pi *framework.PodInfo, explain bool, rng *rand.Rand) *ou
 			}
 		}
 	}
-	feasible, st := s.filterNodes(o.state, pi, nodes, o.narrowed)
+	var feasible []*framework.NodeInfo
+	if p := s.cfg.PercentageOfNodesToScore; p != nil && !explain {
+		feasible, st = s.filterSome(o.state, pi, nodes, *p)
+	} else {
+		feasible, st = s.filterNodes(o.state, pi, nodes, o.narrowed)
+	}
 	if st != nil {
 		o.err = st
 		return o

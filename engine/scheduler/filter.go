@@ -40,6 +40,14 @@ type cycleBuffers struct {
 	// first out-of-range normalised score a worker found.
 	partial  [][]int64
 	rangeErr []*framework.Status
+	// round, accNodes/accIdx, roundMark and markStamp are filterSome's:
+	// the nodes of the current round, the feasible nodes found so far,
+	// and which nodes (by index) belong to the round.
+	round     []*framework.NodeInfo
+	accNodes  []*framework.NodeInfo
+	accIdx    []int32
+	roundMark []uint64
+	markStamp uint64
 }
 
 type activeFilter struct {
@@ -103,6 +111,39 @@ func (b *cycleBuffers) reset(numNodes, workers int) {
 // an Error status.
 func (s *Scheduler) filterNodes(state *framework.CycleState, pi *framework.PodInfo, nodes []*framework.NodeInfo, narrowed map[string]struct{}) ([]*framework.NodeInfo, *framework.Status) {
 	b := &s.buf
+	if st := s.filterPass(state, pi, nodes, narrowed == nil); st != nil {
+		return nil, st
+	}
+	consider := func(ni *framework.NodeInfo) bool { return true }
+	if narrowed != nil {
+		consider = func(ni *framework.NodeInfo) bool {
+			_, ok := narrowed[ni.Node.Name]
+			return ok
+		}
+	}
+	rejected, st := s.nominatedPass(state, pi, consider)
+	if st != nil {
+		return nil, st
+	}
+	if rejected > 0 {
+		j := 0
+		for i, ni := range b.feasible {
+			if idx := b.feasibleIdx[i]; b.statuses[idx] == nil {
+				b.feasible[j], b.feasibleIdx[j] = ni, idx
+				j++
+			}
+		}
+		b.feasible, b.feasibleIdx = b.feasible[:j], b.feasibleIdx[:j]
+	}
+	return b.feasible, nil
+}
+
+// filterPass runs the filter plugins plugin-major over nodes (see
+// filterNodes), filling buf.statuses/rejectedBy and leaving the nodes
+// that pass, in the order of nodes, in buf.feasible/feasibleIdx. all says
+// nodes is the snapshot's node list (positions are indexes).
+func (s *Scheduler) filterPass(state *framework.CycleState, pi *framework.PodInfo, nodes []*framework.NodeInfo, all bool) *framework.Status {
+	b := &s.buf
 	b.filters = b.filters[:0]
 	for i, pl := range s.prof.filter {
 		if state.SkipFilterPlugins[pl.Name()] {
@@ -161,8 +202,8 @@ func (s *Scheduler) filterNodes(state *framework.CycleState, pi *framework.PodIn
 			}
 		}
 		// Survivors go to the worker's own region of the feasible
-		// buffers, starting at lo; the regions are joined below.
-		all := narrowed == nil // then nodes is snap.Nodes and k is the Index
+		// buffers, starting at lo; the regions are joined below. With
+		// all, nodes is snap.Nodes and k is the Index.
 		for j, k := range cand {
 			ni, idx := nodes[k], k
 			if !all {
@@ -175,7 +216,7 @@ func (s *Scheduler) filterNodes(state *framework.CycleState, pi *framework.PodIn
 	})
 	for _, st := range b.workerErr {
 		if st != nil {
-			return nil, st
+			return st
 		}
 	}
 	n := 0
@@ -188,21 +229,7 @@ func (s *Scheduler) filterNodes(state *framework.CycleState, pi *framework.PodIn
 		n += cnt
 	}
 	b.feasible, b.feasibleIdx = b.feasible[:n], b.feasibleIdx[:n]
-	rejected, st := s.nominatedPass(state, pi, narrowed)
-	if st != nil {
-		return nil, st
-	}
-	if rejected > 0 {
-		j := 0
-		for i, ni := range b.feasible {
-			if idx := b.feasibleIdx[i]; b.statuses[idx] == nil {
-				b.feasible[j], b.feasibleIdx[j] = ni, idx
-				j++
-			}
-		}
-		b.feasible, b.feasibleIdx = b.feasible[:j], b.feasibleIdx[:j]
-	}
-	return b.feasible, nil
+	return nil
 }
 
 // nominatedPass runs the first pass of RunFilterPluginsWithNominatedPods
@@ -213,8 +240,9 @@ func (s *Scheduler) filterNodes(state *framework.CycleState, pi *framework.PodIn
 // second pass (without them) on every node, so a node is feasible only if
 // both passes accept it, and its status is the first pass's when that one
 // rejects — exactly upstream's order. It returns the number of nodes it
-// rejected, or an Error status.
-func (s *Scheduler) nominatedPass(state *framework.CycleState, pi *framework.PodInfo, narrowed map[string]struct{}) (int, *framework.Status) {
+// rejected, or an Error status. consider says which nodes were filtered
+// in this pass.
+func (s *Scheduler) nominatedPass(state *framework.CycleState, pi *framework.PodInfo, consider func(*framework.NodeInfo) bool) (int, *framework.Status) {
 	if s.nominator.Len() == 0 {
 		return 0, nil
 	}
@@ -224,10 +252,8 @@ func (s *Scheduler) nominatedPass(state *framework.CycleState, pi *framework.Pod
 		if ni == nil {
 			continue
 		}
-		if narrowed != nil {
-			if _, ok := narrowed[name]; !ok {
-				continue
-			}
+		if !consider(ni) {
+			continue
 		}
 		added, st := s.filterWithNominatedPods(state, pi, ni)
 		if !added || st.IsSuccess() {

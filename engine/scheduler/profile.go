@@ -77,6 +77,9 @@ func defaultPlugins(cfg Config) ([]framework.Plugin, error) {
 // error when the configuration is invalid (PodTopologySpread's default
 // constraints are validated as upstream's args validation does).
 func Build(cfg Config, snap *framework.Snapshot) (*Scheduler, error) {
+	if err := validPercentage(cfg.PercentageOfNodesToScore); err != nil {
+		return nil, fmt.Errorf("scheduler configuration: %w", err)
+	}
 	plugins, err := defaultPlugins(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("scheduler profile: %w", err)

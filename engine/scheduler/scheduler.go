@@ -41,6 +41,15 @@ type Config struct {
 	// (default 2). Results do not depend on it: every node's verdict and
 	// score is computed independently and written to its own slot.
 	Parallelism int
+	// PercentageOfNodesToScore is KubeSchedulerConfiguration's
+	// percentageOfNodesToScore. nil (the lab's default): every node is
+	// filtered and scored, so a decision is the best over the whole
+	// cluster and explanations are complete. 0: upstream's adaptive
+	// default (50 − nodes/125 %, at least 5 %); 1..100: that percentage.
+	// In both, at least 100 feasible nodes are looked for, from a start
+	// index that rotates from cycle to cycle (see filterSome). Explain
+	// always evaluates every node.
+	PercentageOfNodesToScore *int32
 }
 
 // Scheduler runs scheduling cycles for one profile against a Snapshot. It
@@ -58,6 +67,9 @@ type Scheduler struct {
 	// postFilter runs preemption for an unschedulable pod (nil: none).
 	postFilter postFilterFunc
 	buf        cycleBuffers
+	// nextStartNodeIndex is where the next cycle starts looking for
+	// feasible nodes with a PercentageOfNodesToScore.
+	nextStartNodeIndex int
 	// referencePaths makes the cycle ignore the plugins' batch fast paths
 	// and call the per-node Filter/Score (the reference); equivalence
 	// tests compare the two.
