@@ -27,8 +27,10 @@ type Evaluator struct {
 	// scheduler passes its seeded generator's IntN; nil ⇒ 0.
 	Offset func(n int) int
 
-	// scratch is the node copy dry runs edit.
-	scratch scratchNode
+	// scratch is the node copy dry runs edit; potential the buffer of a
+	// node's lower-priority pods.
+	scratch   scratchNode
+	potential []*framework.PodInfo
 	// referenceOnly disables the arithmetic dry run (equivalence tests);
 	// stats counts dry runs per path.
 	referenceOnly bool
@@ -78,7 +80,7 @@ func (e *Evaluator) Preempt(state *framework.CycleState, pod *framework.PodInfo,
 	if snap.NumNodes() == 0 {
 		return Result{Message: postFilterMessage("no nodes available")}
 	}
-	var potential []*framework.NodeInfo
+	potential := make([]*framework.NodeInfo, 0, len(nodeStatuses))
 	for _, ni := range snap.Nodes {
 		if codeOf(nodeStatuses, ni.Node.Name) == framework.Unschedulable {
 			potential = append(potential, ni)

@@ -178,23 +178,19 @@ func (pl *fastPlan) fits(room *fitVector) bool {
 }
 
 // selectVictimsFast is selectVictimsOnNode for a node whose potential
-// victims are all inert. The one full filter run — with every potential
-// victim gone — is RunFilterPlugins on a copy of the node and the cycle's
-// own state: the PreFilter extensions would leave that state as it is for
+// victims are all inert. node is the copy of the node without them. The
+// one full filter run — with every potential victim gone — is
+// RunFilterPlugins on it with the cycle's own state: the PreFilter extensions would leave that state as it is for
 // inert pods, so it needs no clone. Each reprieve then only changes
 // NodeResourcesFit's verdict, computed from sums: once for the node as it
 // is and once with the nominated pods the Handle adds (both passes of
 // RunFilterPluginsWithNominatedPods must pass). ok is false when a victim
 // is not inert (the caller takes the reference path).
-func (e *Evaluator) selectVictimsFast(plan *fastPlan, state *framework.CycleState, pod *framework.PodInfo, ni *framework.NodeInfo, potential []*framework.PodInfo, budgets []budget) (victims []*framework.PodInfo, numViolating int, st *framework.Status, ok bool) {
+func (e *Evaluator) selectVictimsFast(plan *fastPlan, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo, potential []*framework.PodInfo, budgets []budget) (victims []*framework.PodInfo, numViolating int, st *framework.Status, ok bool) {
 	for _, p := range potential {
 		if !plan.inert(p) {
 			return nil, 0, nil, false
 		}
-	}
-	node := e.scratch.copyOf(ni)
-	for _, p := range potential {
-		node.RemovePodInfo(p)
 	}
 	if st := e.Handle.RunFilterPlugins(state, pod, node); !st.IsSuccess() {
 		return nil, 0, st, true
@@ -203,7 +199,7 @@ func (e *Evaluator) selectVictimsFast(plan *fastPlan, state *framework.CycleStat
 	// The first pass adds nominated pods of at least the pod's priority
 	// (other than the pod itself): less room.
 	withNominated, nominated := room, false
-	if list := plan.nominated(ni.Node.Name); len(list) > 0 {
+	if list := plan.nominated(node.Node.Name); len(list) > 0 {
 		prio, key := pod.Pod.PriorityValue(), pod.Pod.Key()
 		withNominated.scalars = append([]scalarAmount(nil), room.scalars...)
 		for _, np := range list {

@@ -33,6 +33,9 @@ func compileBudgets(pdbs []*api.PodDisruptionBudget) []budget {
 // matches goes below zero. Pods already listed in a budget's DisruptedPods
 // are being evicted already and do not count.
 func splitByPDBViolation(pods []*framework.PodInfo, budgets []budget) (violating, nonViolating []*framework.PodInfo) {
+	if len(budgets) == 0 {
+		return nil, pods
+	}
 	allowed := make([]int32, len(budgets))
 	for i, b := range budgets {
 		allowed[i] = b.pdb.Status.DisruptionsAllowed

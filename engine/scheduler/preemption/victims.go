@@ -3,7 +3,7 @@ package preemption
 import (
 	"errors"
 	"math"
-	"sort"
+	"slices"
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler/framework"
@@ -34,21 +34,17 @@ func moreImportant(a, b *api.Pod) bool {
 	return startTime(a) < startTime(b)
 }
 
-// lowerPriority returns the node's pods of lower priority than the
-// preemptor's, in the node's order.
-func lowerPriority(ni *framework.NodeInfo, prio int32) []*framework.PodInfo {
-	var out []*framework.PodInfo
-	for _, p := range ni.Pods {
-		if p.Pod.PriorityValue() < prio {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // sortByImportance orders pods most important first (stable).
 func sortByImportance(pods []*framework.PodInfo) {
-	sort.SliceStable(pods, func(i, j int) bool { return moreImportant(pods[i].Pod, pods[j].Pod) })
+	slices.SortStableFunc(pods, func(a, b *framework.PodInfo) int {
+		switch {
+		case moreImportant(a.Pod, b.Pod):
+			return -1
+		case moreImportant(b.Pod, a.Pod):
+			return 1
+		}
+		return 0
+	})
 }
 
 // dryRun is one node of DryRunPreemption: the node's victims, how many of
@@ -58,12 +54,13 @@ func sortByImportance(pods []*framework.PodInfo) {
 // path; the rest run selectVictimsOnNode on a copy of the node and a clone
 // of the state. Both paths give the same answer.
 func (e *Evaluator) dryRun(plan *fastPlan, state *framework.CycleState, pod *framework.PodInfo, ni *framework.NodeInfo, budgets []budget) ([]*framework.PodInfo, int, *framework.Status) {
-	potential := lowerPriority(ni, pod.Pod.PriorityValue())
+	node, potential := e.scratch.copyWithout(ni, pod.Pod.PriorityValue(), e.potential)
+	e.potential = potential
 	if len(potential) == 0 {
 		return nil, 0, framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNoVictims)
 	}
 	if plan != nil {
-		if victims, n, st, ok := e.selectVictimsFast(plan, state, pod, ni, potential, budgets); ok {
+		if victims, n, st, ok := e.selectVictimsFast(plan, state, pod, node, potential, budgets); ok {
 			e.stats.fast++
 			return victims, n, st
 		}
