@@ -33,6 +33,7 @@ func main() {
 	showCoverage := flag.Bool("coverage", false, "print what the real scheduler exercised (reasons, non-zero scores, preemptions)")
 	noPodLevel := flag.Bool("no-pod-level-resources", false, "generate no pod-level resources (skip a known difference)")
 	noNominations := flag.Bool("no-nominations", false, "generate no stale status.nominatedNodeName (skip a known difference)")
+	shape := flag.String("shape", "mixed", "generated scenario size: mixed (every fifth large), small or large")
 	strict := flag.Bool("strict", false, "exit 1 on the known findings too")
 	noPreempt := flag.Bool("no-preemption", false, "disable preemption on both sides")
 	flag.Parse()
@@ -55,7 +56,14 @@ func main() {
 	}
 	if len(inputs) == 0 {
 		for i := 0; i < *n; i++ {
-			cfg := withOpts(gen.Mixed(i), *noPodLevel, *noNominations)
+			cfg := gen.Mixed(i)
+			switch *shape {
+			case "small":
+				cfg = gen.Config{}
+			case "large":
+				cfg = gen.Large
+			}
+			cfg = withOpts(cfg, *noPodLevel, *noNominations)
 			i := i
 			inputs = append(inputs, input{fmt.Sprintf("s%d-%d.yaml", *seed, i), gen.Scenario(*seed, i, cfg),
 				func() []byte { return gen.Scenario(*seed, i, withOpts(cfg, true, true)) }})
