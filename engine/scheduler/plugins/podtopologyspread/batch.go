@@ -19,6 +19,9 @@ func (pl *Plugin) FilterBatch(state *framework.CycleState, pod *framework.PodInf
 		}
 		return cand[:0]
 	}
+	if len(s.topos) == 1 && len(nodes) == len(s.nodes) && len(nodes) == len(s.topos[0].DomainOf) && len(nodes) > 0 && &nodes[0] == &s.nodes[0] {
+		return s.filterOneConstraint(cand, reject)
+	}
 	j := 0
 	for _, k := range cand {
 		if st := s.filterAt(k, nodes[k]); st != nil {
@@ -48,4 +51,25 @@ func (pl *Plugin) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo
 		scores[i].Score = s.score(ni)
 	}
 	return nil
+}
+
+// filterOneConstraint is filterIdx for the common case of one hard
+// constraint over the snapshot's own node list (positions are indexes),
+// with the constraint's tables hoisted out of the loop.
+func (s *preFilterState) filterOneConstraint(cand []int32, reject func(int32, *framework.Status)) []int32 {
+	domainOf, matchNum, limit := s.topos[0].DomainOf, s.matchNum[0], s.limit[0]
+	j := 0
+	for _, k := range cand {
+		d := domainOf[k]
+		switch {
+		case d < 0:
+			reject(k, statusNodeLabelNotMatch)
+		case int(matchNum[d]) > limit:
+			reject(k, statusConstraintsNotMatch)
+		default:
+			cand[j] = k
+			j++
+		}
+	}
+	return cand[:j]
 }
