@@ -6,14 +6,11 @@ const allocIndexKey = "noderesources/allocation"
 
 // allocEntry is one node's cpu and memory numbers, densely packed so a
 // Score pass over thousands of nodes reads one array sequentially instead
-// of three scattered parts of every NodeInfo.
+// of three scattered parts of every NodeInfo. It is 128 bytes, the memos
+// and reciprocals in the first 64 and the node's numbers in the second,
+// so that a memo hit touches one cache line (the entries array, being
+// large, starts on a page boundary).
 type allocEntry struct {
-	allocCPU, allocMem int64 // allocatable
-	reqCPU, reqMem     int64 // Requested (BalancedAllocation)
-	nzCPU, nzMem       int64 // NonZeroRequested (Fit)
-	// balanceWithout is balancedResourceScore before the incoming pod,
-	// which depends on the node only.
-	balanceWithout int64
 	// fitMemo and balancedMemo remember the last score the batch paths
 	// computed on this node and for which pod requests. Replicas of one
 	// workload request the same, and a node's entry is rebuilt (memos
@@ -25,19 +22,28 @@ type allocEntry struct {
 	// invCPU, invMem are 1/allocatable (0 when allocatable is 0), for the
 	// exact division-free fast paths of fastscore.go.
 	invCPU, invMem float64
+
+	allocCPU, allocMem int64 // allocatable
+	reqCPU, reqMem     int64 // Requested (BalancedAllocation)
+	nzCPU, nzMem       int64 // NonZeroRequested (Fit)
+	// balanceWithout is balancedResourceScore before the incoming pod,
+	// which depends on the node only.
+	balanceWithout int64
+	_              int64 // pad to 128 bytes
 }
 
-// scoreMemo is one remembered score: the pod's cpu and memory requests it
-// was computed for, the score, and whether it is set.
+// scoreMemo is one remembered score (0..100): the pod's cpu and memory
+// requests it was computed for, the score, and whether it is set.
 type scoreMemo struct {
-	cpu, mem, score int64
-	ok              bool
+	cpu, mem int64
+	score    int32
+	ok       bool
 }
 
 // get returns the remembered score for these requests.
 func (m *scoreMemo) get(cpu, mem int64) (int64, bool) {
 	if m.ok && m.cpu == cpu && m.mem == mem {
-		return m.score, true
+		return int64(m.score), true
 	}
 	return 0, false
 }

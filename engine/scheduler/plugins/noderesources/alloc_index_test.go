@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler/framework"
@@ -86,5 +87,12 @@ func TestAllocIndexFollowsTheSnapshot(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestAllocEntryIsTwoCacheLines(t *testing.T) {
+	var e allocEntry
+	if size, memos := unsafe.Sizeof(e), unsafe.Offsetof(e.allocCPU); size != 128 || memos != 64 {
+		t.Fatalf("allocEntry is %d bytes with the numbers at %d, want 128 and 64", size, memos)
 	}
 }

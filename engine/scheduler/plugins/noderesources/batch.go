@@ -74,7 +74,7 @@ func (f *Fit) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, no
 		sc, ok := e.fitMemo.get(cpu, mem)
 		if !ok {
 			sc = fitScoreFast(e, cpu, mem)
-			e.fitMemo = scoreMemo{cpu: cpu, mem: mem, score: sc, ok: true}
+			e.fitMemo = scoreMemo{cpu: cpu, mem: mem, score: int32(sc), ok: true}
 		}
 		scores[i].Score = sc
 	}
@@ -98,7 +98,7 @@ func (b *BalancedAllocation) ScoreBatch(state *framework.CycleState, pod *framew
 		sc, ok := e.balancedMemo.get(s.cpu, s.mem)
 		if !ok {
 			sc = balancedScoreFast(e, s.cpu, s.mem)
-			e.balancedMemo = scoreMemo{cpu: s.cpu, mem: s.mem, score: sc, ok: true}
+			e.balancedMemo = scoreMemo{cpu: s.cpu, mem: s.mem, score: int32(sc), ok: true}
 		}
 		scores[i].Score = sc
 	}
