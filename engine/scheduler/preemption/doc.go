@@ -14,6 +14,8 @@
 //     (the zero value, what the oracle and `podlab schedule` do) dry-runs
 //     every potential node and so may find a better node than upstream
 //     above 100 nodes. Up to 100 potential nodes both are the same.
+//   - The window runs over the potential nodes in node-name order
+//     (upstream: the node tree's zone round-robin order).
 //   - Dry runs are sequential in window order, so results never depend
 //     on goroutine timing; candidates are reported in node-name order and
 //     ties left after upstream's criteria go to Evaluator.TieBreak
