@@ -81,7 +81,6 @@ type Model struct {
 	paused   bool
 	speedIdx int
 	tickID   int
-	lastTick time.Time
 	// quietTicks counts ticks that skipped the refresh (nothing changed).
 	quietTicks int
 

@@ -225,10 +225,3 @@ func (m *Model) saveCmd(path string) tea.Cmd {
 		return fileSavedMsg{path: path, err: os.WriteFile(path, []byte(data), 0o644)}
 	}
 }
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
