@@ -3,7 +3,7 @@ GO ?= go
 N ?= 10000
 FUZZTIME ?= 30s
 
-.PHONY: test race bench fuzz lint conformance ci run
+.PHONY: test race bench fuzz lint conformance conformance-test conformance-bench e2e ci run
 
 test:
 	$(GO) test ./...
@@ -19,6 +19,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./lab/command
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./lab/check
 	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./lab/manifest
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadFile$$' -fuzztime $(FUZZTIME) ./lab
 
 lint:
 	gofmt -l $$(git ls-files '*.go')
@@ -26,8 +27,18 @@ lint:
 	staticcheck ./...
 
 # Differential tests against the real kube-scheduler (separate module).
+SEED ?= 1
 conformance:
-	cd conformance && CONFORMANCE_N=$(N) $(GO) test -count=1 ./...
+	cd conformance && $(GO) run ./cmd/agree -n $(N) -seed $(SEED) -coverage
+
+conformance-test:
+	cd conformance && $(GO) test -count=1 ./...
+
+conformance-bench:
+	cd conformance && $(GO) test -run '^$$' -bench Speed -benchtime 1x -timeout 60m .
+
+e2e:
+	bash scripts/e2e-tmux.sh
 
 ci:
 	bash .ci/run
