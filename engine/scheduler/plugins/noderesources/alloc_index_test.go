@@ -90,9 +90,8 @@ func TestAllocIndexFollowsTheSnapshot(t *testing.T) {
 	}
 }
 
-func TestAllocEntryIsTwoCacheLines(t *testing.T) {
-	var e allocEntry
-	if size, memos := unsafe.Sizeof(e), unsafe.Offsetof(e.allocCPU); size != 128 || memos != 64 {
-		t.Fatalf("allocEntry is %d bytes with the numbers at %d, want 128 and 64", size, memos)
+func TestScoreMemoIsSmall(t *testing.T) {
+	if size := unsafe.Sizeof(scoreMemo{}); size > 12 {
+		t.Fatalf("scoreMemo is %d bytes", size)
 	}
 }

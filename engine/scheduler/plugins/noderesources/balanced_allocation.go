@@ -33,6 +33,8 @@ func (*BalancedAllocation) Name() string { return BalancedAllocationName }
 type balancedPreScoreState struct {
 	cpu, mem int64
 	index    *allocIndex
+	// epoch is the index's memo epoch for cpu and mem (0: no index).
+	epoch uint32
 }
 
 // Clone implements framework.StateData; the state is immutable.
@@ -49,6 +51,7 @@ func (b *BalancedAllocation) PreScore(state *framework.CycleState, pod *framewor
 	s := &balancedPreScoreState{cpu: pod.Requests.MilliCPU, mem: pod.Requests.Memory}
 	if snap != nil {
 		s.index = allocIndexOf(snap)
+		s.epoch = s.index.epochFor(&s.index.balancedKey, s.cpu, s.mem)
 	}
 	state.Write(balancedPreScoreStateKey, s)
 	b.preScore.Store(state, s)

@@ -57,49 +57,53 @@ func (f *Fit) FilterBatch(state *framework.CycleState, pod *framework.PodInfo, n
 }
 
 // ScoreBatch implements framework.BatchScorePlugin with Score's values,
-// answered from the node's memo when the last pod scored there requested
-// the same (see allocEntry).
+// answered from the node's memo when the pod requests what the last one
+// scored there did (see scoreMemo).
 func (f *Fit) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, scores []framework.NodeScore) *framework.Status {
 	s, _ := cyclecache.Get(&f.preScore, state, fitPreScoreStateKey)
 	cpu, mem := pod.NonZeroRequests.MilliCPU, pod.NonZeroRequests.Memory
 	for i, ni := range nodes {
-		var e *allocEntry
-		if s != nil {
-			e = s.index.entryAt(scores[i].Index, ni)
+		k := -1
+		if s != nil && s.epoch != 0 {
+			k = s.index.positionOf(scores[i].Index, ni)
 		}
-		if e == nil {
+		if k < 0 {
 			scores[i].Score = s.score(pod, ni)
 			continue
 		}
-		sc, ok := e.fitMemo.get(cpu, mem)
-		if !ok {
-			sc = fitScoreFast(e, cpu, mem)
-			e.fitMemo = scoreMemo{cpu: cpu, mem: mem, score: int32(sc), ok: true}
+		m := &s.index.memos[k]
+		if m.fitEpoch == s.epoch {
+			scores[i].Score = int64(m.fit)
+			continue
 		}
+		sc := fitScoreFast(&s.index.entries[k], cpu, mem)
+		m.fit, m.fitEpoch = int8(sc), s.epoch
 		scores[i].Score = sc
 	}
 	return nil
 }
 
 // ScoreBatch implements framework.BatchScorePlugin with Score's values,
-// answered from the node's memo when the last pod scored there requested
-// the same (see allocEntry).
+// answered from the node's memo when the pod requests what the last one
+// scored there did (see scoreMemo).
 func (b *BalancedAllocation) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, scores []framework.NodeScore) *framework.Status {
 	s, _ := cyclecache.Get(&b.preScore, state, balancedPreScoreStateKey)
 	for i, ni := range nodes {
-		var e *allocEntry
-		if s != nil {
-			e = s.index.entryAt(scores[i].Index, ni)
+		k := -1
+		if s != nil && s.epoch != 0 {
+			k = s.index.positionOf(scores[i].Index, ni)
 		}
-		if e == nil {
+		if k < 0 {
 			scores[i].Score = s.score(pod, ni)
 			continue
 		}
-		sc, ok := e.balancedMemo.get(s.cpu, s.mem)
-		if !ok {
-			sc = balancedScoreFast(e, s.cpu, s.mem)
-			e.balancedMemo = scoreMemo{cpu: s.cpu, mem: s.mem, score: int32(sc), ok: true}
+		m := &s.index.memos[k]
+		if m.balancedEpoch == s.epoch {
+			scores[i].Score = int64(m.balanced)
+			continue
 		}
+		sc := balancedScoreFast(&s.index.entries[k], s.cpu, s.mem)
+		m.balanced, m.balancedEpoch = int8(sc), s.epoch
 		scores[i].Score = sc
 	}
 	return nil

@@ -36,7 +36,12 @@ func (s *fitPreScoreState) score(pod *framework.PodInfo, node *framework.NodeInf
 }
 
 // fitPreScoreState carries the snapshot's allocation index to Score.
-type fitPreScoreState struct{ index *allocIndex }
+type fitPreScoreState struct {
+	index *allocIndex
+	// epoch is the index's memo epoch for this pod's non-zero requests
+	// (0: no index).
+	epoch uint32
+}
 
 // Clone implements framework.StateData; the state is immutable.
 func (s *fitPreScoreState) Clone() framework.StateData { return s }
@@ -46,10 +51,11 @@ const fitPreScoreStateKey framework.StateKey = "PreScore" + Name
 // PreScore implements framework.PreScorePlugin. As upstream it never
 // skips; the pod's non-zero requests are already in framework.PodInfo, so
 // it only fetches the snapshot's allocation index for Score.
-func (f *Fit) PreScore(state *framework.CycleState, _ *framework.PodInfo, snap *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
+func (f *Fit) PreScore(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
 	s := &fitPreScoreState{}
 	if snap != nil {
 		s.index = allocIndexOf(snap)
+		s.epoch = s.index.epochFor(&s.index.fitKey, pod.NonZeroRequests.MilliCPU, pod.NonZeroRequests.Memory)
 	}
 	state.Write(fitPreScoreStateKey, s)
 	f.preScore.Store(state, s)
