@@ -87,12 +87,12 @@ func (idx *Index) NodesChanged(s *framework.Snapshot) {
 
 // At returns the traits of nodes[k] when nodes is the snapshot's node list
 // (k is then the node's index, known without reading the NodeInfo), else
-// as Get.
+// as Get (k is only a hint: a negative or wrong one costs the slower lookup).
 func (idx *Index) At(k int32, ni *framework.NodeInfo) (Traits, bool) {
 	if idx == nil {
 		return 0, false
 	}
-	if int(k) < len(idx.nodes) && idx.nodes[k] == ni {
+	if k >= 0 && int(k) < len(idx.nodes) && idx.nodes[k] == ni {
 		return idx.traits[k], true
 	}
 	return idx.Get(ni)

@@ -40,3 +40,17 @@ func TestIndexFollowsNodes(t *testing.T) {
 		t.Error("nil index")
 	}
 }
+
+func TestAtTreatsThePositionAsAHint(t *testing.T) {
+	snap := framework.NewSnapshot()
+	for _, name := range []string{"a", "b"} {
+		snap.AddNode(&api.Node{ObjectMeta: api.ObjectMeta{Name: name}, Spec: api.NodeSpec{Unschedulable: name == "b"}})
+	}
+	idx := Of(snap)
+	b := snap.Get("b")
+	for _, k := range []int32{1, 0, -1, 7} {
+		if got, ok := idx.At(k, b); !ok || got != Unschedulable {
+			t.Errorf("At(%d, b) = %v %v", k, got, ok)
+		}
+	}
+}
