@@ -145,8 +145,11 @@ func renderScenario(sc *Scenario) ([]byte, error) {
 		m["zones"] = zones
 		y.Cluster = m
 	}
-	if s := sc.Scheduler; s.TieBreak != "" || len(s.DefaultConstraints) > 0 || s.DefaultingType != "" {
+	if s := sc.Scheduler; s.TieBreak != "" || len(s.DefaultConstraints) > 0 || s.DefaultingType != "" || s.PercentageOfNodesToScore != nil {
 		m := map[string]any{}
+		if s.PercentageOfNodesToScore != nil {
+			m[percentageKey] = percentageValue(s.PercentageOfNodesToScore)
+		}
 		if s.TieBreak != "" {
 			m["tieBreak"] = s.TieBreak
 		}

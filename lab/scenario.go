@@ -85,6 +85,9 @@ type SchedulerSpec struct {
 	DefaultConstraints []DefaultConstraint
 	// DefaultingType is "System" (built-in defaults) or "List".
 	DefaultingType string
+	// PercentageOfNodesToScore: nil evaluates every node (the lab's
+	// default); 0 is upstream's adaptive default ("adaptive"); 1..100.
+	PercentageOfNodesToScore *int32
 }
 
 // DefaultConstraint is a cluster-level default spread constraint.

@@ -323,8 +323,10 @@ func (p *scenarioParser) cluster(n *yaml.Node, c *ClusterSpec) {
 }
 
 func (p *scenarioParser) schedulerSpec(n *yaml.Node, s *SchedulerSpec) {
-	p.fields(n, "scheduler", []string{"tieBreak", "defaultConstraints", "defaultingType"}, func(k string, v *yaml.Node) {
+	p.fields(n, "scheduler", []string{"tieBreak", "defaultConstraints", "defaultingType", percentageKey}, func(k string, v *yaml.Node) {
 		switch k {
+		case percentageKey:
+			s.PercentageOfNodesToScore = p.percentageOfNodesToScore(v)
 		case "tieBreak":
 			s.TieBreak = p.str(v, "scheduler.tieBreak")
 			if s.TieBreak != "random" && s.TieBreak != "name" {

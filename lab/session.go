@@ -14,6 +14,7 @@ import (
 	"podlab.dev/podlab/engine/kubelet"
 	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/engine/scheduler/preemption"
 	"podlab.dev/podlab/lab/command"
 )
 
@@ -148,13 +149,16 @@ func (s *Session) admit(e *engine.Engine, p *api.Pod) error {
 // takes the selectors of the controllers that own the pod).
 func (s *Session) schedulerFactory() engine.SchedulerFactory {
 	return func(seed int64, snap *framework.Snapshot, pdbs func() []*api.PodDisruptionBudget) engine.Scheduler {
-		cfg := scheduler.Config{Seed: seed, PDBs: pdbs, SpreadSelectors: s.ownerSelector}
+		// The running lab preempts like a running kube-scheduler (upstream's
+		// candidate window); `podlab schedule` dry-runs every candidate.
+		cfg := scheduler.Config{Seed: seed, PDBs: pdbs, SpreadSelectors: s.ownerSelector, PreemptionWindow: preemption.UpstreamWindow}
 		tie := s.opts.TieBreak
 		if sc := s.file.Scenario; sc != nil {
 			if tie == "" {
 				tie = sc.Scheduler.TieBreak
 			}
 			cfg.DefaultingType = sc.Scheduler.DefaultingType
+			applySchedulerOptions(&cfg, sc.Scheduler.PercentageOfNodesToScore)
 			for _, dc := range sc.Scheduler.DefaultConstraints {
 				cfg.DefaultConstraints = append(cfg.DefaultConstraints, api.TopologySpreadConstraint{
 					MaxSkew: dc.MaxSkew, TopologyKey: dc.TopologyKey, WhenUnsatisfiable: dc.WhenUnsatisfiable})

@@ -15,7 +15,7 @@ import (
 // seeded generator (upstream: map iteration order).
 func (s *Scheduler) preemptionPostFilter() postFilterFunc {
 	return func(state *framework.CycleState, pi *framework.PodInfo, statuses map[string]*framework.Status, rng *rand.Rand) postFilterResult {
-		ev := &preemption.Evaluator{Handle: s, PDBs: s.cfg.PDBs}
+		ev := &preemption.Evaluator{Handle: s, PDBs: s.cfg.PDBs, Window: s.cfg.PreemptionWindow, Offset: rng.IntN}
 		if s.cfg.TieBreak == TieBreakRandom {
 			ev.TieBreak = func(candidates []string) string {
 				c := append([]string(nil), candidates...)

@@ -37,6 +37,12 @@ type Config struct {
 	PDBs func() []*api.PodDisruptionBudget
 	// DisablePreemption turns DefaultPreemption (the PostFilter) off.
 	DisablePreemption bool
+	// PreemptionWindow is preemption.AllCandidates (the zero value: every
+	// candidate node is dry-run, as the oracle and `podlab schedule` do) or
+	// preemption.UpstreamWindow (a running kube-scheduler's window of
+	// max(100, 10 %) candidates from a seeded offset; identical up to 100
+	// potential nodes).
+	PreemptionWindow preemption.Window
 	// Parallelism is the number of goroutines Filter and Score use
 	// (default 2). Results do not depend on it: every node's verdict and
 	// score is computed independently and written to its own slot.
