@@ -57,6 +57,9 @@ type outcome struct {
 	absent    *framework.Status
 	feasible  []*framework.NodeInfo
 	table     scoreTable
+	// nominatedRejected is the pod's nominated node when it was tried
+	// first and rejected: its status is explicit even outside narrowed.
+	nominatedRejected *framework.NodeInfo
 	// chosen is the position in feasible of the chosen node, -1 if none.
 	chosen int
 	err    *framework.Status
@@ -142,11 +145,21 @@ func (s *Scheduler) run(pi *framework.PodInfo, explain bool, rng *rand.Rand) *ou
 	// taken without scoring when it passes (evaluateNominatedNode).
 	nominated := s.snap.Get(pi.Pod.Status.NominatedNodeName)
 	if nominated != nil && !explain {
-		if st := s.filterOneWithNominatedPods(o.state, pi, nominated); st.IsSuccess() {
+		st := s.filterOneWithNominatedPods(o.state, pi, nominated)
+		if st.IsSuccess() {
 			o.feasible = append(s.buf.feasible[:0], nominated)
 			o.chosen = 0
 			return o
 		}
+		if !st.IsRejected() {
+			o.err = st
+			return o
+		}
+		// evaluateNominatedNode records the rejection in the cycle's
+		// NodeToStatus: it stays the node's status even when a PreFilter
+		// result leaves the node out of the nodes filtered next.
+		s.buf.statuses[nominated.Index] = st
+		o.nominatedRejected = nominated
 	}
 	nodes := s.snap.Nodes
 	if !preRes.AllNodes() {
@@ -208,7 +221,7 @@ func (s *Scheduler) statusOf(o *outcome, ni *framework.NodeInfo) *framework.Stat
 	if o.preFilter != nil {
 		return o.preFilter
 	}
-	if o.narrowed != nil {
+	if o.narrowed != nil && ni != o.nominatedRejected {
 		if _, ok := o.narrowed[ni.Node.Name]; !ok {
 			return o.absent
 		}
@@ -235,7 +248,7 @@ func (s *Scheduler) reasonHistogram(o *outcome) map[string]int {
 	}
 	for _, ni := range s.snap.Nodes {
 		var st *framework.Status
-		if o.narrowed != nil {
+		if o.narrowed != nil && ni != o.nominatedRejected {
 			if _, ok := o.narrowed[ni.Node.Name]; !ok {
 				st = o.absent
 			}

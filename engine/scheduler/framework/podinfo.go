@@ -20,6 +20,11 @@ func NewPodInfo(pod *api.Pod) *PodInfo {
 	pi.Requests = api.ResourcesOf(api.PodRequests(pod, api.PodRequestsOptions{}))
 	nz := api.ResourcesOf(api.PodRequests(pod, api.PodRequestsOptions{NonMissingContainerRequests: nonZeroDefaults}))
 	pi.NonZeroRequests = api.Resources{MilliCPU: nz.MilliCPU, Memory: nz.Memory}
+	pi.ScoreRequests = pi.NonZeroRequests
+	if pod.Spec.Resources != nil && len(pod.Spec.Resources.Requests) > 0 {
+		sc := api.ResourcesOf(api.PodRequests(pod, api.PodRequestsOptions{NonMissingContainerRequests: nonZeroDefaults, SkipPodLevelResources: true}))
+		pi.ScoreRequests = api.Resources{MilliCPU: sc.MilliCPU, Memory: sc.Memory}
+	}
 	if a := pod.Spec.Affinity; a != nil {
 		if a.PodAffinity != nil {
 			pi.RequiredAffinityTerms = pi.compileTerms(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution)

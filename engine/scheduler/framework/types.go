@@ -33,6 +33,11 @@ type PodInfo struct {
 	// NonZeroRequests fill cpu/memory for containers that set none with
 	// 100m / 200Mi, as the scheduler's scoring does.
 	NonZeroRequests api.Resources
+	// ScoreRequests are NonZeroRequests without pod-level resources: what
+	// NodeResourcesFit's LeastAllocated score counts for the incoming pod
+	// in v1.36 (its scorer is built without the PodLevelResources gate,
+	// fit.go getScorer / resource_allocation.go calculatePodResourceRequest).
+	ScoreRequests api.Resources
 
 	RequiredAffinityTerms      []AffinityTerm
 	RequiredAntiAffinityTerms  []AffinityTerm

@@ -61,7 +61,7 @@ func (f *Fit) FilterBatch(state *framework.CycleState, pod *framework.PodInfo, n
 // scored there did (see scoreMemo).
 func (f *Fit) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, scores []framework.NodeScore) *framework.Status {
 	s, _ := cyclecache.Get(&f.preScore, state, fitPreScoreStateKey)
-	cpu, mem := pod.NonZeroRequests.MilliCPU, pod.NonZeroRequests.Memory
+	cpu, mem := pod.ScoreRequests.MilliCPU, pod.ScoreRequests.Memory
 	for i, ni := range nodes {
 		k := -1
 		if s != nil && s.epoch != 0 {

@@ -41,7 +41,7 @@ func shares(a *allocation) []ResourceShare {
 
 // ExplainNode implements framework.Explainer.
 func (f *Fit) ExplainNode(_ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) any {
-	a := nodeAllocation(node, pod.NonZeroRequests.MilliCPU, pod.NonZeroRequests.Memory, false)
+	a := nodeAllocation(node, pod.ScoreRequests.MilliCPU, pod.ScoreRequests.Memory, false)
 	e := FitExplanation{Resources: shares(&a), Score: leastAllocatedScore(&a)}
 	for i := 0; i < numResources; i++ {
 		if a.allocatable[i] != 0 {

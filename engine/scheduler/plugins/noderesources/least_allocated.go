@@ -18,7 +18,7 @@ func (f *Fit) Score(state *framework.CycleState, pod *framework.PodInfo, node *f
 
 // score is Score with the cycle's state (nil when PreScore did not run).
 func (s *fitPreScoreState) score(pod *framework.PodInfo, node *framework.NodeInfo) int64 {
-	podCPU, podMem := pod.NonZeroRequests.MilliCPU, pod.NonZeroRequests.Memory
+	podCPU, podMem := pod.ScoreRequests.MilliCPU, pod.ScoreRequests.Memory
 	if s != nil {
 		if e := s.index.entry(node); e != nil {
 			var a allocation
@@ -55,7 +55,7 @@ func (f *Fit) PreScore(state *framework.CycleState, pod *framework.PodInfo, snap
 	s := &fitPreScoreState{}
 	if snap != nil {
 		s.index = allocIndexOf(snap)
-		s.epoch = s.index.epochFor(&s.index.fitKey, pod.NonZeroRequests.MilliCPU, pod.NonZeroRequests.Memory)
+		s.epoch = s.index.epochFor(&s.index.fitKey, pod.ScoreRequests.MilliCPU, pod.ScoreRequests.Memory)
 	}
 	state.Write(fitPreScoreStateKey, s)
 	f.preScore.Store(state, s)
