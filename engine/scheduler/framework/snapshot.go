@@ -157,23 +157,7 @@ func (s *Snapshot) AddPod(pi *PodInfo) {
 	if old := s.podNode[p.Key()]; old != nil {
 		s.RemovePod(p.Key())
 	}
-	ni.Pods = append(ni.Pods, pi)
-	if len(pi.RequiredAffinityTerms) > 0 || len(pi.PreferredAffinityTerms) > 0 ||
-		len(pi.RequiredAntiAffinityTerms) > 0 || len(pi.PreferredAntiAffinityTerms) > 0 {
-		ni.PodsWithAffinity = append(ni.PodsWithAffinity, pi)
-	}
-	if len(pi.RequiredAntiAffinityTerms) > 0 {
-		ni.PodsWithRequiredAntiAffinity = append(ni.PodsWithRequiredAntiAffinity, pi)
-	}
-	ni.Requested.Add(pi.Requests)
-	ni.NonZeroRequested.Add(pi.NonZeroRequests)
-	for _, hp := range HostPortsOf(p) {
-		if ni.UsedPorts == nil {
-			ni.UsedPorts = map[HostPort]struct{}{}
-		}
-		ni.UsedPorts[hp] = struct{}{}
-	}
-	ni.Generation++
+	ni.AddPodInfo(pi)
 	s.podNode[p.Key()] = ni
 	s.generation++
 	for _, idx := range s.indexes {
@@ -188,32 +172,15 @@ func (s *Snapshot) RemovePod(key string) {
 		return
 	}
 	var pi *PodInfo
-	for i, x := range ni.Pods {
+	for _, x := range ni.Pods {
 		if x.Pod.Key() == key {
 			pi = x
-			ni.Pods = append(ni.Pods[:i], ni.Pods[i+1:]...)
 			break
 		}
 	}
-	if pi == nil {
+	if pi == nil || !ni.RemovePodInfo(pi) {
 		return
 	}
-	ni.PodsWithAffinity = removePodInfo(ni.PodsWithAffinity, pi)
-	ni.PodsWithRequiredAntiAffinity = removePodInfo(ni.PodsWithRequiredAntiAffinity, pi)
-	ni.Requested.Sub(pi.Requests)
-	ni.NonZeroRequested.Sub(pi.NonZeroRequests)
-	if len(ni.UsedPorts) > 0 {
-		ni.UsedPorts = nil
-		for _, other := range ni.Pods {
-			for _, hp := range HostPortsOf(other.Pod) {
-				if ni.UsedPorts == nil {
-					ni.UsedPorts = map[HostPort]struct{}{}
-				}
-				ni.UsedPorts[hp] = struct{}{}
-			}
-		}
-	}
-	ni.Generation++
 	delete(s.podNode, key)
 	s.generation++
 	for _, idx := range s.indexes {
