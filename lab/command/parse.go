@@ -330,6 +330,11 @@ func parseDuration(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if err != nil {
 		if n, err2 := strconv.ParseFloat(s, 64); err2 == nil && n >= 0 {
+			// time.Duration holds about 292 years; beyond that the
+			// conversion would wrap around to a negative value.
+			if n*float64(time.Second) >= math.MaxInt64 {
+				return 0, fmt.Errorf("duration %q is too long", s)
+			}
 			return time.Duration(n * float64(time.Second)), nil
 		}
 		return 0, fmt.Errorf("bad duration %q: use e.g. 30s, 2m, 1h30m", s)

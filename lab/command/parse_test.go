@@ -133,6 +133,7 @@ func TestParseErrors(t *testing.T) {
 		{"advance", "give one duration"},
 		{"advance -5s", "must not be negative"},
 		{"advance 100000h", "at most a year"},
+		{"advance 10000000000", `duration "10000000000" is too long`},
 		{"seed x", `seed "x": give an integer`},
 		{"undo now", `unexpected "now"`},
 		{`label node n1 "a=b`, "unterminated \" quote"},
