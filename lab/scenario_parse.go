@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -129,7 +130,7 @@ func (p *scenarioParser) duration(n *yaml.Node, what string) time.Duration {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		if secs, err2 := strconv.ParseFloat(s, 64); err2 == nil && secs >= 0 {
+		if secs, err2 := strconv.ParseFloat(s, 64); err2 == nil && secs >= 0 && secs*float64(time.Second) < math.MaxInt64 {
 			return time.Duration(secs * float64(time.Second))
 		}
 		p.errorf(n, "%s: bad duration %q", what, s, "use e.g. 30s, 2m, 1h30m")

@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -42,6 +43,9 @@ func ParseLabDuration(s string) (time.Duration, error) {
 	if n, err := strconv.ParseFloat(s, 64); err == nil {
 		if n < 0 {
 			return 0, fmt.Errorf("duration %q is negative", s)
+		}
+		if n*float64(time.Second) >= math.MaxInt64 {
+			return 0, fmt.Errorf("duration %q is too long", s)
 		}
 		return time.Duration(n * float64(time.Second)), nil
 	}
