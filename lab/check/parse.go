@@ -314,10 +314,17 @@ var refAliases = map[string]string{
 	"ds": "daemonset", "daemonsets": "daemonset", "jobs": "job", "no": "node", "nodes": "node", "pdbs": "pdb",
 }
 
+// canonicalRefKind maps kubectl's kind names and short names to the
+// lab's kinds; anything else is left as written (it is then not a kind
+// any function accepts, and the error quotes it as typed).
 func canonicalRefKind(k string) string {
-	k = strings.ToLower(k)
-	if c, ok := refAliases[k]; ok {
+	lower := strings.ToLower(k)
+	if c, ok := refAliases[lower]; ok {
 		return c
+	}
+	switch lower {
+	case "pod", "node", "deployment", "statefulset", "replicaset", "daemonset", "job", "cronjob", "pdb":
+		return lower
 	}
 	return k
 }

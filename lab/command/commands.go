@@ -235,7 +235,7 @@ func quoteIfNeeded(s string) string {
 	if s == "" {
 		return "''"
 	}
-	if strings.ContainsAny(s, " \t\n'\"\\") {
+	if strings.ContainsAny(s, " \t\n\r'\"\\") {
 		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
 	return s

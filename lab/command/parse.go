@@ -253,8 +253,8 @@ func checkLabelKey(k string) error {
 	if i := strings.LastIndexByte(k, '/'); i >= 0 {
 		prefix := k[:i]
 		name = k[i+1:]
-		if prefix == "" || len(prefix) > 253 {
-			return fmt.Errorf("label key %q: bad prefix", k)
+		if prefix == "" || len(prefix) > 253 || !dnsSubdomain(prefix) {
+			return fmt.Errorf("label key %q: the prefix must be a DNS subdomain (lower-case letters, digits, '-' and '.')", k)
 		}
 	}
 	if name == "" || len(name) > 63 {
@@ -368,4 +368,20 @@ func parsePercent(s string) (float64, error) {
 		return 0, fmt.Errorf("%q: the percentage must be between 0%% and 100%%", s)
 	}
 	return f, nil
+}
+
+// dnsSubdomain reports a lower-case RFC 1123 subdomain (a label key's prefix).
+func dnsSubdomain(s string) bool {
+	for _, part := range strings.Split(s, ".") {
+		if part == "" || len(part) > 63 {
+			return false
+		}
+		for i, r := range part {
+			alnum := r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
+			if !alnum && (r != '-' || i == 0 || i == len(part)-1) {
+				return false
+			}
+		}
+	}
+	return true
 }
