@@ -95,7 +95,7 @@ func (a Arg) String() string {
 	case ArgWord:
 		return a.Word
 	case ArgSelector:
-		return a.Key + a.Op + a.Val
+		return a.Key + a.Op + selectorValue(a.Val)
 	}
 	return a.Expr.String()
 }
@@ -171,4 +171,12 @@ func (l *listExpr) String() string {
 		parts[i] = x.String()
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// selectorValue prints a selector's value so that it lexes back the same.
+func selectorValue(v string) string {
+	if plainWord(v) || isNumberText(v) {
+		return v
+	}
+	return (&literal{v: StrV(v)}).String()
 }
