@@ -155,7 +155,7 @@ func plainWord(s string) bool {
 	case "and", "or", "not", "in", "true", "false":
 		return false
 	}
-	if _, isFunc := funcs[s]; isFunc {
+	if funcNameSet[s] {
 		return false
 	}
 	for _, r := range s {

@@ -92,10 +92,16 @@ func anyWord(a Arg) error {
 	return nil
 }
 
+// funcNameSet is the set of function names (filled from funcs in init, so
+// that printing values, which must avoid these words, does not depend on
+// funcs' initializer).
+var funcNameSet = map[string]bool{}
+
 func init() {
 	for name, f := range funcs {
 		f.Name = name
 		funcs[name] = f
+		funcNameSet[name] = true
 	}
 }
 
