@@ -97,7 +97,7 @@ func (a Arg) String() string {
 	case ArgSelector:
 		return a.Key + a.Op + selectorValue(a.Val)
 	}
-	return a.Expr.String()
+	return grouped(a.Expr)
 }
 
 // Expr is a parsed expression.
@@ -124,8 +124,17 @@ type literal struct{ v Value }
 
 type listExpr struct{ items []Expr }
 
-func (b *binary) String() string  { return b.l.String() + " " + b.op + " " + b.r.String() }
-func (n *notExpr) String() string { return "!" + n.x.String() }
+func (b *binary) String() string  { return grouped(b.l) + " " + b.op + " " + grouped(b.r) }
+func (n *notExpr) String() string { return "!" + grouped(n.x) }
+
+// grouped parenthesises a nested binary expression, so the normal form
+// keeps the structure whatever the operators' precedence.
+func grouped(e Expr) string {
+	if _, ok := e.(*binary); ok {
+		return "(" + e.String() + ")"
+	}
+	return e.String()
+}
 func (c *callExpr) String() string {
 	parts := make([]string, len(c.args))
 	for i, a := range c.args {
