@@ -124,13 +124,20 @@ type literal struct{ v Value }
 
 type listExpr struct{ items []Expr }
 
-func (b *binary) String() string  { return grouped(b.l) + " " + b.op + " " + grouped(b.r) }
-func (n *notExpr) String() string { return "!" + grouped(n.x) }
+func (b *binary) String() string { return grouped(b.l) + " " + b.op + " " + grouped(b.r) }
+func (n *notExpr) String() string {
+	if _, ok := n.x.(*binary); ok {
+		return "!(" + n.x.String() + ")"
+	}
+	return "!" + n.x.String()
+}
 
 // grouped parenthesises a nested binary expression, so the normal form
 // keeps the structure whatever the operators' precedence.
 func grouped(e Expr) string {
-	if _, ok := e.(*binary); ok {
+	switch e.(type) {
+	case *binary, *notExpr:
+		// a negation is not a comparison operand: keep its parentheses
 		return "(" + e.String() + ")"
 	}
 	return e.String()
