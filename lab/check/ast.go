@@ -164,7 +164,8 @@ func (l *literal) String() string {
 
 // plainWord reports text that lexes back as the same bare word.
 func plainWord(s string) bool {
-	if s == "" || isNumberText(s) {
+	// text with a slash could read back as a kind/name reference
+	if s == "" || isNumberText(s) || strings.Contains(s, "/") {
 		return false
 	}
 	switch strings.ToLower(s) {
