@@ -97,7 +97,10 @@ func (a Arg) String() string {
 	case ArgSelector:
 		return a.Key + a.Op + selectorValue(a.Val)
 	}
-	return grouped(a.Expr)
+	if _, ok := a.Expr.(*binary); ok && startsWithWord(a.Expr) {
+		return "(" + a.Expr.String() + ")"
+	}
+	return a.Expr.String()
 }
 
 // Expr is a parsed expression.
@@ -124,24 +127,70 @@ type literal struct{ v Value }
 
 type listExpr struct{ items []Expr }
 
-func (b *binary) String() string { return grouped(b.l) + " " + b.op + " " + grouped(b.r) }
-func (n *notExpr) String() string {
-	if _, ok := n.x.(*binary); ok {
-		return "!(" + n.x.String() + ")"
+// The normal form prints only the parentheses the grammar needs, so it
+// never nests deeper than the text it came from (MaxDepth counts
+// parentheses and negations): || binds loosest, then &&, then a negation,
+// then comparisons, whose operands are plain values.
+func (b *binary) String() string {
+	switch b.op {
+	case "||":
+		// left-associated: a || chain on the left reads back the same
+		return b.l.String() + " || " + parenUnless(b.r, precAnd)
+	case "&&":
+		return parenUnless(b.l, precAnd) + " && " + parenUnless(b.r, precNot)
 	}
-	return "!" + n.x.String()
+	return parenUnless(b.l, precValue) + " " + b.op + " " + parenUnless(b.r, precValue)
 }
 
-// grouped parenthesises a nested binary expression, so the normal form
-// keeps the structure whatever the operators' precedence.
-func grouped(e Expr) string {
-	switch e.(type) {
-	case *binary, *notExpr:
-		// a negation is not a comparison operand: keep its parentheses
+func (n *notExpr) String() string { return "!" + parenUnless(n.x, precNot) }
+
+// Binding strengths, loosest first.
+const (
+	precOr = iota
+	precAnd
+	precNot // a negation and, below it, a comparison
+	precValue
+)
+
+func precedence(e Expr) int {
+	switch x := e.(type) {
+	case *binary:
+		switch x.op {
+		case "||":
+			return precOr
+		case "&&":
+			return precAnd
+		}
+		return precNot // a comparison reads as a negation's operand
+	case *notExpr:
+		return precNot
+	}
+	return precValue
+}
+
+// parenUnless parenthesises e when it binds looser than the place it is in.
+func parenUnless(e Expr, min int) string {
+	if precedence(e) < min {
 		return "(" + e.String() + ")"
 	}
 	return e.String()
 }
+
+// startsWithWord reports an expression whose text begins with a bare word;
+// as a function argument that would read back as a word or a selector.
+func startsWithWord(e Expr) bool {
+	for {
+		switch x := e.(type) {
+		case *binary:
+			e = x.l
+			continue
+		case *literal:
+			return x.v.Kind == Bool || (x.v.Kind == Str && plainWord(x.v.S))
+		}
+		return false
+	}
+}
+
 func (c *callExpr) String() string {
 	parts := make([]string, len(c.args))
 	for i, a := range c.args {

@@ -173,3 +173,43 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// The normal form prints only the parentheses the grammar needs: it reads
+// back as the same structure and never nests deeper than its source.
+func TestNormalForm(t *testing.T) {
+	long := strings.Repeat("0 || ", 40) + "0"
+	// 20 levels of parentheses, each holding an && inside an ||
+	deep := strings.Repeat("a && b || (", 20) + "c" + strings.Repeat(")", 20)
+	for _, c := range []struct{ in, want string }{
+		{"a || b || c", "a || b || c"},
+		{"a || (b || c)", "a || (b || c)"},
+		{"a && b || c && d", "a && b || c && d"},
+		{"(a || b) && c", "(a || b) && c"},
+		{"a && (b && c)", "a && (b && c)"},
+		{"!a && !(b || c)", "!a && !(b || c)"},
+		{"!(a == b)", "!a == b"},
+		{"(!a) == b", "(!a) == b"},
+		{"(a == b) == c", "(a == b) == c"},
+		{"x not in [a, b]", "!x in [a, b]"},
+		{"count(pods, (true || x)) > 0", "count(pods, (true || x)) > 0"},
+		{"count(pods, 1 == x) > 0", "count(pods, 1 == x) > 0"},
+		{long, long},
+	} {
+		parsed, err := Parse(c.in)
+		if err != nil {
+			t.Fatalf("%q: %v", c.in, err)
+		}
+		if got := parsed.String(); got != c.want {
+			t.Errorf("%q: normal form %q, want %q", c.in, got, c.want)
+		}
+	}
+	for _, src := range []string{long, deep} {
+		c, err := Parse(src)
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if _, err := Parse(c.String()); err != nil {
+			t.Errorf("normal form of %q does not read back: %v", src, err)
+		}
+	}
+}
