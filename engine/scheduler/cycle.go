@@ -103,7 +103,7 @@ func (s *Scheduler) result(o *outcome, pi *framework.PodInfo, rng *rand.Rand) Re
 	res := Result{Reasons: s.reasonHistogram(o), Plugins: s.rejectingPlugins(o)}
 	var post postFilterResult
 	if !s.cfg.DisablePreemption && s.postFilter != nil {
-		post = s.postFilter(o.state, pi, s.nodeStatuses(o), rng)
+		post = s.postFilter(o.state, pi, cycleStatuses{s, o}, rng)
 		res.NominatedNode, res.Victims, res.Preemption = post.nominatedNode, post.victims, post.full
 	}
 	res.postFilterMsg = post.message
@@ -237,7 +237,9 @@ func (s *Scheduler) statusOf(o *outcome, ni *framework.NodeInfo) *framework.Stat
 }
 
 // reasonHistogram counts, for every reason, the nodes rejected with it
-// (the histogram FitError.Error prints).
+// (the histogram FitError.Error prints). Nodes mostly share a few status
+// objects (plugins return shared ones for common rejections), so it counts
+// runs of the same status first and expands them into reasons once.
 func (s *Scheduler) reasonHistogram(o *outcome) map[string]int {
 	hist := map[string]int{}
 	if o.preFilter != nil {
@@ -246,6 +248,9 @@ func (s *Scheduler) reasonHistogram(o *outcome) map[string]int {
 		}
 		return hist
 	}
+	counts := map[*framework.Status]int{}
+	var last *framework.Status
+	run := 0
 	for _, ni := range s.snap.Nodes {
 		var st *framework.Status
 		if o.narrowed != nil && ni != o.nominatedRejected {
@@ -256,26 +261,35 @@ func (s *Scheduler) reasonHistogram(o *outcome) map[string]int {
 		if st == nil {
 			st = s.buf.statuses[ni.Index]
 		}
-		if st == nil {
-			continue
+		if st != last {
+			if last != nil {
+				counts[last] += run
+			}
+			last, run = st, 0
 		}
+		run++
+	}
+	if last != nil {
+		counts[last] += run
+	}
+	for st, n := range counts {
 		for _, r := range st.Reasons {
-			hist[r]++
+			hist[r] += n
 		}
 	}
 	return hist
 }
 
-// nodeStatuses returns every node's status for preemption (the
-// Diagnosis.NodeToStatus of upstream, with absent nodes filled in).
-func (s *Scheduler) nodeStatuses(o *outcome) map[string]*framework.Status {
-	out := make(map[string]*framework.Status, o.numNodes)
-	for _, ni := range s.snap.Nodes {
-		if st := s.statusOf(o, ni); st != nil {
-			out[ni.Node.Name] = st
-		}
-	}
-	return out
+// cycleStatuses is every node's status for preemption (the
+// Diagnosis.NodeToStatus of upstream, with absent nodes filled in), read
+// from the cycle's buffers; valid until the next cycle.
+type cycleStatuses struct {
+	s *Scheduler
+	o *outcome
+}
+
+func (c cycleStatuses) NodeStatus(ni *framework.NodeInfo) *framework.Status {
+	return c.s.statusOf(c.o, ni)
 }
 
 // rejectingPlugins lists the plugins that rejected the pod somewhere
@@ -292,11 +306,17 @@ func (s *Scheduler) rejectingPlugins(o *outcome) []string {
 			set[o.preFilter.Plugin] = true
 		}
 	} else {
+		var byFilter [128]bool // rejectedBy is an int8
 		for _, ni := range s.snap.Nodes {
 			if k := s.buf.rejectedBy[ni.Index]; k > 0 {
-				set[s.prof.filter[k-1].Name()] = true
+				byFilter[k-1] = true
 			} else if st := s.buf.statuses[ni.Index]; st != nil && st.Plugin != "" {
 				set[st.Plugin] = true
+			}
+		}
+		for i, seen := range byFilter[:len(s.prof.filter)] {
+			if seen {
+				set[s.prof.filter[i].Name()] = true
 			}
 		}
 	}

@@ -169,12 +169,16 @@ func (s *Scheduler) filterPass(state *framework.CycleState, pi *framework.PodInf
 		for _, f := range filters {
 			if f.batch != nil {
 				cand = f.batch.FilterBatch(state, pi, nodes, cand, func(k int32, st *framework.Status) {
-					ni := nodes[k]
+					// with all, k is the index: the NodeInfo need not be read
+					idx := int(k)
+					if !all {
+						idx = nodes[k].Index
+					}
 					if st.Code != framework.Unschedulable && st.Code != framework.UnschedulableAndUnresolvable {
 						b.workerErr[w] = errorStatus(fmt.Errorf("running %q filter plugin: %w", f.plugin.Name(), statusError(st)), f.plugin.Name())
 					}
-					b.statuses[ni.Index] = st
-					b.rejectedBy[ni.Index] = f.index + 1
+					b.statuses[idx] = st
+					b.rejectedBy[idx] = f.index + 1
 				})
 				if len(cand) == 0 {
 					break
@@ -280,14 +284,14 @@ func (s *Scheduler) filterWithNominatedPods(state *framework.CycleState, pi *fra
 	if len(nominated) == 0 {
 		return false, nil
 	}
-	prio := pi.Pod.PriorityValue()
+	prio := pi.Priority
 	key := pi.Pod.Key()
 	var (
 		stateOut *framework.CycleState
 		nodeOut  *framework.NodeInfo
 	)
 	for _, np := range nominated {
-		if np.Pod.PriorityValue() < prio || np.Pod.Key() == key {
+		if np.Priority < prio || np.Pod.Key() == key {
 			continue
 		}
 		if nodeOut == nil {

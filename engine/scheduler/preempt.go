@@ -14,8 +14,11 @@ import (
 // name with TieBreakByName, else uniformly at random with the cycle's
 // seeded generator (upstream: map iteration order).
 func (s *Scheduler) preemptionPostFilter() postFilterFunc {
-	return func(state *framework.CycleState, pi *framework.PodInfo, statuses map[string]*framework.Status, rng *rand.Rand) postFilterResult {
-		ev := &preemption.Evaluator{Handle: s, PDBs: s.cfg.PDBs, Window: s.cfg.PreemptionWindow, Offset: rng.IntN}
+	// One evaluator for the scheduler's life: its dry-run buffers are
+	// reused from one preemption to the next.
+	ev := &preemption.Evaluator{Handle: s}
+	return func(state *framework.CycleState, pi *framework.PodInfo, statuses framework.NodeToStatus, rng *rand.Rand) postFilterResult {
+		ev.PDBs, ev.Window, ev.Offset, ev.TieBreak = s.cfg.PDBs, s.cfg.PreemptionWindow, rng.IntN, nil
 		if s.cfg.TieBreak == TieBreakRandom {
 			ev.TieBreak = func(candidates []string) string {
 				c := append([]string(nil), candidates...)

@@ -85,7 +85,7 @@ func NewQueue() *Queue {
 // higher priority first, then the earlier timestamp; Info.Seq (arrival
 // order) breaks ties between equal virtual times.
 func lessActive(a, b *QueuedPod) bool {
-	pa, pb := a.Info.Pod.PriorityValue(), b.Info.Pod.PriorityValue()
+	pa, pb := a.Info.Priority, b.Info.Priority
 	if pa != pb {
 		return pa > pb
 	}

@@ -85,7 +85,7 @@ type Scheduler struct {
 // postFilterFunc is the PostFilter extension point: it gets the per-node
 // statuses of a failed cycle and returns the preemption outcome.
 // rng is the tie-break generator of the cycle.
-type postFilterFunc func(state *framework.CycleState, pi *framework.PodInfo, statuses map[string]*framework.Status, rng *rand.Rand) postFilterResult
+type postFilterFunc func(state *framework.CycleState, pi *framework.PodInfo, statuses framework.NodeToStatus, rng *rand.Rand) postFilterResult
 
 type postFilterResult struct {
 	nominatedNode string

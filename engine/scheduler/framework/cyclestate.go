@@ -32,6 +32,19 @@ func (c *CycleState) Read(key StateKey) StateData { return c.data[key] }
 // Write stores data at key.
 func (c *CycleState) Write(key StateKey, d StateData) { c.data[key] = d }
 
+// WithFilterSkipped returns a state that shares c's data with one more
+// filter plugin skipped. The data is shared, so the result is for
+// running filters only (they read the state, never write it).
+func (c *CycleState) WithFilterSkipped(name string) *CycleState {
+	out := &CycleState{data: c.data, SkipScorePlugins: c.SkipScorePlugins}
+	out.SkipFilterPlugins = make(map[string]bool, len(c.SkipFilterPlugins)+1)
+	for k, v := range c.SkipFilterPlugins {
+		out.SkipFilterPlugins[k] = v
+	}
+	out.SkipFilterPlugins[name] = true
+	return out
+}
+
 // Clone deep-copies every slot (via StateData.Clone).
 func (c *CycleState) Clone() *CycleState {
 	out := &CycleState{data: make(map[StateKey]StateData, len(c.data))}

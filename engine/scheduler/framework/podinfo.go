@@ -16,7 +16,7 @@ var nonZeroDefaults = api.ResourceList{
 // affinity terms are merged into their selectors by the API server's rule;
 // NewPodInfo merges them again only if the selector lacks them (idempotent).
 func NewPodInfo(pod *api.Pod) *PodInfo {
-	pi := &PodInfo{Pod: pod}
+	pi := &PodInfo{Pod: pod, Priority: pod.PriorityValue()}
 	pi.Requests = api.ResourcesOf(api.PodRequests(pod, api.PodRequestsOptions{}))
 	nz := api.ResourcesOf(api.PodRequests(pod, api.PodRequestsOptions{NonMissingContainerRequests: nonZeroDefaults}))
 	pi.NonZeroRequests = api.Resources{MilliCPU: nz.MilliCPU, Memory: nz.Memory}

@@ -92,3 +92,17 @@ func (s *Status) Message() string {
 	}
 	return strings.Join(s.Reasons, ", ")
 }
+
+// NodeToStatus gives each node's filter verdict in a failed scheduling
+// cycle (upstream framework.NodeToStatusReader). nil stands for a node
+// without one, which preemption counts as UnschedulableAndUnresolvable
+// (upstream's status of absent nodes).
+type NodeToStatus interface {
+	NodeStatus(ni *NodeInfo) *Status
+}
+
+// NodeToStatusMap is a NodeToStatus by node name.
+type NodeToStatusMap map[string]*Status
+
+// NodeStatus implements NodeToStatus.
+func (m NodeToStatusMap) NodeStatus(ni *NodeInfo) *Status { return m[ni.Node.Name] }

@@ -28,6 +28,10 @@ type WeightedAffinityTerm struct {
 // affinity terms. Build it with NewPodInfo; treat it as immutable.
 type PodInfo struct {
 	Pod *api.Pod
+	// Priority is Pod.PriorityValue() (spec.priority is immutable once
+	// admitted), kept here because preemption compares it for every pod
+	// of hundreds of nodes.
+	Priority int32
 	// Requests are the effective requests (api.PodRequests).
 	Requests api.Resources
 	// NonZeroRequests fill cpu/memory for containers that set none with

@@ -41,7 +41,7 @@ func NewCandidate(node string, victims []*framework.PodInfo, pdbViolations int) 
 	c.HighestPriority = math.MinInt32
 	earliest := notStarted
 	for _, v := range victims {
-		p := v.Pod.PriorityValue()
+		p := v.Priority
 		c.PrioritySum += int64(p) + shift
 		switch s := startTime(v.Pod); {
 		case p > c.HighestPriority:
@@ -103,21 +103,9 @@ func Pick(cands []Candidate, tieBreak func(nodes []string) string) (int, Criteri
 		left[i] = i
 	}
 	for _, cr := range criteria {
-		best := int64(math.MinInt64)
-		var kept []int
-		for _, i := range left {
-			s := cr.score(&cands[i])
-			if s > best {
-				best, kept = s, kept[:0]
-			}
-			if s == best {
-				kept = append(kept, i)
-			}
+		if left = keepBest(cands, left, cr); len(left) == 1 {
+			return left[0], cr.by
 		}
-		if len(kept) == 1 {
-			return kept[0], cr.by
-		}
-		left = kept
 	}
 	names := make([]string, len(left))
 	for k, i := range left {

@@ -19,7 +19,7 @@ func victim(prio int32, start int) *framework.PodInfo {
 		t := api.Time(time.Duration(start) * time.Second)
 		p.Status.StartTime = &t
 	}
-	return &framework.PodInfo{Pod: p}
+	return framework.NewPodInfo(p)
 }
 
 func cand(node string, violations int, victims ...*framework.PodInfo) Candidate {

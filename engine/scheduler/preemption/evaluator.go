@@ -31,10 +31,15 @@ type Evaluator struct {
 	// node's lower-priority pods.
 	scratch   scratchNode
 	potential []*framework.PodInfo
+	// potentialNodes is the buffer of the nodes preemption might help.
+	potentialNodes []*framework.NodeInfo
 	// referenceOnly disables the arithmetic dry run (equivalence tests);
 	// stats counts dry runs per path.
 	referenceOnly bool
-	stats         struct{ fast, reference int }
+	stats         struct{ inPlace, memo, fast, reference int }
+	// memo and inputs: the per-node memo of in-place dry runs (memo.go).
+	memo   []dryMemo
+	inputs memoInputs
 }
 
 // Result is the outcome of a preemption attempt.
@@ -70,7 +75,7 @@ type Result struct {
 // so when a PreFilter rejected the pod with plain Unschedulable the caller
 // must give every node that status. state is the cycle's state after
 // PreFilter; each dry run works on its own clone.
-func (e *Evaluator) Preempt(state *framework.CycleState, pod *framework.PodInfo, nodeStatuses map[string]*framework.Status) Result {
+func (e *Evaluator) Preempt(state *framework.CycleState, pod *framework.PodInfo, nodeStatuses framework.NodeToStatus) Result {
 	snap := e.Handle.Snapshot()
 	// 1) Is the pod allowed to preempt at all?
 	if ok, msg := e.PodEligibleToPreemptOthers(pod, nodeStatuses); !ok {
@@ -80,12 +85,13 @@ func (e *Evaluator) Preempt(state *framework.CycleState, pod *framework.PodInfo,
 	if snap.NumNodes() == 0 {
 		return Result{Message: postFilterMessage("no nodes available")}
 	}
-	potential := make([]*framework.NodeInfo, 0, len(nodeStatuses))
+	potential := e.potentialNodes[:0]
 	for _, ni := range snap.Nodes {
-		if codeOf(nodeStatuses, ni.Node.Name) == framework.Unschedulable {
+		if codeOf(nodeStatuses, ni) == framework.Unschedulable {
 			potential = append(potential, ni)
 		}
 	}
+	e.potentialNodes = potential
 	if len(potential) == 0 {
 		return Result{Message: postFilterMessage(FitMessage(snap.NumNodes(), nil, ReasonNotHelpful))}
 	}
@@ -96,13 +102,14 @@ func (e *Evaluator) Preempt(state *framework.CycleState, pod *framework.PodInfo,
 	res := Result{DryRun: map[string]*framework.Status{}}
 	var errs []string
 	plan := e.planFast(state, pod)
+	e.inputs.update(plan, pod, budgets)
 	offset, num := e.window(len(potential))
 	win := candidateWindow{num: num}
 	for i := range potential {
 		ni := potential[(offset+i)%len(potential)]
-		victims, violations, st := e.dryRun(plan, state, pod, ni, budgets)
-		if st.IsSuccess() && len(victims) != 0 {
-			if win.add(NewCandidate(ni.Node.Name, victims, violations)) {
+		c, st := e.dryRun(plan, state, pod, ni, budgets)
+		if st.IsSuccess() && len(c.Victims) != 0 {
+			if win.add(c) {
 				break
 			}
 			continue
@@ -139,7 +146,7 @@ func (e *Evaluator) Preempt(state *framework.CycleState, pod *framework.PodInfo,
 // a pod with preemptionPolicy Never may not preempt; a pod nominated to a
 // node where a lower-priority pod is still terminating because of
 // preemption waits for it, unless that node is now unresolvable for it.
-func (e *Evaluator) PodEligibleToPreemptOthers(pod *framework.PodInfo, nodeStatuses map[string]*framework.Status) (bool, string) {
+func (e *Evaluator) PodEligibleToPreemptOthers(pod *framework.PodInfo, nodeStatuses framework.NodeToStatus) (bool, string) {
 	p := pod.Pod
 	if p.Spec.PreemptionPolicy != nil && *p.Spec.PreemptionPolicy == api.PreemptNever {
 		return false, MsgPreemptNever
@@ -148,13 +155,14 @@ func (e *Evaluator) PodEligibleToPreemptOthers(pod *framework.PodInfo, nodeStatu
 	if nom == "" {
 		return true, ""
 	}
-	if codeOf(nodeStatuses, nom) == framework.UnschedulableAndUnresolvable {
+	ni := e.Handle.Snapshot().Get(nom)
+	if ni == nil || codeOf(nodeStatuses, ni) == framework.UnschedulableAndUnresolvable {
 		return true, ""
 	}
-	if ni := e.Handle.Snapshot().Get(nom); ni != nil {
-		prio := p.PriorityValue()
+	{
+		prio := pod.Priority
 		for _, q := range ni.Pods {
-			if q.Pod.PriorityValue() < prio && TerminatingByPreemption(q.Pod) {
+			if q.Priority < prio && TerminatingByPreemption(q.Pod) {
 				return false, MsgTerminatingOnNominated
 			}
 		}
@@ -176,9 +184,9 @@ func TerminatingByPreemption(p *api.Pod) bool {
 	return false
 }
 
-func codeOf(statuses map[string]*framework.Status, node string) framework.Code {
-	st, ok := statuses[node]
-	if !ok {
+func codeOf(statuses framework.NodeToStatus, ni *framework.NodeInfo) framework.Code {
+	st := statuses.NodeStatus(ni)
+	if st == nil {
 		return framework.UnschedulableAndUnresolvable
 	}
 	return st.CodeOf()

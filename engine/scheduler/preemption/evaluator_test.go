@@ -163,7 +163,7 @@ func TestNominatedNodeStillTerminating(t *testing.T) {
 			h := newHandle([]*api.Node{mkNode("node-a", "1")}, []*api.Pod{tc.victim})
 			p := mkPod(podSpec{name: "urgent", cpu: "600m", prio: 10000})
 			p.Status.NominatedNodeName = "node-a"
-			statuses := map[string]*framework.Status{}
+			statuses := framework.NodeToStatusMap{}
 			if tc.nodeStatus != nil {
 				statuses["node-a"] = tc.nodeStatus
 			}

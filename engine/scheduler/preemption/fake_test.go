@@ -54,7 +54,7 @@ func (h *fakeHandle) RunPreFilterExtensionRemovePod(state *framework.CycleState,
 
 // cycle runs PreFilter and Filter on every node, as a failed scheduling
 // cycle would, and returns the state and per-node statuses for Preempt.
-func (h *fakeHandle) cycle(pod *framework.PodInfo) (*framework.CycleState, map[string]*framework.Status) {
+func (h *fakeHandle) cycle(pod *framework.PodInfo) (*framework.CycleState, framework.NodeToStatusMap) {
 	state := framework.NewCycleState()
 	state.SkipFilterPlugins = map[string]bool{}
 	for _, p := range h.plugins {

@@ -53,6 +53,9 @@ type fastPlan struct {
 	req fitVector
 	// nominated is the Handle's nominated-pods lookup.
 	nominated func(node string) []*framework.PodInfo
+	// withoutFit is the cycle's state with NodeResourcesFit skipped, for
+	// the in-place dry run (dryRunInPlace).
+	withoutFit *framework.CycleState
 }
 
 // planFast returns the plan for a preemptor, or nil when its dry runs must
@@ -91,6 +94,7 @@ func (e *Evaluator) planFast(state *framework.CycleState, pod *framework.PodInfo
 		return nil
 	}
 	plan.req = requestVector(pod)
+	plan.withoutFit = state.WithFilterSkipped(noderesources.Name)
 	return plan
 }
 
@@ -177,15 +181,97 @@ func (pl *fastPlan) fits(room *fitVector) bool {
 	return true
 }
 
+// dryRunInPlace is the dry run of a node whose potential victims are all
+// inert, without copying the node: the filters other than
+// NodeResourcesFit give the same verdict with or without inert pods, so
+// they run on the node as it is (with the cycle's state, Fit skipped);
+// Fit's verdict with every potential victim gone, and then with each
+// reprieve, is arithmetic (reprieveByArithmetic). ok is false when the
+// node needs the other paths: a victim is not inert, or the pod does not
+// fit even with every victim gone (the status must then name the first
+// failing filter in the profile's order, which the full run on a copy
+// gives).
+func (e *Evaluator) dryRunInPlace(plan *fastPlan, pod *framework.PodInfo, ni *framework.NodeInfo, budgets []budget) (c Candidate, st *framework.Status, ok bool) {
+	nominatedHere := plan.nominated(ni.Node.Name)
+	var memo *dryMemo
+	if len(nominatedHere) == 0 {
+		memo = e.memoOf(ni, e.Handle.Snapshot())
+	}
+	if memo != nil && memo.matches(ni, &e.inputs) {
+		e.stats.memo++
+		if memo.noVictims {
+			return Candidate{}, framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNoVictims), true
+		}
+		if st := e.Handle.RunFilterPlugins(plan.withoutFit, pod, ni); !st.IsSuccess() {
+			return Candidate{}, nil, false
+		}
+		return memo.candidate, nil, true
+	}
+	potential := e.potential[:0]
+	for _, p := range ni.Pods {
+		if p.Priority < pod.Priority {
+			if !plan.inert(p) {
+				e.potential = potential
+				return Candidate{}, nil, false
+			}
+			potential = append(potential, p)
+		}
+	}
+	e.potential = potential
+	if len(potential) == 0 {
+		if memo != nil {
+			memo.store(ni, &e.inputs, true, Candidate{})
+		}
+		return Candidate{}, framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNoVictims), true
+	}
+	if st := e.Handle.RunFilterPlugins(plan.withoutFit, pod, ni); !st.IsSuccess() {
+		return Candidate{}, nil, false
+	}
+	room := plan.room(ni)
+	for _, p := range potential {
+		room.take(p, 1)
+	}
+	withNominated, nominated := plan.withNominatedPods(pod, nominatedHere, room)
+	if !plan.fits(&room) || (nominated && !plan.fits(&withNominated)) {
+		return Candidate{}, nil, false
+	}
+	victims, numViolating := plan.reprieveByArithmetic(room, withNominated, nominated, potential, budgets)
+	c = NewCandidate(ni.Node.Name, victims, numViolating)
+	if memo != nil {
+		memo.store(ni, &e.inputs, false, c)
+	}
+	return c, nil, true
+}
+
+// withNominatedPods is room less the nominated pods of at least the pod's
+// priority (other than the pod itself), which the first pass of
+// RunFilterPluginsWithNominatedPods adds to the node; nominated reports
+// whether there were any.
+func (pl *fastPlan) withNominatedPods(pod *framework.PodInfo, list []*framework.PodInfo, room fitVector) (withNominated fitVector, nominated bool) {
+	withNominated = room
+	if len(list) == 0 {
+		return withNominated, false
+	}
+	key := pod.Pod.Key()
+	withNominated.scalars = append([]scalarAmount(nil), room.scalars...)
+	for _, np := range list {
+		if np.Priority < pod.Priority || np.Pod.Key() == key {
+			continue
+		}
+		withNominated.take(np, -1)
+		nominated = true
+	}
+	return withNominated, nominated
+}
+
 // selectVictimsFast is selectVictimsOnNode for a node whose potential
 // victims are all inert. node is the copy of the node without them. The
 // one full filter run — with every potential victim gone — is
 // RunFilterPlugins on it with the cycle's own state: the PreFilter extensions would leave that state as it is for
 // inert pods, so it needs no clone. Each reprieve then only changes
-// NodeResourcesFit's verdict, computed from sums: once for the node as it
-// is and once with the nominated pods the Handle adds (both passes of
-// RunFilterPluginsWithNominatedPods must pass). ok is false when a victim
-// is not inert (the caller takes the reference path).
+// NodeResourcesFit's verdict, computed from sums (reprieveByArithmetic).
+// ok is false when a victim is not inert (the caller takes the reference
+// path).
 func (e *Evaluator) selectVictimsFast(plan *fastPlan, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo, potential []*framework.PodInfo, budgets []budget) (victims []*framework.PodInfo, numViolating int, st *framework.Status, ok bool) {
 	for _, p := range potential {
 		if !plan.inert(p) {
@@ -196,20 +282,17 @@ func (e *Evaluator) selectVictimsFast(plan *fastPlan, state *framework.CycleStat
 		return nil, 0, st, true
 	}
 	room := plan.room(node)
-	// The first pass adds nominated pods of at least the pod's priority
-	// (other than the pod itself): less room.
-	withNominated, nominated := room, false
-	if list := plan.nominated(node.Node.Name); len(list) > 0 {
-		prio, key := pod.Pod.PriorityValue(), pod.Pod.Key()
-		withNominated.scalars = append([]scalarAmount(nil), room.scalars...)
-		for _, np := range list {
-			if np.Pod.PriorityValue() < prio || np.Pod.Key() == key {
-				continue
-			}
-			withNominated.take(np, -1)
-			nominated = true
-		}
-	}
+	withNominated, nominated := plan.withNominatedPods(pod, plan.nominated(node.Node.Name), room)
+	victims, numViolating = plan.reprieveByArithmetic(room, withNominated, nominated, potential, budgets)
+	return victims, numViolating, nil, true
+}
+
+// reprieveByArithmetic is the reprieve loop of selectVictimsOnNode when
+// only NodeResourcesFit's verdict can change: room is the node's room with
+// every potential victim gone, withNominated the same with the nominated
+// pods added (both passes of RunFilterPluginsWithNominatedPods must
+// pass). Victims come back most important first.
+func (pl *fastPlan) reprieveByArithmetic(room, withNominated fitVector, nominated bool, potential []*framework.PodInfo, budgets []budget) (victims []*framework.PodInfo, numViolating int) {
 	sortByImportance(potential)
 	violating, nonViolating := splitByPDBViolation(potential, budgets)
 	reprieve := func(p *framework.PodInfo) bool {
@@ -217,7 +300,7 @@ func (e *Evaluator) selectVictimsFast(plan *fastPlan, state *framework.CycleStat
 		if nominated {
 			withNominated.take(p, -1)
 		}
-		if plan.fits(&room) && (!nominated || plan.fits(&withNominated)) {
+		if pl.fits(&room) && (!nominated || pl.fits(&withNominated)) {
 			return true
 		}
 		room.take(p, 1)
@@ -238,5 +321,5 @@ func (e *Evaluator) selectVictimsFast(plan *fastPlan, state *framework.CycleStat
 	if len(violating) != 0 && len(nonViolating) != 0 {
 		sortByImportance(victims)
 	}
-	return victims, numViolating, nil, true
+	return victims, numViolating
 }

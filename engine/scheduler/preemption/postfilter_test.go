@@ -65,7 +65,7 @@ func TestPostFilterUpstream(t *testing.T) {
 		pods     []*api.Pod
 		pdbs     []*api.PodDisruptionBudget
 		nodes    []*api.Node
-		statuses map[string]*framework.Status
+		statuses framework.NodeToStatusMap
 		wantNode string
 		wantMsg  string
 	}{

@@ -63,7 +63,7 @@ func (s *scratchNode) copyWithout(n *framework.NodeInfo, prio int32, removed []*
 	s.ni = *n
 	s.pods = s.pods[:0]
 	for _, p := range n.Pods {
-		if p.Pod.PriorityValue() < prio {
+		if p.Priority < prio {
 			removed = append(removed, p)
 		} else {
 			s.pods = append(s.pods, p)
@@ -106,7 +106,7 @@ func (s *scratchNode) copyWithout(n *framework.NodeInfo, prio int32, removed []*
 
 func keptOf(dst, src []*framework.PodInfo, prio int32) []*framework.PodInfo {
 	for _, p := range src {
-		if p.Pod.PriorityValue() >= prio {
+		if p.Priority >= prio {
 			dst = append(dst, p)
 		}
 	}

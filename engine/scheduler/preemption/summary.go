@@ -37,15 +37,18 @@ func Summary(cands []Candidate, chosen int, by Criterion) string {
 	return fmt.Sprintf("%s: %s among %s (equal on every criterion)", node, by, strings.Join(names, ", "))
 }
 
+// keepBest keeps, in place and in order, the candidates of left with the
+// criterion's best score.
 func keepBest(cands []Candidate, left []int, cr criterion) []int {
-	var kept []int
 	var best int64
 	for k, i := range left {
-		s := cr.score(&cands[i])
-		if k == 0 || s > best {
-			best, kept = s, kept[:0]
+		if s := cr.score(&cands[i]); k == 0 || s > best {
+			best = s
 		}
-		if s == best {
+	}
+	kept := left[:0]
+	for _, i := range left {
+		if cr.score(&cands[i]) == best {
 			kept = append(kept, i)
 		}
 	}

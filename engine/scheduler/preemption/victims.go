@@ -26,25 +26,54 @@ func startTime(p *api.Pod) api.Time {
 
 // moreImportant is util.MoreImportantPod: higher priority first, then the
 // pod that started earlier.
-func moreImportant(a, b *api.Pod) bool {
-	pa, pb := a.PriorityValue(), b.PriorityValue()
-	if pa != pb {
-		return pa > pb
-	}
-	return startTime(a) < startTime(b)
+func moreImportant(a, b *framework.PodInfo) bool {
+	return importanceOf(a).before(importanceOf(b))
 }
 
-// sortByImportance orders pods most important first (stable).
+// importance is what MoreImportantPod compares, read once per pod.
+type importance struct {
+	prio  int32
+	start api.Time
+}
+
+func importanceOf(p *framework.PodInfo) importance {
+	return importance{p.Priority, startTime(p.Pod)}
+}
+
+func (a importance) before(b importance) bool {
+	if a.prio != b.prio {
+		return a.prio > b.prio
+	}
+	return a.start < b.start
+}
+
+// sortByImportance orders pods most important first (stable). A node's
+// lower-priority pods are few: an insertion sort on keys read once beats
+// a general sort that reads each pod's start time at every comparison.
 func sortByImportance(pods []*framework.PodInfo) {
-	slices.SortStableFunc(pods, func(a, b *framework.PodInfo) int {
-		switch {
-		case moreImportant(a.Pod, b.Pod):
-			return -1
-		case moreImportant(b.Pod, a.Pod):
-			return 1
+	const small = 32
+	if len(pods) > small {
+		slices.SortStableFunc(pods, func(a, b *framework.PodInfo) int {
+			switch {
+			case moreImportant(a, b):
+				return -1
+			case moreImportant(b, a):
+				return 1
+			}
+			return 0
+		})
+		return
+	}
+	var keys [small]importance
+	for i, p := range pods {
+		keys[i] = importanceOf(p)
+	}
+	for i := 1; i < len(pods); i++ {
+		for j := i; j > 0 && keys[j].before(keys[j-1]); j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+			pods[j], pods[j-1] = pods[j-1], pods[j]
 		}
-		return 0
-	})
+	}
 }
 
 // dryRun is one node of DryRunPreemption: the node's victims, how many of
@@ -53,20 +82,34 @@ func sortByImportance(pods []*framework.PodInfo) {
 // whose potential victims are inert (fastpath.go) take the arithmetic
 // path; the rest run selectVictimsOnNode on a copy of the node and a clone
 // of the state. Both paths give the same answer.
-func (e *Evaluator) dryRun(plan *fastPlan, state *framework.CycleState, pod *framework.PodInfo, ni *framework.NodeInfo, budgets []budget) ([]*framework.PodInfo, int, *framework.Status) {
-	node, potential := e.scratch.copyWithout(ni, pod.Pod.PriorityValue(), e.potential)
+func (e *Evaluator) dryRun(plan *fastPlan, state *framework.CycleState, pod *framework.PodInfo, ni *framework.NodeInfo, budgets []budget) (Candidate, *framework.Status) {
+	if plan != nil {
+		if c, st, ok := e.dryRunInPlace(plan, pod, ni, budgets); ok {
+			e.stats.inPlace++
+			return c, st
+		}
+	}
+	node, potential := e.scratch.copyWithout(ni, pod.Priority, e.potential)
 	e.potential = potential
 	if len(potential) == 0 {
-		return nil, 0, framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNoVictims)
+		return Candidate{}, framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNoVictims)
 	}
 	if plan != nil {
 		if victims, n, st, ok := e.selectVictimsFast(plan, state, pod, node, potential, budgets); ok {
 			e.stats.fast++
-			return victims, n, st
+			return candidateOf(ni, victims, n, st)
 		}
 	}
 	e.stats.reference++
-	return e.selectVictimsOnNode(state.Clone(), pod, e.scratch.copyOf(ni), potential, budgets)
+	victims, n, st := e.selectVictimsOnNode(state.Clone(), pod, e.scratch.copyOf(ni), potential, budgets)
+	return candidateOf(ni, victims, n, st)
+}
+
+func candidateOf(ni *framework.NodeInfo, victims []*framework.PodInfo, numViolating int, st *framework.Status) (Candidate, *framework.Status) {
+	if !st.IsSuccess() {
+		return Candidate{}, st
+	}
+	return NewCandidate(ni.Node.Name, victims, numViolating), nil
 }
 
 // selectVictimsOnNode is DefaultPreemption.SelectVictimsOnNode on a copied

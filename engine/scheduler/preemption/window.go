@@ -69,11 +69,18 @@ type candidateWindow struct {
 
 // add records a candidate and reports whether the dry runs are done.
 func (w *candidateWindow) add(c Candidate) (done bool) {
+	// each list holds at most num: allocate that once
 	if c.PDBViolations == 0 {
 		if len(w.nonViolating) < w.num {
+			if w.nonViolating == nil {
+				w.nonViolating = make([]Candidate, 0, w.num)
+			}
 			w.nonViolating = append(w.nonViolating, c)
 		}
 	} else if len(w.violating) < w.num {
+		if w.violating == nil {
+			w.violating = make([]Candidate, 0, w.num)
+		}
 		w.violating = append(w.violating, c)
 	}
 	nv, v := len(w.nonViolating), len(w.violating)

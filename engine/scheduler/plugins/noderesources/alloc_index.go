@@ -75,6 +75,9 @@ type allocIndex struct {
 // requested, possibly negative on an overcommitted node).
 type freeEntry struct {
 	pods, cpu, mem, ephemeral int64
+	// the allocatable amounts, for the rejections a request larger than
+	// the whole node makes unresolvable
+	allocCPU, allocMem, allocEphemeral int64
 }
 
 func freeOf(ni *framework.NodeInfo) freeEntry {
@@ -83,6 +86,8 @@ func freeOf(ni *framework.NodeInfo) freeEntry {
 		cpu:       ni.Allocatable.MilliCPU - ni.Requested.MilliCPU,
 		mem:       ni.Allocatable.Memory - ni.Requested.Memory,
 		ephemeral: ni.Allocatable.EphemeralStorage - ni.Requested.EphemeralStorage,
+		allocCPU:  ni.Allocatable.MilliCPU, allocMem: ni.Allocatable.Memory,
+		allocEphemeral: ni.Allocatable.EphemeralStorage,
 	}
 }
 

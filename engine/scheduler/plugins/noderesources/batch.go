@@ -34,19 +34,25 @@ func (f *Fit) FilterBatch(state *framework.CycleState, pod *framework.PodInfo, n
 	for _, k := range cand {
 		ni := nodes[k]
 		if e := s.index.freeAt(k, ni); e != nil && len(s.scalars) == 0 {
-			if e.pods >= 1 && (s.MilliCPU <= 0 || s.MilliCPU <= e.cpu) && (s.Memory <= 0 || s.Memory <= e.mem) &&
-				(s.EphemeralStorage <= 0 || s.EphemeralStorage <= e.ephemeral) {
-				cand[j] = k
-				j++
+			if st := rejectionOf(s, e); st != nil {
+				reject(k, st)
 				continue
 			}
+			cand[j] = k
+			j++
+			continue
 		} else if fitsQuick(s, ni) {
 			cand[j] = k
 			j++
 			continue
 		}
-		if st := statusOf(fitsRequest(s, ni)); st != nil {
+		var st *framework.Status
+		if len(s.scalars) == 0 {
+			st = rejection(s, ni)
+		} else if st = statusOf(fitsRequest(s, ni)); st != nil {
 			st.Plugin = Name
+		}
+		if st != nil {
 			reject(k, st)
 			continue
 		}

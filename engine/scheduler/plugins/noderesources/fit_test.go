@@ -160,3 +160,29 @@ func TestFitFilterTerminatingPodsStillCount(t *testing.T) {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
 }
+
+// The shared statuses of the batch filter say exactly what fitsRequest
+// says, for every combination of what a node lacks.
+func TestRejectionMatchesFitsRequest(t *testing.T) {
+	for _, alloc := range []api.Resources{
+		{MilliCPU: 1000, Memory: 1 << 30, EphemeralStorage: 1 << 30, AllowedPods: 2},
+		{MilliCPU: 4000, Memory: 8 << 30, EphemeralStorage: 0, AllowedPods: 110},
+	} {
+		for _, used := range []api.Resources{{}, {MilliCPU: 900, Memory: 1 << 29}, {MilliCPU: 1000, Memory: 1 << 30, EphemeralStorage: 1 << 30}} {
+			for pods := 0; pods <= 2; pods++ {
+				for _, req := range []api.Resources{{}, {MilliCPU: 200}, {Memory: 1 << 29}, {MilliCPU: 5000, Memory: 1 << 31}, {MilliCPU: 100, Memory: 1, EphemeralStorage: 1 << 31}} {
+					ni := &framework.NodeInfo{Node: &api.Node{}, Allocatable: alloc, Requested: used}
+					for i := 0; i < pods; i++ {
+						ni.Pods = append(ni.Pods, &framework.PodInfo{})
+					}
+					s := &preFilterState{Resources: req}
+					want := statusOf(fitsRequest(s, ni))
+					got := rejection(s, ni)
+					if (want == nil) != (got == nil) || (want != nil && (got.Code != want.Code || got.Message() != want.Message() || got.Plugin != Name)) {
+						t.Errorf("alloc %+v used %+v pods %d req %+v: rejection %+v, fitsRequest %+v", alloc, used, pods, req, got, want)
+					}
+				}
+			}
+		}
+	}
+}
