@@ -31,3 +31,14 @@ func (s *Scheduler) PreemptionPlugins() []string {
 func (s *Scheduler) NominatedPodsForNode(node string) []*framework.PodInfo {
 	return s.nominator.NominatedPodsForNode(node)
 }
+
+// NominatedNodes implements preemption.Profile: the nodes holding
+// nominated pods.
+func (s *Scheduler) NominatedNodes() []string { return s.nominator.nodes() }
+
+// RunFilterPluginsWithoutNominatedPods implements preemption.Profile: the
+// filters alone, for a node that holds no nominated pod (RunFilterPlugins
+// without the nominated-pods lookup).
+func (s *Scheduler) RunFilterPluginsWithoutNominatedPods(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	return s.runFilterPlugins(state, pod, node)
+}

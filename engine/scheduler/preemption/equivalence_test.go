@@ -47,6 +47,20 @@ func (h *profileHandle) NominatedPodsForNode(node string) []*framework.PodInfo {
 	return h.nominated[node]
 }
 
+func (h *profileHandle) NominatedNodes() []string {
+	var out []string
+	for name, list := range h.nominated {
+		if len(list) > 0 {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func (h *profileHandle) RunFilterPluginsWithoutNominatedPods(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	return h.fakeHandle.RunFilterPlugins(state, pod, node)
+}
+
 func (h *profileHandle) RunFilterPlugins(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	var nodeOut *framework.NodeInfo
 	var stateOut *framework.CycleState

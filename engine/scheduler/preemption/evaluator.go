@@ -40,6 +40,8 @@ type Evaluator struct {
 	// memo and inputs: the per-node memo of in-place dry runs (memo.go).
 	memo   []dryMemo
 	inputs memoInputs
+	// nominatedMark is the buffer of fastPlan.marked.
+	nominatedMark []bool
 }
 
 // Result is the outcome of a preemption attempt.

@@ -27,6 +27,12 @@ type Profile interface {
 	// Handle's RunFilterPlugins adds those of at least the pod's priority
 	// (RunFilterPluginsWithNominatedPods).
 	NominatedPodsForNode(node string) []*framework.PodInfo
+	// NominatedNodes lists the nodes holding nominated pods (a dry run of
+	// any other node skips the lookup).
+	NominatedNodes() []string
+	// RunFilterPluginsWithoutNominatedPods is RunFilterPlugins for a node
+	// that holds no nominated pod.
+	RunFilterPluginsWithoutNominatedPods(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status
 }
 
 // fastPlan is what makes a victim "inert" for one preemptor: its presence
@@ -56,6 +62,46 @@ type fastPlan struct {
 	// withoutFit is the cycle's state with NodeResourcesFit skipped, for
 	// the in-place dry run (dryRunInPlace).
 	withoutFit *framework.CycleState
+	prof       Profile
+	// snap and marked: marked[i] is set when snap.Nodes[i] holds
+	// nominated pods.
+	snap   *framework.Snapshot
+	marked []bool
+}
+
+// markNominated records which snapshot nodes hold nominated pods, in the
+// reused buffer.
+func (pl *fastPlan) markNominated(buf []bool) []bool {
+	n := len(pl.snap.Nodes)
+	if cap(buf) < n {
+		buf = make([]bool, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	for _, name := range pl.prof.NominatedNodes() {
+		if ni := pl.snap.Get(name); ni != nil {
+			buf[ni.Index] = true
+		}
+	}
+	pl.marked = buf
+	return buf
+}
+
+// nominatedOn returns the pods nominated to ni, looking them up only for a
+// node marked (or not the snapshot's own).
+func (pl *fastPlan) nominatedOn(ni *framework.NodeInfo) []*framework.PodInfo {
+	if i := ni.Index; i >= 0 && i < len(pl.marked) && pl.snap.Nodes[i] == ni && !pl.marked[i] {
+		return nil
+	}
+	return pl.nominated(ni.Node.Name)
+}
+
+// filters runs the filters (Fit skipped) for the in-place dry run.
+func (pl *fastPlan) filters(h framework.Handle, pod *framework.PodInfo, ni *framework.NodeInfo, nominated []*framework.PodInfo) *framework.Status {
+	if len(nominated) == 0 {
+		return pl.prof.RunFilterPluginsWithoutNominatedPods(pl.withoutFit, pod, ni)
+	}
+	return h.RunFilterPlugins(pl.withoutFit, pod, ni)
 }
 
 // planFast returns the plan for a preemptor, or nil when its dry runs must
@@ -65,7 +111,7 @@ func (e *Evaluator) planFast(state *framework.CycleState, pod *framework.PodInfo
 	if !ok || e.referenceOnly {
 		return nil
 	}
-	plan := &fastPlan{nominated: prof.NominatedPodsForNode}
+	plan := &fastPlan{nominated: prof.NominatedPodsForNode, prof: prof, snap: e.Handle.Snapshot()}
 	fit := false
 	for _, name := range prof.PreemptionPlugins() {
 		active := !state.SkipFilterPlugins[name]
@@ -95,6 +141,7 @@ func (e *Evaluator) planFast(state *framework.CycleState, pod *framework.PodInfo
 	}
 	plan.req = requestVector(pod)
 	plan.withoutFit = state.WithFilterSkipped(noderesources.Name)
+	e.nominatedMark = plan.markNominated(e.nominatedMark)
 	return plan
 }
 
@@ -192,17 +239,17 @@ func (pl *fastPlan) fits(room *fitVector) bool {
 // failing filter in the profile's order, which the full run on a copy
 // gives).
 func (e *Evaluator) dryRunInPlace(plan *fastPlan, pod *framework.PodInfo, ni *framework.NodeInfo, budgets []budget) (c Candidate, st *framework.Status, ok bool) {
-	nominatedHere := plan.nominated(ni.Node.Name)
+	nominatedHere := plan.nominatedOn(ni)
 	var memo *dryMemo
 	if len(nominatedHere) == 0 {
-		memo = e.memoOf(ni, e.Handle.Snapshot())
+		memo = e.memoOf(ni, plan.snap)
 	}
 	if memo != nil && memo.matches(ni, &e.inputs) {
 		e.stats.memo++
 		if memo.noVictims {
 			return Candidate{}, framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNoVictims), true
 		}
-		if st := e.Handle.RunFilterPlugins(plan.withoutFit, pod, ni); !st.IsSuccess() {
+		if st := plan.filters(e.Handle, pod, ni, nominatedHere); !st.IsSuccess() {
 			return Candidate{}, nil, false
 		}
 		return memo.candidate, nil, true
@@ -224,7 +271,7 @@ func (e *Evaluator) dryRunInPlace(plan *fastPlan, pod *framework.PodInfo, ni *fr
 		}
 		return Candidate{}, framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNoVictims), true
 	}
-	if st := e.Handle.RunFilterPlugins(plan.withoutFit, pod, ni); !st.IsSuccess() {
+	if st := plan.filters(e.Handle, pod, ni, nominatedHere); !st.IsSuccess() {
 		return Candidate{}, nil, false
 	}
 	room := plan.room(ni)
