@@ -405,38 +405,26 @@ func (s *Session) applyObjects(objs *manifest.Objects) (string, error) {
 				err, what = s.eng.CreatePod(v), "pod/"+v.Name+" created"
 			}
 		case *api.Deployment:
-			if d := s.ctl.Deployment(v.Namespace, v.Name); d != nil {
-				spec := v.Spec
-				err = s.ctl.Do(func(m *controllers.Manager) error {
+			spec := v.Spec
+			what, err = s.applyWorkload("deployment", v.Name, s.ctl.Deployment(v.Namespace, v.Name) != nil,
+				func(m *controllers.Manager) error {
 					return m.UpdateDeployment(v.Namespace, v.Name, func(cur *api.DeploymentSpec) { *cur = spec })
-				})
-				what = "deployment/" + v.Name + " configured"
-			} else {
-				err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddDeployment(v); return e })
-				what = "deployment/" + v.Name + " created"
-			}
+				},
+				func(m *controllers.Manager) error { _, e := m.AddDeployment(v); return e })
 		case *api.StatefulSet:
-			if d := s.ctl.StatefulSet(v.Namespace, v.Name); d != nil {
-				spec := v.Spec
-				err = s.ctl.Do(func(m *controllers.Manager) error {
+			spec := v.Spec
+			what, err = s.applyWorkload("statefulset", v.Name, s.ctl.StatefulSet(v.Namespace, v.Name) != nil,
+				func(m *controllers.Manager) error {
 					return m.UpdateStatefulSet(v.Namespace, v.Name, func(cur *api.StatefulSetSpec) { *cur = spec })
-				})
-				what = "statefulset/" + v.Name + " configured"
-			} else {
-				err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddStatefulSet(v); return e })
-				what = "statefulset/" + v.Name + " created"
-			}
+				},
+				func(m *controllers.Manager) error { _, e := m.AddStatefulSet(v); return e })
 		case *api.DaemonSet:
-			if d := s.ctl.DaemonSet(v.Namespace, v.Name); d != nil {
-				spec := v.Spec
-				err = s.ctl.Do(func(m *controllers.Manager) error {
+			spec := v.Spec
+			what, err = s.applyWorkload("daemonset", v.Name, s.ctl.DaemonSet(v.Namespace, v.Name) != nil,
+				func(m *controllers.Manager) error {
 					return m.UpdateDaemonSet(v.Namespace, v.Name, func(cur *api.DaemonSetSpec) { *cur = spec })
-				})
-				what = "daemonset/" + v.Name + " configured"
-			} else {
-				err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddDaemonSet(v); return e })
-				what = "daemonset/" + v.Name + " created"
-			}
+				},
+				func(m *controllers.Manager) error { _, e := m.AddDaemonSet(v); return e })
 		case *api.ReplicaSet:
 			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddReplicaSet(v); return e })
 			what = "replicaset/" + v.Name + " created"
@@ -456,6 +444,16 @@ func (s *Session) applyObjects(objs *manifest.Objects) (string, error) {
 		return "", fmt.Errorf("the manifest holds no objects the lab can apply")
 	}
 	return strings.Join(done, ", "), nil
+}
+
+// applyWorkload is kubectl apply for a kind the controllers own: an
+// existing object gets the manifest's spec (update), a new one is created
+// (add).
+func (s *Session) applyWorkload(kind, name string, exists bool, update, add func(*controllers.Manager) error) (string, error) {
+	if exists {
+		return kind + "/" + name + " configured", s.ctl.Do(update)
+	}
+	return kind + "/" + name + " created", s.ctl.Do(add)
 }
 
 func (s *Session) delete(c command.Delete) (string, error) {

@@ -34,6 +34,19 @@ func (d *decoder) template(n *yaml.Node, path string, t *api.PodTemplateSpec) {
 	})
 }
 
+// rollingUpdate decodes the maxUnavailable/maxSurge pair that
+// Deployments and DaemonSets share.
+func (d *decoder) rollingUpdate(n *yaml.Node, path string) (maxUnavailable, maxSurge *api.IntOrString) {
+	d.fields(n, path, schemaRollingUpdate, func(key string, v *yaml.Node, p string) {
+		if key == "maxUnavailable" {
+			maxUnavailable = d.intOrString(v, p)
+		} else {
+			maxSurge = d.intOrString(v, p)
+		}
+	})
+	return maxUnavailable, maxSurge
+}
+
 func decodeDeployment(d *decoder, n *yaml.Node) (any, []fieldError) {
 	dep := &api.Deployment{}
 	s := &dep.Spec
@@ -53,13 +66,7 @@ func decodeDeployment(d *decoder, n *yaml.Node) (any, []fieldError) {
 						s.Strategy.Type = d.str(v, p)
 					case "rollingUpdate":
 						ru := &api.RollingUpdateDeployment{}
-						d.fields(v, p, schemaRollingUpdate, func(key string, v *yaml.Node, p string) {
-							if key == "maxUnavailable" {
-								ru.MaxUnavailable = d.intOrString(v, p)
-							} else {
-								ru.MaxSurge = d.intOrString(v, p)
-							}
-						})
+						ru.MaxUnavailable, ru.MaxSurge = d.rollingUpdate(v, p)
 						s.Strategy.RollingUpdate = ru
 					}
 				})
@@ -167,13 +174,7 @@ func decodeDaemonSet(d *decoder, n *yaml.Node) (any, []fieldError) {
 						s.UpdateStrategy.Type = d.str(v, p)
 					case "rollingUpdate":
 						ru := &api.RollingUpdateDaemonSet{}
-						d.fields(v, p, schemaRollingUpdate, func(key string, v *yaml.Node, p string) {
-							if key == "maxUnavailable" {
-								ru.MaxUnavailable = d.intOrString(v, p)
-							} else {
-								ru.MaxSurge = d.intOrString(v, p)
-							}
-						})
+						ru.MaxUnavailable, ru.MaxSurge = d.rollingUpdate(v, p)
 						s.UpdateStrategy.RollingUpdate = ru
 					}
 				})
