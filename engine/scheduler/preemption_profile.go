@@ -1,6 +1,8 @@
 package scheduler
 
 import (
+	"fmt"
+
 	"podlab.dev/podlab/engine/scheduler/framework"
 	"podlab.dev/podlab/engine/scheduler/preemption"
 )
@@ -36,9 +38,27 @@ func (s *Scheduler) NominatedPodsForNode(node string) []*framework.PodInfo {
 // nominated pods.
 func (s *Scheduler) NominatedNodes() []string { return s.nominator.nodes() }
 
-// RunFilterPluginsWithoutNominatedPods implements preemption.Profile: the
-// filters alone, for a node that holds no nominated pod (RunFilterPlugins
-// without the nominated-pods lookup).
-func (s *Scheduler) RunFilterPluginsWithoutNominatedPods(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	return s.runFilterPlugins(state, pod, node)
+// FilterRunner implements preemption.Profile: RunFilterPlugins for nodes
+// that hold no nominated pod, with the plugins the state skips left out
+// once instead of looked up for every node.
+func (s *Scheduler) FilterRunner(state *framework.CycleState) func(pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	var active []framework.FilterPlugin
+	for _, pl := range s.prof.filter {
+		if !state.SkipFilterPlugins[pl.Name()] {
+			active = append(active, pl)
+		}
+	}
+	return func(pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+		for _, pl := range active {
+			st := pl.Filter(state, pod, node)
+			if st.IsSuccess() {
+				continue
+			}
+			if !st.IsRejected() {
+				return errorStatus(fmt.Errorf("running %q filter plugin: %w", pl.Name(), statusError(st)), pl.Name())
+			}
+			return withPlugin(st, pl.Name())
+		}
+		return nil
+	}
 }

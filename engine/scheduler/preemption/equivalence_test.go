@@ -57,8 +57,10 @@ func (h *profileHandle) NominatedNodes() []string {
 	return out
 }
 
-func (h *profileHandle) RunFilterPluginsWithoutNominatedPods(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	return h.fakeHandle.RunFilterPlugins(state, pod, node)
+func (h *profileHandle) FilterRunner(state *framework.CycleState) func(*framework.PodInfo, *framework.NodeInfo) *framework.Status {
+	return func(pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+		return h.fakeHandle.RunFilterPlugins(state, pod, node)
+	}
 }
 
 func (h *profileHandle) RunFilterPlugins(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {

@@ -30,9 +30,9 @@ type Profile interface {
 	// NominatedNodes lists the nodes holding nominated pods (a dry run of
 	// any other node skips the lookup).
 	NominatedNodes() []string
-	// RunFilterPluginsWithoutNominatedPods is RunFilterPlugins for a node
-	// that holds no nominated pod.
-	RunFilterPluginsWithoutNominatedPods(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status
+	// FilterRunner returns RunFilterPlugins with state for nodes that hold
+	// no nominated pod (the active plugins resolved once).
+	FilterRunner(state *framework.CycleState) func(pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status
 }
 
 // fastPlan is what makes a victim "inert" for one preemptor: its presence
@@ -63,6 +63,9 @@ type fastPlan struct {
 	// the in-place dry run (dryRunInPlace).
 	withoutFit *framework.CycleState
 	prof       Profile
+	// filterWithoutFit runs the filters but Fit on a node holding no
+	// nominated pod.
+	filterWithoutFit func(pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status
 	// snap and marked: marked[i] is set when snap.Nodes[i] holds
 	// nominated pods.
 	snap   *framework.Snapshot
@@ -99,7 +102,7 @@ func (pl *fastPlan) nominatedOn(ni *framework.NodeInfo) []*framework.PodInfo {
 // filters runs the filters (Fit skipped) for the in-place dry run.
 func (pl *fastPlan) filters(h framework.Handle, pod *framework.PodInfo, ni *framework.NodeInfo, nominated []*framework.PodInfo) *framework.Status {
 	if len(nominated) == 0 {
-		return pl.prof.RunFilterPluginsWithoutNominatedPods(pl.withoutFit, pod, ni)
+		return pl.filterWithoutFit(pod, ni)
 	}
 	return h.RunFilterPlugins(pl.withoutFit, pod, ni)
 }
@@ -141,6 +144,7 @@ func (e *Evaluator) planFast(state *framework.CycleState, pod *framework.PodInfo
 	}
 	plan.req = requestVector(pod)
 	plan.withoutFit = state.WithFilterSkipped(noderesources.Name)
+	plan.filterWithoutFit = prof.FilterRunner(plan.withoutFit)
 	e.nominatedMark = plan.markNominated(e.nominatedMark)
 	return plan
 }
