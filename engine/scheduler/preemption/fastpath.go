@@ -62,7 +62,8 @@ type fastPlan struct {
 	// withoutFit is the cycle's state with NodeResourcesFit skipped, for
 	// the in-place dry run (dryRunInPlace).
 	withoutFit *framework.CycleState
-	prof       Profile
+	// prof is the Handle as a Profile.
+	prof Profile
 	// filterWithoutFit runs the filters but Fit on a node holding no
 	// nominated pod.
 	filterWithoutFit func(pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status
