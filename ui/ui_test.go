@@ -192,6 +192,21 @@ func TestKeySequences(t *testing.T) {
 			t.Fatalf("timeline view:\n%s", s)
 		}
 	})
+	t.Run("x deletes the selected pod", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		typeCommand(m, "advance 5s")
+		key := m.selectedPodKey()
+		if !strings.Contains(key, "/") {
+			t.Fatalf("selected pod %q is not namespace/name", key)
+		}
+		press(m, "x")
+		if p := m.sess.Engine().Pod(key); p == nil || p.DeletionTimestamp == nil {
+			t.Fatalf("x did not delete %s:\n%s", key, screen(m))
+		}
+		if s := screen(m); strings.Contains(s, "✗") {
+			t.Fatalf("x reported an error:\n%s", s)
+		}
+	})
 	t.Run("palette shows inline errors and keeps the text", func(t *testing.T) {
 		m := newTestModel(t, "spread-basics", 100, 30)
 		typeCommand(m, "cordon node9")

@@ -175,10 +175,29 @@ func splitKindName(pos []string, allowed ...string) (kind, name string, rest []s
 	if !ok {
 		return "", "", nil, fmt.Errorf("%s is not allowed here; kinds here are %s", canon, strings.Join(allowed, ", "))
 	}
-	if err := checkName(name); err != nil {
+	if err := checkObjectName(canon, name); err != nil {
 		return "", "", nil, err
 	}
 	return canon, name, rest, nil
+}
+
+// clusterScoped are the kinds without a namespace.
+var clusterScoped = map[string]bool{"node": true, "priorityclass": true}
+
+// checkObjectName accepts NAME, or NAMESPACE/NAME for a namespaced kind
+// (the session resolves both; the UI names pods by namespace/name).
+func checkObjectName(kind, name string) error {
+	ns, n, qualified := strings.Cut(name, "/")
+	if !qualified {
+		return checkName(name)
+	}
+	if clusterScoped[kind] {
+		return fmt.Errorf("invalid name %q: a %s has no namespace", name, kind)
+	}
+	if err := checkName(ns); err != nil {
+		return fmt.Errorf("namespace: %w", err)
+	}
+	return checkName(n)
 }
 
 // nodeArg accepts "NAME" or "node/NAME" or "node NAME".
