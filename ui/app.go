@@ -217,8 +217,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleWheel(msg.Mouse())
 		return m, nil
 	case fileLoadedMsg:
-		m.finishOpen(msg)
-		return m, nil
+		return m, m.finishOpen(msg)
 	case fileSavedMsg:
 		if msg.err != nil {
 			m.setStatus(msg.err.Error(), true)

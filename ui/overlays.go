@@ -137,7 +137,7 @@ func (m *Model) handlePickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			name := p.items[p.sel].Name
 			m.picker = nil
 			f, err := lab.LoadPreset(name)
-			m.finishOpen(fileLoadedMsg{path: name, file: f, err: err})
+			return m, m.finishOpen(fileLoadedMsg{path: name, file: f, err: err})
 		}
 	case "ctrl+c":
 		return m, tea.Quit
@@ -164,21 +164,27 @@ func (m *Model) openFileCmd(path string) tea.Cmd {
 	}
 }
 
-// finishOpen replaces the session; on error the lab keeps its state.
-func (m *Model) finishOpen(msg fileLoadedMsg) {
+// finishOpen replaces the session. On error the lab keeps its state and
+// the open palette comes back with the path and every diagnostic (the
+// status line has room for the first one only), as the command palette
+// keeps a failed command.
+func (m *Model) finishOpen(msg fileLoadedMsg) tea.Cmd {
+	fail := func(verb string, err error) tea.Cmd {
+		m.setStatus(fmt.Sprintf("could not %s %s — the lab keeps its current state: %v", verb, msg.path, firstLine(err.Error())), true)
+		cmd := m.pal.start(modeOpen, msg.path)
+		m.pal.err = err.Error() + "\nThe lab keeps its current state: fix the file and press enter again, or esc."
+		return cmd
+	}
 	if msg.err != nil {
-		m.setStatus(fmt.Sprintf("could not open %s — the lab keeps its current state: %v", msg.path, firstLine(msg.err.Error())), true)
-		return
+		return fail("open", msg.err)
 	}
 	sess, err := lab.NewSession(msg.file, lab.SessionOptions{})
 	if err != nil {
-		m.setStatus(fmt.Sprintf("could not load %s — the lab keeps its current state: %v", msg.path, firstLine(err.Error())), true)
-		return
+		return fail("load", err)
 	}
 	if sc := msg.file.Scenario; sc != nil && sc.Clock.ResumeAt > 0 {
 		if err := sess.Advance(sc.Clock.ResumeAt); err != nil {
-			m.setStatus(err.Error(), true)
-			return
+			return fail("load", err)
 		}
 	}
 	m.sess = sess
@@ -187,6 +193,7 @@ func (m *Model) finishOpen(msg fileLoadedMsg) {
 	m.explainKey = ""
 	m.setStatus("opened "+msg.path, false)
 	m.refresh()
+	return nil
 }
 
 func firstLine(s string) string {

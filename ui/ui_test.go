@@ -2,6 +2,8 @@ package ui
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -190,6 +192,30 @@ func TestKeySequences(t *testing.T) {
 		s := screen(m)
 		if !strings.Contains(s, "default/p3") || !strings.Contains(s, "Killing") {
 			t.Fatalf("timeline view:\n%s", s)
+		}
+	})
+	t.Run("a broken file keeps the lab and shows every diagnostic", func(t *testing.T) {
+		m := newTestModel(t, "spread-basics", 100, 30)
+		path := filepath.Join(t.TempDir(), "broken.yaml")
+		broken := "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  topologySpreadConstraints:\n  - {maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}\n" +
+			"  containers:\n  - {name: c, image: pause, resources: {requests: {cpu: lots}}}\n"
+		if err := os.WriteFile(path, []byte(broken), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := m.sess
+		m.Update(m.openFileCmd(path)())
+		s := screen(m)
+		if m.sess != before || !m.pal.open || m.pal.in.Value() != path {
+			t.Fatalf("the lab must keep its session and reopen the open palette on %s:\n%s", path, s)
+		}
+		for _, want := range []string{"broken.yaml:8:", `quantity "lots"`, "broken.yaml:6:", "maxSkew", "keeps its current state"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("screen lacks %q:\n%s", want, s)
+			}
+		}
+		press(m, "esc")
+		if m.pal.open {
+			t.Fatal("esc closes the palette")
 		}
 	})
 	t.Run("x deletes the selected pod", func(t *testing.T) {

@@ -33,7 +33,8 @@ func (m *Model) render() string {
 	lines = append(lines, m.body(w, body)...)
 	lines = append(lines, m.statusLine(w), m.memos.footer.get(m.panelKey(w, 0, 0, 0, 0), func() []string { return []string{m.footer(w)} })[0])
 	if m.pal.open {
-		pl := box(m.st, paletteTitle(m.pal.mode), m.paletteLines(w-4), w-2, min(len(m.paletteLines(w-4))+2, h-2), true)
+		body := m.paletteLines(w - 4)
+		pl := box(m.st, paletteTitle(m.pal.mode), body, w-2, min(len(body)+2, h-2), true)
 		lines = overlay(lines, pl, 1, h-2-len(pl))
 	}
 	if m.picker != nil {
