@@ -53,7 +53,6 @@ func (e *Engine) Clone() *Engine {
 	for k, ns := range e.nodes {
 		cp := *ns
 		cp.pressure = ns.pressure.Clone()
-		cp.ranking = ns.ranking[:len(ns.ranking):len(ns.ranking)]
 		c.nodes[k] = &cp
 		c.snap.AddNode(ns.node)
 	}
@@ -88,11 +87,7 @@ func (e *Engine) Clone() *Engine {
 			c.controllers[i] = cc.CloneFor(c)
 		}
 	}
-	factory := c.cfg.NewScheduler
-	if factory == nil {
-		factory = defaultScheduler
-	}
-	c.sched = factory(c.cfg.Seed, c.snap, c.PDBs)
+	c.sched = c.newScheduler()
 	if from, ok := e.sched.(*scheduler.Scheduler); ok {
 		if to, ok := c.sched.(*scheduler.Scheduler); ok {
 			to.CopyTieBreakState(from)
@@ -104,11 +99,7 @@ func (e *Engine) Clone() *Engine {
 		}
 		return nil
 	})
-	for _, key := range e.sortedPodKeys() {
-		if n := e.sched.Nominator().NominatedNodeOf(key); n != "" {
-			c.sched.Nominator().AddNominatedPod(c.pods[key].info, n)
-		}
-	}
+	c.copyNominations(e.sched)
 	for _, d := range e.drains {
 		cp := *d
 		cp.Lines = d.Lines[:len(d.Lines):len(d.Lines)]

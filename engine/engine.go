@@ -157,11 +157,7 @@ func New(cfg Config) *Engine {
 	if e.eviction.MonitoringInterval <= 0 {
 		e.eviction.MonitoringInterval = 10 * time.Second
 	}
-	factory := cfg.NewScheduler
-	if factory == nil {
-		factory = defaultScheduler
-	}
-	e.sched = factory(cfg.Seed, e.snap, e.PDBs)
+	e.sched = e.newScheduler()
 	e.clock.Schedule(api.Time(scheduler.UnschedulableFlushInterval), action{kind: actScheduleWake, key: "flush"})
 	return e
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"podlab.dev/podlab/engine/admission"
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/kubelet"
 	"podlab.dev/podlab/engine/scheduler"
@@ -371,13 +372,7 @@ func (e *Engine) PriorityClass(name string) *api.PriorityClass {
 	if c, ok := e.classes[name]; ok {
 		return c
 	}
-	switch name {
-	case api.SystemClusterCritical:
-		return &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: name}, Value: api.SystemCriticalPriority}
-	case api.SystemNodeCritical:
-		return &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: name}, Value: api.SystemCriticalPriority + 1000}
-	}
-	return nil
+	return admission.BuiltinClasses()[name]
 }
 
 // PriorityClasses returns the user-defined classes sorted by name.

@@ -160,11 +160,9 @@ func (e *Engine) pressurePass(name string, gen int64) {
 	m, _ := e.NodeMemory(name)
 	d := e.eviction.Synchronize(&ns.pressure, m.Capacity, m.Available, now)
 	e.setMemoryPressure(ns, d.MemoryPressure)
-	ns.ranking = nil
 	if d.Reclaim {
 		e.record(EventWarning, ReasonEvictionThresholdMet, nodeObject(name), "Attempting to reclaim memory")
 		ranking, byKey := e.rankNode(name)
-		ns.ranking = ranking
 		for _, r := range ranking {
 			if r.Critical {
 				continue

@@ -14,6 +14,7 @@ import (
 // evicts them in rankMemoryPressure order, one per pass.
 func TestMemoryPressureEvictsInKubeletOrder(t *testing.T) {
 	e := newTestEngine(t)
+	addPrioClasses(t, e, 100)
 	must(t, e.AddNode(node("n1", "8", "4Gi")))
 	pods := []*api.Pod{
 		pod("besteffort").on("n1").ann(kubelet.AnnotationMemoryUsage, "600Mi").obj(),

@@ -186,6 +186,7 @@ func checkInvariants(t *testing.T, e *Engine, lastNow api.Time, step string) {
 
 func runRandom(t *testing.T, seed uint64, steps int, check bool) (*Engine, []string) {
 	e := New(Config{Seed: int64(seed), NewScheduler: propertyScheduler})
+	addPrioClasses(t, e, 0, 100, 200)
 	ra := &randomActions{r: rand.New(rand.NewPCG(seed, 7)), e: e}
 	for i := 0; i < 3; i++ {
 		ra.nodes++

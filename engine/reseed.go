@@ -6,15 +6,27 @@ package engine
 // nominated. Replaying the same commands replays the same reseed, so runs
 // stay reproducible.
 func (e *Engine) Reseed(seed int64) {
+	old := e.sched
+	e.cfg.Seed = seed
+	e.sched = e.newScheduler()
+	e.copyNominations(old)
+}
+
+// newScheduler builds a scheduler over the engine's snapshot with its
+// seed: Config.NewScheduler, else the default profile.
+func (e *Engine) newScheduler() Scheduler {
 	factory := e.cfg.NewScheduler
 	if factory == nil {
 		factory = defaultScheduler
 	}
-	old := e.sched
-	e.cfg.Seed = seed
-	e.sched = factory(seed, e.snap, e.PDBs)
+	return factory(e.cfg.Seed, e.snap, e.PDBs)
+}
+
+// copyNominations nominates, in e's scheduler, every pod that from's
+// scheduler nominates (in pod-key order).
+func (e *Engine) copyNominations(from Scheduler) {
 	for _, key := range e.sortedPodKeys() {
-		if n := old.Nominator().NominatedNodeOf(key); n != "" {
+		if n := from.Nominator().NominatedNodeOf(key); n != "" {
 			if ps := e.pods[key]; ps != nil && ps.info != nil {
 				e.sched.Nominator().AddNominatedPod(ps.info, n)
 			}

@@ -99,8 +99,6 @@ type nodeState struct {
 	passGen  int64
 	// memoryPressure is the reported MemoryPressure condition.
 	memoryPressure bool
-	// ranking is the last pass's eviction ranking (for the UI).
-	ranking []kubelet.RankEntry
 }
 
 // copyPod returns a shallow copy whose status conditions can be changed
@@ -116,6 +114,9 @@ func copyNode(n *api.Node) *api.Node {
 	c := *n
 	c.Spec.Taints = append([]api.Taint(nil), n.Spec.Taints...)
 	c.Status.Conditions = append([]api.Condition(nil), n.Status.Conditions...)
+	// UpdateNode compares allocatable before and after the mutation: the
+	// copy must own its resource maps
+	c.Status.Capacity, c.Status.Allocatable = n.Status.Capacity.Clone(), n.Status.Allocatable.Clone()
 	if n.Labels != nil {
 		c.Labels = make(map[string]string, len(n.Labels))
 		for k, v := range n.Labels {

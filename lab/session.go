@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"podlab.dev/podlab/engine"
-	"podlab.dev/podlab/engine/admission"
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/controllers"
 	"podlab.dev/podlab/engine/controllers/attach"
@@ -136,11 +135,7 @@ func (s *Session) admit(e *engine.Engine, p *api.Pod) error {
 			p.Annotations = ann
 		}
 	}
-	classes := map[string]*api.PriorityClass{}
-	for _, pc := range e.PriorityClasses() {
-		classes[pc.Name] = pc
-	}
-	return admission.AdmitPod(p, classes)
+	return engine.DefaultAdmit(e, p)
 }
 
 // schedulerFactory builds the default profile with the scenario's

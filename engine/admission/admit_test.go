@@ -131,6 +131,25 @@ func TestDefaultTolerationSeconds(t *testing.T) {
 	}
 }
 
+// Pods stamped from one template share its tolerations slice: admitting
+// one must not write the default tolerations into the shared array.
+func TestDefaultTolerationsDoNotWriteIntoASharedSlice(t *testing.T) {
+	other := api.Toleration{Key: "foo", Operator: api.TolerationOpExists}
+	shared := make([]api.Toleration, 1, 4)
+	shared[0] = other
+	a, b := pod("a"), pod("b")
+	a.Spec.Tolerations, b.Spec.Tolerations = shared, shared
+	if err := AdmitPod(a, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := shared[:cap(shared)][1]; got != (api.Toleration{}) {
+		t.Fatalf("admitting pod a wrote %+v into the shared array", got)
+	}
+	if len(b.Spec.Tolerations) != 1 || len(a.Spec.Tolerations) != 3 {
+		t.Fatalf("tolerations a %d b %d, want 3 and 1", len(a.Spec.Tolerations), len(b.Spec.Tolerations))
+	}
+}
+
 // As pkg/registry/core/pod/strategy_test.go TestApplyMatchLabelKeysAndMismatchLabelKeys.
 func TestAffinityLabelKeysMerge(t *testing.T) {
 	sel := func(reqs ...api.LabelSelectorRequirement) *api.LabelSelector {

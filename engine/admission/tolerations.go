@@ -1,6 +1,10 @@
 package admission
 
-import "podlab.dev/podlab/engine/api"
+import (
+	"slices"
+
+	"podlab.dev/podlab/engine/api"
+)
 
 // DefaultTolerationSeconds is the plugin's default for both
 // --default-not-ready-toleration-seconds and
@@ -24,6 +28,9 @@ func addDefaultTolerations(pod *api.Pod) {
 			unreachable = true
 		}
 	}
+	// the pod may share its tolerations with a template: append to a
+	// clipped slice so a new array is made instead of writing past its end
+	pod.Spec.Tolerations = slices.Clip(pod.Spec.Tolerations)
 	if !notReady {
 		pod.Spec.Tolerations = append(pod.Spec.Tolerations, defaultToleration(api.TaintNodeNotReady))
 	}

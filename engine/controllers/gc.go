@@ -193,14 +193,16 @@ func (m *Manager) Delete(kind, namespace, name, propagation string) error {
 // the foreground too and deletes dependent pods.
 func (m *Manager) foregroundDeleteDependents(uid string) {
 	t := m.now
-	for _, rs := range m.replicaSets {
-		if hasOwner(&rs.ObjectMeta, uid) && rs.DeletionTimestamp == nil {
+	// in key order: map order would make the deletions (and their events)
+	// differ from run to run
+	for _, k := range sortedKeys(m.replicaSets) {
+		if rs := m.replicaSets[k]; hasOwner(&rs.ObjectMeta, uid) && rs.DeletionTimestamp == nil {
 			rs.DeletionTimestamp = &t
 			m.foregroundDeleteDependents(rs.UID)
 		}
 	}
-	for _, j := range m.jobs {
-		if hasOwner(&j.ObjectMeta, uid) && j.DeletionTimestamp == nil {
+	for _, k := range sortedKeys(m.jobs) {
+		if j := m.jobs[k]; hasOwner(&j.ObjectMeta, uid) && j.DeletionTimestamp == nil {
 			j.DeletionTimestamp = &t
 			m.foregroundDeleteDependents(j.UID)
 		}

@@ -69,9 +69,13 @@ func (m *Manager) AddJob(obj *api.Job) (*Job, error) {
 	if sp.CompletionMode == "" {
 		sp.CompletionMode = "NonIndexed"
 	}
-	for field, v := range map[string]*int32{"spec.parallelism": sp.Parallelism, "spec.completions": sp.Completions, "spec.backoffLimit": sp.BackoffLimit} {
-		if v != nil && *v < 0 {
-			return nil, fmt.Errorf("job %s: %s: Invalid value: %d: must be greater than or equal to 0", j.Key(), field, *v)
+	// a list, not a map: with several bad fields the same one is reported
+	for _, f := range []struct {
+		field string
+		v     *int32
+	}{{"spec.parallelism", sp.Parallelism}, {"spec.completions", sp.Completions}, {"spec.backoffLimit", sp.BackoffLimit}} {
+		if f.v != nil && *f.v < 0 {
+			return nil, fmt.Errorf("job %s: %s: Invalid value: %d: must be greater than or equal to 0", j.Key(), f.field, *f.v)
 		}
 	}
 	if sp.CompletionMode != indexedCompletion && sp.CompletionMode != "NonIndexed" {
