@@ -135,10 +135,11 @@ func (b *pb) on(n string) *pb       { b.p.Spec.NodeName = n; return b }
 func (b *pb) label(k, v string) *pb { b.p.Labels[k] = v; return b }
 func (b *pb) ann(k, v string) *pb   { b.p.Annotations[k] = v; return b }
 func (b *pb) grace(g int64) *pb     { b.p.Spec.TerminationGracePeriodSeconds = i64(g); return b }
+
 // prio gives the pod the PriorityClass prio-P (addPrioClasses): admission
 // computes spec.priority from the class, as the API server does.
-func (b *pb) prio(p int32) *pb      { b.p.Spec.PriorityClassName = fmt.Sprintf("prio-%d", p); return b }
-func (b *pb) class(c string) *pb    { b.p.Spec.PriorityClassName = c; return b }
+func (b *pb) prio(p int32) *pb   { b.p.Spec.PriorityClassName = fmt.Sprintf("prio-%d", p); return b }
+func (b *pb) class(c string) *pb { b.p.Spec.PriorityClassName = c; return b }
 func (b *pb) preStop(secs int64) *pb {
 	b.p.Spec.Containers[0].Lifecycle = &api.Lifecycle{PreStop: &api.LifecycleHandler{SleepSeconds: i64(secs)}}
 	return b
