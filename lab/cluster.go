@@ -131,11 +131,10 @@ func NewNode(name, zoneLabel, zone string, shape NodeShape) (*api.Node, error) {
 	n.Status.Allocatable = rl.Clone()
 	n.Status.Conditions = []api.Condition{{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady", Message: "kubelet is posting ready status"}}
 	for _, t := range shape.Taints {
-		cmd, err := command.Parse("taint node " + name + " " + t)
+		ts, err := command.ParseTaint(t)
 		if err != nil {
 			return nil, fmt.Errorf("taint %q: %w", t, err)
 		}
-		ts := cmd.(command.Taint).Taints[0]
 		n.Spec.Taints = append(n.Spec.Taints, api.Taint{Key: ts.Key, Value: ts.Value, Effect: ts.Effect})
 	}
 	return n, nil

@@ -271,7 +271,7 @@ func (p *scenarioParser) shapeField(k string, v *yaml.Node, where string, sh *No
 	case "taints":
 		for _, e := range v.Content {
 			t := p.str(e, where+".taints item")
-			if _, err := command.Parse("taint node n " + t); err != nil || strings.HasSuffix(t, "-") {
+			if _, err := command.ParseTaint(t); err != nil {
 				p.errorf(e, "%s.taints: %q is not a taint", where, t, "write key=value:Effect with Effect NoSchedule, PreferNoSchedule or NoExecute")
 				continue
 			}

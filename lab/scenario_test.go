@@ -57,6 +57,8 @@ func TestScenarioErrors(t *testing.T) {
 		{"cluster:\n  zones:\n  - nodes: 2\n", "x.yaml:5:5: cluster.zones[0] needs a name"},
 		{"cluster:\n  zones:\n  - name: a\n    cpu: lots\n", `cluster.zones[0].cpu: quantity "lots"`},
 		{"cluster:\n  zones:\n  - name: a\n    taints: [gpu]\n", `is not a taint`},
+		{"cluster:\n  zones:\n  - name: a\n    taints: [\"a=1:NoSchedule b=2:NoExecute\"]\n", `is not a taint`},
+		{"cluster:\n  zones:\n  - name: a\n    taints: [\"gpu=x:NoSchedule-\"]\n", `is not a taint`},
 		{"cluster:\n  nodeNames: worker\n", "must contain {n} or {i}"},
 		{"scheduler: {tieBreak: first}\n", "scheduler.tieBreak must be random or name"},
 		{"scheduler:\n  defaultConstraints:\n  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {}}\n", "may not set labelSelector"},

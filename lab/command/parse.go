@@ -310,6 +310,11 @@ func labelChars(s string) bool {
 
 var taintEffects = map[string]bool{"NoSchedule": true, "PreferNoSchedule": true, "NoExecute": true}
 
+// ParseTaint reads one taint to add, key=value:Effect or key:Effect (the
+// scenario's cluster shorthand uses it; the taint command also takes
+// removals).
+func ParseTaint(s string) (TaintSpec, error) { return parseTaint(s, false) }
+
 func parseTaint(s string, allowRemove bool) (TaintSpec, error) {
 	var t TaintSpec
 	if strings.HasSuffix(s, "-") {
