@@ -375,6 +375,20 @@ func (s *Session) apply(c command.Apply) (string, error) {
 	return s.applyObjects(objs)
 }
 
+// partialApplyError is an apply that failed after changing some objects;
+// the session undoes those (Session.Apply), so a failed command changes
+// nothing.
+type partialApplyError struct {
+	done []string
+	err  error
+}
+
+func (e *partialApplyError) Error() string {
+	return e.err.Error() + "; nothing was applied (undone: " + strings.Join(e.done, ", ") + ")"
+}
+
+func (e *partialApplyError) Unwrap() error { return e.err }
+
 // applyObjects creates what is new and updates workloads that exist (as
 // kubectl apply would: a changed template starts a rollout).
 func (s *Session) applyObjects(objs *manifest.Objects) (string, error) {
@@ -436,7 +450,11 @@ func (s *Session) applyObjects(objs *manifest.Objects) (string, error) {
 			what = "cronjob/" + v.Name + " created"
 		}
 		if err != nil {
-			return strings.Join(done, ", "), fmt.Errorf("%s: %w", objs.PosOf(o), err)
+			err = fmt.Errorf("%s: %w", objs.PosOf(o), err)
+			if len(done) > 0 {
+				err = &partialApplyError{done: done, err: err}
+			}
+			return "", err
 		}
 		done = append(done, what)
 	}

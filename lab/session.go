@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -427,6 +428,14 @@ func (s *Session) Apply(line string) (string, error) {
 	}
 	at := s.eng.Now()
 	msg, err := s.exec(cmd)
+	var partial *partialApplyError
+	if errors.As(err, &partial) {
+		// undo what the command did before it failed: replay the history
+		// to this instant, so history, undo and save stay what happened
+		if rerr := s.replay(s.history, at); rerr != nil {
+			return "", fmt.Errorf("%w; restoring the state before it failed too: %v", err, rerr)
+		}
+	}
 	if err != nil {
 		return "", err
 	}

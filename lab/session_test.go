@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -277,5 +279,45 @@ func TestSeedCommandChangesTieBreaks(t *testing.T) {
 	}
 	if !differs {
 		t.Fatal("no other seed changed any tie-break")
+	}
+}
+
+// An apply that fails halfway (its second object exists) changes nothing:
+// the objects it created first are undone, and the history, undo and the
+// state stay what they were.
+func TestFailedApplyChangesNothing(t *testing.T) {
+	s := exampleSession(t)
+	if _, err := s.Apply("cordon node-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply("advance 10s"); err != nil {
+		t.Fatal(err)
+	}
+	existing := s.Engine().Pods()[0]
+	manifest := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: extra}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: extra}}\n" +
+		"  template:\n    metadata: {labels: {app: extra}}\n    spec: {containers: [{name: c, image: pause}]}\n---\n" +
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: " + existing.Name + ", namespace: " + existing.Namespace + "}\nspec: {containers: [{name: c, image: pause}]}\n"
+	path := filepath.Join(t.TempDir(), "extra.yaml")
+	if err := os.WriteFile(path, []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, history := stateDigest(s), len(s.History())
+	_, err := s.Apply("apply -f " + path)
+	if err == nil || !strings.Contains(err.Error(), "exists") || !strings.Contains(err.Error(), "nothing was applied (undone: deployment/extra created)") {
+		t.Fatalf("error %v", err)
+	}
+	if s.Controllers().Deployment("default", "extra") != nil {
+		t.Fatal("the deployment created before the failure is still there")
+	}
+	if got := stateDigest(s); got != before || len(s.History()) != history {
+		t.Fatalf("state or history changed:\n%s\nwant\n%s", got, before)
+	}
+	for range s.History() {
+		if _, err := s.Undo(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Engine().Node("node-1").Spec.Unschedulable {
+		t.Fatal("undoing the history after the failed apply must undo the cordon")
 	}
 }
