@@ -221,19 +221,26 @@ func (s *Scheduler) statusOf(o *outcome, ni *framework.NodeInfo) *framework.Stat
 	if o.preFilter != nil {
 		return o.preFilter
 	}
+	st := s.rawStatus(o, ni)
+	if st == nil || st == o.absent {
+		return st
+	}
+	if k := s.buf.rejectedBy[ni.Index]; k > 0 {
+		return st.WithPlugin(s.prof.filter[k-1].Name())
+	}
+	return st
+}
+
+// rawStatus is a node's verdict before it is attributed to a plugin: the
+// narrowing PreFilter's for a node its result left out (the nominated
+// node, tried first, keeps its own), else the filters'.
+func (s *Scheduler) rawStatus(o *outcome, ni *framework.NodeInfo) *framework.Status {
 	if o.narrowed != nil && ni != o.nominatedRejected {
 		if _, ok := o.narrowed[ni.Node.Name]; !ok {
 			return o.absent
 		}
 	}
-	st := s.buf.statuses[ni.Index]
-	if st == nil {
-		return nil
-	}
-	if k := s.buf.rejectedBy[ni.Index]; k > 0 {
-		return withPlugin(st, s.prof.filter[k-1].Name())
-	}
-	return st
+	return s.buf.statuses[ni.Index]
 }
 
 // reasonHistogram counts, for every reason, the nodes rejected with it
@@ -252,16 +259,7 @@ func (s *Scheduler) reasonHistogram(o *outcome) map[string]int {
 	var last *framework.Status
 	run := 0
 	for _, ni := range s.snap.Nodes {
-		var st *framework.Status
-		if o.narrowed != nil && ni != o.nominatedRejected {
-			if _, ok := o.narrowed[ni.Node.Name]; !ok {
-				st = o.absent
-			}
-		}
-		if st == nil {
-			st = s.buf.statuses[ni.Index]
-		}
-		if st != last {
+		if st := s.rawStatus(o, ni); st != last {
 			if last != nil {
 				counts[last] += run
 			}

@@ -324,7 +324,7 @@ func (s *Scheduler) runFilterPlugins(state *framework.CycleState, pi *framework.
 		if !st.IsRejected() {
 			return errorStatus(fmt.Errorf("running %q filter plugin: %w", pl.Name(), statusError(st)), pl.Name())
 		}
-		return withPlugin(st, pl.Name())
+		return st.WithPlugin(pl.Name())
 	}
 	return nil
 }

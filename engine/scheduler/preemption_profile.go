@@ -57,7 +57,7 @@ func (s *Scheduler) FilterRunner(state *framework.CycleState) func(pod *framewor
 			if !st.IsRejected() {
 				return errorStatus(fmt.Errorf("running %q filter plugin: %w", pl.Name(), statusError(st)), pl.Name())
 			}
-			return withPlugin(st, pl.Name())
+			return st.WithPlugin(pl.Name())
 		}
 		return nil
 	}

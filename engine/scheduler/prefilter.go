@@ -34,7 +34,7 @@ func (s *Scheduler) runPreFilter(state *framework.CycleState, pi *framework.PodI
 			continue
 		}
 		if !st.IsSuccess() {
-			st = withPlugin(st, pl.Name())
+			st = st.WithPlugin(pl.Name())
 			switch st.Code {
 			case framework.UnschedulableAndUnresolvable:
 				return nil, st, nil
@@ -93,18 +93,6 @@ func mergePreFilterResults(p, in *framework.PreFilterResult) *framework.PreFilte
 func narrowedStatus(plugins []string) *framework.Status {
 	return framework.NewStatus(framework.UnschedulableAndUnresolvable,
 		fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", plugins))
-}
-
-// withPlugin returns st attributed to plugin. Plugins may return shared,
-// preallocated statuses, so a status naming another plugin is copied
-// rather than mutated.
-func withPlugin(st *framework.Status, plugin string) *framework.Status {
-	if st == nil || st.Plugin == plugin {
-		return st
-	}
-	c := *st
-	c.Plugin = plugin
-	return &c
 }
 
 func errorStatus(err error, plugin string) *framework.Status {

@@ -77,12 +77,16 @@ func (s *Status) CodeOf() Code {
 	return s.Code
 }
 
-// WithPlugin sets the plugin name and returns s.
+// WithPlugin returns s attributed to the named plugin: s itself when it
+// already is, else a copy. Statuses are shared (plugins hand out one
+// status for a common rejection), so they are never changed in place.
 func (s *Status) WithPlugin(name string) *Status {
-	if s != nil {
-		s.Plugin = name
+	if s == nil || s.Plugin == name {
+		return s
 	}
-	return s
+	c := *s
+	c.Plugin = name
+	return &c
 }
 
 // Message joins the reasons with ", " as Status.Message upstream.

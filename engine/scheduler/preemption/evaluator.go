@@ -31,12 +31,14 @@ type Evaluator struct {
 	// node's lower-priority pods.
 	scratch   scratchNode
 	potential []*framework.PodInfo
+	// removed is copyWithout's buffer.
+	removed []*framework.PodInfo
 	// potentialNodes is the buffer of the nodes preemption might help.
 	potentialNodes []*framework.NodeInfo
 	// referenceOnly disables the arithmetic dry run (equivalence tests);
 	// stats counts dry runs per path.
 	referenceOnly bool
-	stats         struct{ inPlace, memo, fast, reference int }
+	stats         struct{ inPlace, memo, copy, reference int }
 	// memo and inputs: the per-node memo of in-place dry runs (memo.go).
 	memo   []dryMemo
 	inputs memoInputs

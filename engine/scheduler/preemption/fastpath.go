@@ -16,9 +16,8 @@ import (
 
 // Profile is implemented by a Handle that tells the dry run which plugins
 // it runs. With it, a node whose lower-priority pods cannot change any
-// filter's verdict but NodeResourcesFit's is dry-run by arithmetic: one
-// RunFilterPlugins with every such pod gone, then the reprieves as sums
-// (selectVictimsFast). Without it every node takes the reference path.
+// filter's verdict but NodeResourcesFit's is dry-run by arithmetic, in
+// place (dryRunInPlace). Without it every node takes the reference path.
 type Profile interface {
 	// PreemptionPlugins returns the names of the profile's filter plugins
 	// and of its PreFilter plugins with extensions.
@@ -148,6 +147,16 @@ func (e *Evaluator) planFast(state *framework.CycleState, pod *framework.PodInfo
 	plan.filterWithoutFit = prof.FilterRunner(plan.withoutFit)
 	e.nominatedMark = plan.markNominated(e.nominatedMark)
 	return plan
+}
+
+// allInert reports whether every pod is inert.
+func (pl *fastPlan) allInert(pods []*framework.PodInfo) bool {
+	for _, p := range pods {
+		if !pl.inert(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // inert reports whether p's presence matters to no filter but Fit.
@@ -316,62 +325,25 @@ func (pl *fastPlan) withNominatedPods(pod *framework.PodInfo, list []*framework.
 	return withNominated, nominated
 }
 
-// selectVictimsFast is selectVictimsOnNode for a node whose potential
-// victims are all inert. node is the copy of the node without them. The
-// one full filter run — with every potential victim gone — is
-// RunFilterPlugins on it with the cycle's own state: the PreFilter extensions would leave that state as it is for
-// inert pods, so it needs no clone. Each reprieve then only changes
-// NodeResourcesFit's verdict, computed from sums (reprieveByArithmetic).
-// ok is false when a victim is not inert (the caller takes the reference
-// path).
-func (e *Evaluator) selectVictimsFast(plan *fastPlan, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo, potential []*framework.PodInfo, budgets []budget) (victims []*framework.PodInfo, numViolating int, st *framework.Status, ok bool) {
-	for _, p := range potential {
-		if !plan.inert(p) {
-			return nil, 0, nil, false
-		}
-	}
-	if st := e.Handle.RunFilterPlugins(state, pod, node); !st.IsSuccess() {
-		return nil, 0, st, true
-	}
-	room := plan.room(node)
-	withNominated, nominated := plan.withNominatedPods(pod, plan.nominated(node.Node.Name), room)
-	victims, numViolating = plan.reprieveByArithmetic(room, withNominated, nominated, potential, budgets)
-	return victims, numViolating, nil, true
-}
-
 // reprieveByArithmetic is the reprieve loop of selectVictimsOnNode when
 // only NodeResourcesFit's verdict can change: room is the node's room with
 // every potential victim gone, withNominated the same with the nominated
 // pods added (both passes of RunFilterPluginsWithNominatedPods must
 // pass). Victims come back most important first.
 func (pl *fastPlan) reprieveByArithmetic(room, withNominated fitVector, nominated bool, potential []*framework.PodInfo, budgets []budget) (victims []*framework.PodInfo, numViolating int) {
-	sortByImportance(potential)
-	violating, nonViolating := splitByPDBViolation(potential, budgets)
-	reprieve := func(p *framework.PodInfo) bool {
+	victims, numViolating, _ = reprieve(potential, budgets, func(p *framework.PodInfo) (bool, *framework.Status) {
 		room.take(p, -1)
 		if nominated {
 			withNominated.take(p, -1)
 		}
 		if pl.fits(&room) && (!nominated || pl.fits(&withNominated)) {
-			return true
+			return true, nil
 		}
 		room.take(p, 1)
 		if nominated {
 			withNominated.take(p, 1)
 		}
-		victims = append(victims, p)
-		return false
-	}
-	for _, p := range violating {
-		if !reprieve(p) {
-			numViolating++
-		}
-	}
-	for _, p := range nonViolating {
-		reprieve(p)
-	}
-	if len(violating) != 0 && len(nonViolating) != 0 {
-		sortByImportance(victims)
-	}
+		return false, nil
+	})
 	return victims, numViolating
 }

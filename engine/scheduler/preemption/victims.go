@@ -79,9 +79,10 @@ func sortByImportance(pods []*framework.PodInfo) {
 // dryRun is one node of DryRunPreemption: the node's victims, how many of
 // them violate a budget, or the status that makes it no candidate. A node
 // without lower-priority pods is answered before copying anything; nodes
-// whose potential victims are inert (fastpath.go) take the arithmetic
-// path; the rest run selectVictimsOnNode on a copy of the node and a clone
-// of the state. Both paths give the same answer.
+// whose potential victims are inert (fastpath.go) are decided in place,
+// by arithmetic, or — when the pod does not fit even with every victim
+// gone — by one filter run on a copy; the rest run selectVictimsOnNode on
+// a copy of the node and a clone of the state. All give the same answer.
 func (e *Evaluator) dryRun(plan *fastPlan, state *framework.CycleState, pod *framework.PodInfo, ni *framework.NodeInfo, budgets []budget) (Candidate, *framework.Status) {
 	if plan != nil {
 		if c, st, ok := e.dryRunInPlace(plan, pod, ni, budgets); ok {
@@ -89,15 +90,26 @@ func (e *Evaluator) dryRun(plan *fastPlan, state *framework.CycleState, pod *fra
 			return c, st
 		}
 	}
-	node, potential := e.scratch.copyWithout(ni, pod.Priority, e.potential)
+	potential := e.potential[:0]
+	for _, p := range ni.Pods {
+		if p.Priority < pod.Priority {
+			potential = append(potential, p)
+		}
+	}
 	e.potential = potential
 	if len(potential) == 0 {
 		return Candidate{}, framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNoVictims)
 	}
-	if plan != nil {
-		if victims, n, st, ok := e.selectVictimsFast(plan, state, pod, node, potential, budgets); ok {
-			e.stats.fast++
-			return candidateOf(ni, victims, n, st)
+	if plan != nil && plan.allInert(potential) {
+		// The in-place run gave up because the pod does not fit even with
+		// every victim gone. One filter run on a copy without them gives
+		// the status naming the first failing filter in profile order
+		// (the state needs no clone: inert pods leave it as it is).
+		node, removed := e.scratch.copyWithout(ni, pod.Priority, e.removed)
+		e.removed = removed
+		if st := e.Handle.RunFilterPlugins(state, pod, node); !st.IsSuccess() {
+			e.stats.copy++
+			return Candidate{}, st
 		}
 	}
 	e.stats.reference++
@@ -146,39 +158,41 @@ func (e *Evaluator) selectVictimsOnNode(state *framework.CycleState, pod *framew
 	if st := h.RunFilterPlugins(state, pod, ni); !st.IsSuccess() {
 		return nil, 0, st
 	}
-	sortByImportance(potential)
-	violating, nonViolating := splitByPDBViolation(potential, budgets)
-
-	var victims []*framework.PodInfo
-	reprieve := func(p *framework.PodInfo) (bool, *framework.Status) {
+	return reprieve(potential, budgets, func(p *framework.PodInfo) (bool, *framework.Status) {
 		if st := add(p); st != nil {
 			return false, st
 		}
 		if h.RunFilterPlugins(state, pod, ni).IsSuccess() {
 			return true, nil
 		}
-		if st := remove(p); st != nil {
-			return false, st
+		return false, remove(p)
+	})
+}
+
+// reprieve is the reprieve loop of SelectVictimsOnNode: the potential
+// victims most important first, those whose eviction would violate a
+// budget before the others; keep(p) puts p back and reports whether the
+// preemptor still fits (if not, keep has taken p away again and p is a
+// victim). It returns the victims, most important first, and how many of
+// them violate a budget.
+func reprieve(potential []*framework.PodInfo, budgets []budget, keep func(*framework.PodInfo) (bool, *framework.Status)) (victims []*framework.PodInfo, numViolating int, st *framework.Status) {
+	sortByImportance(potential)
+	violating, nonViolating := splitByPDBViolation(potential, budgets)
+	for i, group := range [][]*framework.PodInfo{violating, nonViolating} {
+		for _, p := range group {
+			kept, st := keep(p)
+			if st != nil {
+				return nil, 0, st
+			}
+			if !kept {
+				victims = append(victims, p)
+				if i == 0 {
+					numViolating++
+				}
+			}
 		}
-		victims = append(victims, p)
-		return false, nil
 	}
-	numViolating := 0
-	for _, p := range violating {
-		fits, st := reprieve(p)
-		if st != nil {
-			return nil, 0, st
-		}
-		if !fits {
-			numViolating++
-		}
-	}
-	for _, p := range nonViolating {
-		if _, st := reprieve(p); st != nil {
-			return nil, 0, st
-		}
-	}
-	// Keep the victims ordered by importance across both groups.
+	// keep the victims ordered by importance across both groups
 	if len(violating) != 0 && len(nonViolating) != 0 {
 		sortByImportance(victims)
 	}
