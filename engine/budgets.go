@@ -21,10 +21,11 @@ func (e *Engine) PDBs() []*api.PodDisruptionBudget {
 	}
 	sort.Strings(keys)
 	out := make([]*api.PodDisruptionBudget, 0, len(keys))
+	podKeys := e.sortedPodKeys() // once for every budget
 	for _, k := range keys {
 		b := e.pdbs[k]
 		c := *b
-		c.Status = e.pdbStatus(b).Status
+		c.Status = e.pdbStatus(b, podKeys).Status
 		e.pdbs[k] = &c
 		out = append(out, &c)
 	}
@@ -32,13 +33,15 @@ func (e *Engine) PDBs() []*api.PodDisruptionBudget {
 	return out
 }
 
-func (e *Engine) pdbStatus(b *api.PodDisruptionBudget) disruption.StatusResult {
+// pdbStatus computes a budget's status from the pods (podKeys: every pod,
+// sorted).
+func (e *Engine) pdbStatus(b *api.PodDisruptionBudget, podKeys []string) disruption.StatusResult {
 	sel, err := api.CompileSelector(b.Spec.Selector)
 	if err != nil {
 		return disruption.StatusResult{Err: err}
 	}
 	var pods []*api.Pod
-	for _, k := range e.sortedPodKeys() {
+	for _, k := range podKeys {
 		p := e.pods[k].pod
 		if disruption.Selects(b, sel, p) {
 			pods = append(pods, p)

@@ -108,16 +108,11 @@ func pdbStatus(pdb *api.PodDisruptionBudget, bound []*api.Pod) api.PDBStatus {
 	}
 }
 
-// scaled is intstr.GetScaledValueFromIntOrPercent with roundUp.
+// scaled is intstr.GetScaledValueFromIntOrPercent with roundUp (podlab's
+// api.IntOrString.ScaledValue; an invalid value counts as 0).
 func scaled(v *api.IntOrString, total int32) int32 {
-	if !v.IsString {
-		return v.IntVal
-	}
-	var pct int64
-	if _, err := fmt.Sscanf(v.StrVal, "%d%%", &pct); err != nil {
-		return 0
-	}
-	return int32((pct*int64(total) + 99) / 100)
+	n, _ := v.ScaledValue(total, true)
+	return n
 }
 
 // OwnerSelectors returns the SpreadSelectors hook the lab uses (the

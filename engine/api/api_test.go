@@ -190,3 +190,27 @@ func TestDefaultingAndQOS(t *testing.T) {
 		t.Errorf("pod-level requests: %d", got)
 	}
 }
+
+// As intstr's TestGetScaledValueFromIntOrPercent, with upstream's errors.
+func TestScaledValue(t *testing.T) {
+	for _, c := range []struct {
+		v       *IntOrString
+		total   int32
+		roundUp bool
+		want    int32
+		err     string
+	}{
+		{&IntOrString{IntVal: 3}, 10, false, 3, ""},
+		{&IntOrString{IsString: true, StrVal: "25%"}, 10, true, 3, ""},
+		{&IntOrString{IsString: true, StrVal: "25%"}, 10, false, 2, ""},
+		{&IntOrString{IsString: true, StrVal: "0%"}, 10, true, 0, ""},
+		{&IntOrString{IsString: true, StrVal: "5"}, 10, true, 0, "invalid value for IntOrString: invalid type: string is not a percentage"},
+		{&IntOrString{IsString: true, StrVal: "x%"}, 10, true, 0, `invalid value for IntOrString: invalid value "x%": strconv.Atoi: parsing "x": invalid syntax`},
+		{nil, 10, true, 0, "nil value for IntOrString"},
+	} {
+		got, err := c.v.ScaledValue(c.total, c.roundUp)
+		if got != c.want || (err == nil) != (c.err == "") || (err != nil && err.Error() != c.err) {
+			t.Errorf("%+v of %d (up %v) = %d, %v; want %d, %q", c.v, c.total, c.roundUp, got, err, c.want, c.err)
+		}
+	}
+}

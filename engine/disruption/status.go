@@ -2,10 +2,7 @@ package disruption
 
 import (
 	"fmt"
-	"math"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"podlab.dev/podlab/engine/api"
@@ -142,24 +139,9 @@ func expectedScale(pods []*api.Pod, scale ScaleFunc) (int32, []string, error) {
 	return total, unmanaged, nil
 }
 
-// ScaledValue is intstr.GetScaledValueFromIntOrPercent.
+// ScaledValue is intstr.GetScaledValueFromIntOrPercent (api.IntOrString.ScaledValue).
 func ScaledValue(v *api.IntOrString, total int32, roundUp bool) (int32, error) {
-	if !v.IsString {
-		return v.IntVal, nil
-	}
-	s, ok := strings.CutSuffix(v.StrVal, "%")
-	if !ok {
-		return 0, fmt.Errorf("invalid value for IntOrString: invalid type: string is not a percentage")
-	}
-	pct, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, fmt.Errorf("invalid value %q: %w", v.StrVal, err)
-	}
-	f := float64(pct) * float64(total) / 100
-	if roundUp {
-		return int32(math.Ceil(f)), nil
-	}
-	return int32(math.Floor(f)), nil
+	return v.ScaledValue(total, roundUp)
 }
 
 // isPodReady is podutil.IsPodReady: condition Ready is True.
