@@ -12,7 +12,7 @@ import (
 
 // Workload is a workload as the UI lists it.
 type Workload struct {
-	Kind      string // command-language kind: deployment, statefulset, daemonset, job, replicaset, or "pods" for bare pods
+	Kind      string // command-language kind: deployment, statefulset, daemonset, job, cronjob, replicaset, or "pods" for bare pods
 	Namespace string
 	Name      string
 	Desired   int32
@@ -31,27 +31,43 @@ func (w Workload) Ref() string {
 	return w.Kind + "/" + name
 }
 
-// Workloads lists every workload sorted by kind and name, with bare pods
-// (no controller) as one pseudo-workload per namespace.
+// Workloads lists every workload grouped by kind and sorted by name, with
+// bare pods (no controller) as one pseudo-workload per namespace. The
+// ReplicaSets of a Deployment and the Jobs of a CronJob are part of their
+// parent (parentWorkload), not workloads of their own.
 func (s *Session) Workloads() []Workload {
 	m := s.ctl.Manager
 	var out []Workload
 	for _, d := range m.Deployments() {
-		out = append(out, Workload{Kind: "deployment", Namespace: d.Namespace, Name: d.Name, Desired: ptrOr(d.Spec.Replicas, 1), Ready: d.Status.ReadyReplicas, Template: &d.Spec.Template, Selector: d.Spec.Selector})
+		out = append(out, Workload{Kind: "deployment", Namespace: d.Namespace, Name: d.Name, Desired: replicasOr1(d.Spec.Replicas), Ready: d.Status.ReadyReplicas, Template: &d.Spec.Template, Selector: d.Spec.Selector})
 	}
 	for _, ss := range m.StatefulSets() {
-		out = append(out, Workload{Kind: "statefulset", Namespace: ss.Namespace, Name: ss.Name, Desired: ptrOr(ss.Spec.Replicas, 1), Ready: ss.Status.ReadyReplicas, Template: &ss.Spec.Template, Selector: ss.Spec.Selector})
+		out = append(out, Workload{Kind: "statefulset", Namespace: ss.Namespace, Name: ss.Name, Desired: replicasOr1(ss.Spec.Replicas), Ready: ss.Status.ReadyReplicas, Template: &ss.Spec.Template, Selector: ss.Spec.Selector})
 	}
 	for _, rs := range m.ReplicaSets() {
-		if rs.ControllerRef() == nil {
-			out = append(out, Workload{Kind: "replicaset", Namespace: rs.Namespace, Name: rs.Name, Desired: ptrOr(rs.Spec.Replicas, 1), Ready: rs.Status.ReadyReplicas, Template: &rs.Spec.Template, Selector: rs.Spec.Selector})
+		if kind, _ := parentWorkload(&rs.ObjectMeta); kind == "" {
+			out = append(out, Workload{Kind: "replicaset", Namespace: rs.Namespace, Name: rs.Name, Desired: replicasOr1(rs.Spec.Replicas), Ready: rs.Status.ReadyReplicas, Template: &rs.Spec.Template, Selector: rs.Spec.Selector})
 		}
 	}
 	for _, ds := range m.DaemonSets() {
 		out = append(out, Workload{Kind: "daemonset", Namespace: ds.Namespace, Name: ds.Name, Desired: ds.Status.DesiredNumberScheduled, Ready: ds.Status.NumberReady, Template: &ds.Spec.Template, Selector: ds.Spec.Selector})
 	}
 	for _, j := range m.Jobs() {
-		out = append(out, Workload{Kind: "job", Namespace: j.Namespace, Name: j.Name, Desired: ptrOr(j.Spec.Parallelism, 1), Ready: j.Status.Ready, Template: &j.Spec.Template, Selector: j.Spec.Selector})
+		if kind, _ := parentWorkload(&j.ObjectMeta); kind == "" {
+			out = append(out, Workload{Kind: "job", Namespace: j.Namespace, Name: j.Name, Desired: replicasOr1(j.Spec.Parallelism), Ready: j.Status.Ready, Template: &j.Spec.Template, Selector: j.Spec.Selector})
+		}
+	}
+	for _, cj := range m.CronJobs() {
+		// The pods the active Jobs want and have ready; the Jobs' own
+		// selectors are generated per Job, so the CronJob has none.
+		w := Workload{Kind: "cronjob", Namespace: cj.Namespace, Name: cj.Name, Template: &cj.Spec.JobTemplate.Spec.Template}
+		for _, name := range cj.Status.Active {
+			if j := m.Job(cj.Namespace, name); j != nil {
+				w.Desired += replicasOr1(j.Spec.Parallelism)
+				w.Ready += j.Status.Ready
+			}
+		}
+		out = append(out, w)
 	}
 	bare := map[string]int32{}
 	for _, p := range s.eng.Pods() {
@@ -70,15 +86,17 @@ func (s *Session) Workloads() []Workload {
 	return out
 }
 
-func ptrOr(p *int32, def int32) int32 {
+// replicasOr1 is a replica count (or parallelism) with the API's default
+// of 1 when unset.
+func replicasOr1(p *int32) int32 {
 	if p == nil {
-		return def
+		return 1
 	}
 	return *p
 }
 
 // WorkloadOf names the workload a pod belongs to (its top-level owner):
-// "deployment/web", "statefulset/db", or "" for a bare pod.
+// "deployment/web", "statefulset/db", "cronjob/tick", or "" for a bare pod.
 func (s *Session) WorkloadOf(p *api.Pod) (kind, name string) {
 	ref := p.ControllerRef()
 	if ref == nil {
@@ -87,18 +105,16 @@ func (s *Session) WorkloadOf(p *api.Pod) (kind, name string) {
 	switch ref.Kind {
 	case controllers.KindReplicaSet:
 		if rs := s.ctl.ReplicaSet(p.Namespace, ref.Name); rs != nil {
-			if up := rs.ControllerRef(); up != nil && up.Kind == controllers.KindDeployment {
-				return "deployment", up.Name
+			if kind, name := parentWorkload(&rs.ObjectMeta); kind != "" {
+				return kind, name
 			}
 		}
-		return "replicaset", ref.Name
 	case controllers.KindJob:
 		if j := s.ctl.Job(p.Namespace, ref.Name); j != nil {
-			if up := j.ControllerRef(); up != nil && up.Kind == controllers.KindCronJob {
-				return "cronjob", up.Name
+			if kind, name := parentWorkload(&j.ObjectMeta); kind != "" {
+				return kind, name
 			}
 		}
-		return "job", ref.Name
 	}
 	return strings.ToLower(ref.Kind), ref.Name
 }

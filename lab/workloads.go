@@ -8,6 +8,23 @@ import (
 	"podlab.dev/podlab/engine/controllers"
 )
 
+// parentWorkload is the workload (command-language kind and name) that
+// controls a ReplicaSet or a Job: its Deployment or CronJob, or "" when it
+// stands alone. Workloads, WorkloadOf and workloadPods all follow it.
+func parentWorkload(m *api.ObjectMeta) (kind, name string) {
+	ref := m.ControllerRef()
+	if ref == nil {
+		return "", ""
+	}
+	switch ref.Kind {
+	case controllers.KindDeployment:
+		return "deployment", ref.Name
+	case controllers.KindCronJob:
+		return "cronjob", ref.Name
+	}
+	return "", ""
+}
+
 // workloadPods returns the pods a workload controls (through its
 // ReplicaSets for a Deployment, its Jobs for a CronJob), sorted by key.
 func (s *Session) workloadPods(kind, ns, name string) []*api.Pod {
@@ -15,13 +32,13 @@ func (s *Session) workloadPods(kind, ns, name string) []*api.Pod {
 	switch kind {
 	case "deployment":
 		for _, rs := range s.ctl.ReplicaSets() {
-			if ref := rs.ControllerRef(); rs.Namespace == ns && ref != nil && ref.Kind == controllers.KindDeployment && ref.Name == name {
+			if k, n := parentWorkload(&rs.ObjectMeta); rs.Namespace == ns && k == kind && n == name {
 				owners[controllers.KindReplicaSet+"/"+rs.Name] = true
 			}
 		}
 	case "cronjob":
 		for _, j := range s.ctl.Jobs() {
-			if ref := j.ControllerRef(); j.Namespace == ns && ref != nil && ref.Kind == controllers.KindCronJob && ref.Name == name {
+			if k, n := parentWorkload(&j.ObjectMeta); j.Namespace == ns && k == kind && n == name {
 				owners[controllers.KindJob+"/"+j.Name] = true
 			}
 		}
@@ -46,10 +63,7 @@ func (s *Session) workloadStatus(kind, ns, name string) string {
 	switch kind {
 	case "deployment":
 		if d := s.ctl.Deployment(ns, name); d != nil {
-			want := int32(1)
-			if d.Spec.Replicas != nil {
-				want = *d.Spec.Replicas
-			}
+			want := replicasOr1(d.Spec.Replicas)
 			st := d.Status
 			if st.UpdatedReplicas == want && st.Replicas == want && st.AvailableReplicas == want {
 				return fmt.Sprintf("deployment %q successfully rolled out", name)
@@ -59,10 +73,7 @@ func (s *Session) workloadStatus(kind, ns, name string) string {
 		}
 	case "statefulset":
 		if ss := s.ctl.StatefulSet(ns, name); ss != nil {
-			want := int32(1)
-			if ss.Spec.Replicas != nil {
-				want = *ss.Spec.Replicas
-			}
+			want := replicasOr1(ss.Spec.Replicas)
 			if ss.Status.ReadyReplicas == want && ss.Status.UpdatedReplicas == want {
 				return fmt.Sprintf("partitioned roll out complete: %d new pods have been updated...", want)
 			}
