@@ -194,17 +194,33 @@ func (e *Engine) podGone(key string, gen int64) {
 		return
 	}
 	// evicted (or otherwise killed without deletion): phase Failed
+	e.markTerminated(ps, api.PodFailed, "", "PodFailed")
+}
+
+// markTerminated puts a pod whose containers have all ended in a terminal
+// phase (with reason, when given): not ready, holding no memory and no
+// place in the scheduler's snapshot (terminal pods hold nothing), and
+// wakes the pods its going may help.
+func (e *Engine) markTerminated(ps *podState, phase, reason, readyReason string) {
 	p := copyPod(ps.pod)
-	p.Status.Phase = api.PodFailed
-	for _, t := range []string{api.PodReady, api.ContainersReady} {
-		p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: t, Status: api.ConditionFalse, Reason: "PodFailed", LastTransitionTime: e.Now()})
+	p.Status.Phase = phase
+	if reason != "" {
+		p.Status.Reason = reason
 	}
+	setReady(p, api.ConditionFalse, readyReason, e.Now())
 	ps.state = StateTerminated
 	e.countMemory(ps, false)
 	ps.kill = nil
 	e.setPodObject(ps, p)
-	e.snap.RemovePod(key) // terminal pods hold nothing
+	e.snap.RemovePod(p.Key())
 	e.queue.MoveAllToActiveOrBackoff(scheduler.AssignedPodDelete, e.Now())
 	e.ensurePressurePass(p.Spec.NodeName)
 	e.changes++
+}
+
+// setReady sets the pod's PodReady and ContainersReady conditions.
+func setReady(p *api.Pod, status, reason string, now api.Time) {
+	for _, t := range []string{api.PodReady, api.ContainersReady} {
+		p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: t, Status: status, Reason: reason, LastTransitionTime: now})
+	}
 }

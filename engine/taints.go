@@ -95,9 +95,7 @@ func (e *Engine) setPodsReadiness(node string, ready bool) {
 			continue
 		}
 		p := copyPod(ps.pod)
-		for _, t := range []string{api.PodReady, api.ContainersReady} {
-			p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: t, Status: st, LastTransitionTime: e.Now()})
-		}
+		setReady(p, st, "", e.Now())
 		e.setPodObject(ps, p)
 		if !ready {
 			e.record(EventWarning, ReasonNodeNotReady, podObject(key), "Node is not ready")

@@ -118,22 +118,9 @@ func (c clusterAPI) FinishPod(namespace, name, phase, reason string) error {
 	if ps.state != StateRunning {
 		return fmt.Errorf("pod %s is %s, not Running", key, ps.state)
 	}
-	e := c.e
-	p := copyPod(ps.pod)
-	p.Status.Phase = phase
-	p.Status.Reason = reason
-	for _, t := range []string{api.PodReady, api.ContainersReady} {
-		p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: t, Status: api.ConditionFalse, Reason: "PodCompleted", LastTransitionTime: e.Now()})
-	}
-	ps.state = StateTerminated
-	e.countMemory(ps, false)
-	e.setPodObject(ps, p)
-	e.snap.RemovePod(key)
-	at := e.Now()
-	e.timelines[key].gone = &at
-	e.queue.MoveAllToActiveOrBackoff(scheduler.AssignedPodDelete, e.Now())
-	e.ensurePressurePass(p.Spec.NodeName)
-	e.changes++
+	at := c.e.Now()
+	c.e.timelines[key].gone = &at
+	c.e.markTerminated(ps, phase, reason, "PodCompleted")
 	return nil
 }
 
