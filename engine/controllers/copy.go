@@ -7,20 +7,8 @@ import (
 )
 
 // copyTemplate deep-copies a pod template so a pod (which admission and the
-// kubelet mutate) never shares maps or slices with its workload. api types
-// are plain data, so a JSON round trip copies them exactly.
-func copyTemplate(t *api.PodTemplateSpec) api.PodTemplateSpec {
-	var out api.PodTemplateSpec
-	b, err := json.Marshal(t)
-	if err == nil {
-		err = json.Unmarshal(b, &out)
-	}
-	if err != nil {
-		// Cannot happen for api types; fall back to a shallow copy.
-		return *t
-	}
-	return out
-}
+// kubelet mutate) never shares maps or slices with its workload.
+func copyTemplate(t *api.PodTemplateSpec) api.PodTemplateSpec { return deepCopy(*t) }
 
 // templatesEqual reports equal templates ignoring the pod-template-hash
 // label, as deploymentutil.EqualIgnoreHash. Labels and annotations are

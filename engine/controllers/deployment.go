@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -311,7 +312,7 @@ func setNewReplicaSetAnnotations(d *Deployment, rs *ReplicaSet, newRevision stri
 			if h == "" {
 				rs.Annotations[RevisionHistoryAnnotation] = oldRevision
 			} else {
-				parts := splitComma(h)
+				parts := strings.Split(h, ",")
 				total := len(h) + len(oldRevision) + 1
 				start := 0
 				for total > 2000 && start < len(parts) {
@@ -319,7 +320,7 @@ func setNewReplicaSetAnnotations(d *Deployment, rs *ReplicaSet, newRevision stri
 					start++
 				}
 				if total <= 2000 {
-					rs.Annotations[RevisionHistoryAnnotation] = joinComma(append(parts[start:], oldRevision))
+					rs.Annotations[RevisionHistoryAnnotation] = strings.Join(append(parts[start:], oldRevision), ",")
 				}
 			}
 		}
@@ -328,29 +329,6 @@ func setNewReplicaSetAnnotations(d *Deployment, rs *ReplicaSet, newRevision stri
 		changed = true
 	}
 	return changed
-}
-
-func splitComma(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == ',' {
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return out
-}
-
-func joinComma(parts []string) string {
-	out := ""
-	for i, p := range parts {
-		if i > 0 {
-			out += ","
-		}
-		out += p
-	}
-	return out
 }
 
 // skipCopyAnnotation is deploymentutil.skipCopyAnnotation.
