@@ -3,6 +3,8 @@ package preemption
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -159,6 +161,32 @@ func TestSummary(t *testing.T) {
 		i, by := Pick(tc.cands, nil)
 		if got := Summary(tc.cands, i, by); got != tc.want {
 			t.Errorf("Summary = %q\nwant      %q", got, tc.want)
+		}
+	}
+}
+
+// sortByImportance orders as a stable sort by util.MoreImportantPod, on
+// short lists (insertion sort) and long ones alike.
+func TestSortByImportance(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 5, 32, 33, 200} {
+		pods := make([]*framework.PodInfo, n)
+		for i := range pods {
+			pods[i] = victim(int32(r.IntN(3)), r.IntN(4)) // ties on both keys, some never started
+		}
+		want := append([]*framework.PodInfo(nil), pods...)
+		sort.SliceStable(want, func(i, j int) bool {
+			a, b := want[i], want[j]
+			if a.Priority != b.Priority {
+				return a.Priority > b.Priority
+			}
+			return startTime(a.Pod) < startTime(b.Pod)
+		})
+		sortByImportance(pods)
+		for i := range pods {
+			if pods[i] != want[i] {
+				t.Fatalf("n=%d: position %d is %s, want %s", n, i, pods[i].Pod.Name, want[i].Pod.Name)
+			}
 		}
 	}
 }

@@ -24,13 +24,8 @@ func startTime(p *api.Pod) api.Time {
 	return notStarted
 }
 
-// moreImportant is util.MoreImportantPod: higher priority first, then the
-// pod that started earlier.
-func moreImportant(a, b *framework.PodInfo) bool {
-	return importanceOf(a).before(importanceOf(b))
-}
-
-// importance is what MoreImportantPod compares, read once per pod.
+// importance is what util.MoreImportantPod compares (higher priority
+// first, then the pod that started earlier), read once per pod.
 type importance struct {
 	prio  int32
 	start api.Time
@@ -47,21 +42,34 @@ func (a importance) before(b importance) bool {
 	return a.start < b.start
 }
 
-// sortByImportance orders pods most important first (stable). A node's
-// lower-priority pods are few: an insertion sort on keys read once beats
-// a general sort that reads each pod's start time at every comparison.
+// sortByImportance orders pods most important first (stable), on keys read
+// once per pod: a node's lower-priority pods are few, so an insertion sort
+// on a stack array does; longer lists sort keyed copies.
 func sortByImportance(pods []*framework.PodInfo) {
 	const small = 32
 	if len(pods) > small {
-		slices.SortStableFunc(pods, func(a, b *framework.PodInfo) int {
+		keyed := make([]struct {
+			p *framework.PodInfo
+			k importance
+		}, len(pods))
+		for i, p := range pods {
+			keyed[i].p, keyed[i].k = p, importanceOf(p)
+		}
+		slices.SortStableFunc(keyed, func(a, b struct {
+			p *framework.PodInfo
+			k importance
+		}) int {
 			switch {
-			case moreImportant(a, b):
+			case a.k.before(b.k):
 				return -1
-			case moreImportant(b, a):
+			case b.k.before(a.k):
 				return 1
 			}
 			return 0
 		})
+		for i := range keyed {
+			pods[i] = keyed[i].p
+		}
 		return
 	}
 	var keys [small]importance
