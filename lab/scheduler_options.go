@@ -1,8 +1,11 @@
 package lab
 
 import (
+	"fmt"
+
 	"go.yaml.in/yaml/v3"
 
+	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler"
 )
 
@@ -54,4 +57,32 @@ func percentageValue(p *int32) any {
 		return "adaptive"
 	}
 	return int(*p)
+}
+
+// schedulerConfig maps the scenario's scheduler settings (sc may be nil)
+// and the --tie-break override ("" ⇒ the scenario's; random by default)
+// to a scheduler.Config, for the running lab and the timeless commands
+// alike. The callers add their hooks (PDBs, SpreadSelectors, …).
+func schedulerConfig(sc *Scenario, seed int64, tieBreak string) (scheduler.Config, error) {
+	cfg := scheduler.Config{Seed: seed}
+	if sc != nil {
+		if tieBreak == "" {
+			tieBreak = sc.Scheduler.TieBreak
+		}
+		cfg.DefaultingType = sc.Scheduler.DefaultingType
+		applySchedulerOptions(&cfg, sc.Scheduler.PercentageOfNodesToScore)
+		for _, dc := range sc.Scheduler.DefaultConstraints {
+			cfg.DefaultConstraints = append(cfg.DefaultConstraints, api.TopologySpreadConstraint{
+				MaxSkew: dc.MaxSkew, TopologyKey: dc.TopologyKey, WhenUnsatisfiable: dc.WhenUnsatisfiable})
+		}
+	}
+	switch tieBreak {
+	case "", "random":
+		cfg.TieBreak = scheduler.TieBreakRandom
+	case "name":
+		cfg.TieBreak = scheduler.TieBreakByName
+	default:
+		return cfg, fmt.Errorf("--tie-break must be random or name, not %q", tieBreak)
+	}
+	return cfg, nil
 }

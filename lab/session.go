@@ -100,7 +100,11 @@ func (s *Session) reset() error {
 	if s.opts.Seed != nil {
 		s.seed = *s.opts.Seed
 	}
-	cfg := engine.Config{Seed: s.seed, NewScheduler: s.schedulerFactory(), Admit: s.admit}
+	sched, err := schedulerConfig(sc, s.seed, s.opts.TieBreak)
+	if err != nil {
+		return err
+	}
+	cfg := engine.Config{Seed: s.seed, NewScheduler: s.schedulerFactory(sched), Admit: s.admit}
 	if sc != nil {
 		ev, err := evictionConfig(sc.Kubelet)
 		if err != nil {
@@ -140,29 +144,17 @@ func (s *Session) admit(e *engine.Engine, p *api.Pod) error {
 }
 
 // schedulerFactory builds the default profile with the scenario's
-// settings, and the owning ReplicaSet/StatefulSet selector as the source of
-// PodTopologySpread's default constraints (as upstream's DefaultSelector
-// takes the selectors of the controllers that own the pod).
-func (s *Session) schedulerFactory() engine.SchedulerFactory {
+// settings (base, from schedulerConfig), and the owning
+// ReplicaSet/StatefulSet selector as the source of PodTopologySpread's
+// default constraints (as upstream's DefaultSelector takes the selectors of
+// the controllers that own the pod).
+func (s *Session) schedulerFactory(base scheduler.Config) engine.SchedulerFactory {
 	return func(seed int64, snap *framework.Snapshot, pdbs func() []*api.PodDisruptionBudget) engine.Scheduler {
+		cfg := base
+		cfg.Seed, cfg.PDBs, cfg.SpreadSelectors = seed, pdbs, s.ownerSelector
 		// The running lab preempts like a running kube-scheduler (upstream's
 		// candidate window); `podlab schedule` dry-runs every candidate.
-		cfg := scheduler.Config{Seed: seed, PDBs: pdbs, SpreadSelectors: s.ownerSelector, PreemptionWindow: preemption.UpstreamWindow}
-		tie := s.opts.TieBreak
-		if sc := s.file.Scenario; sc != nil {
-			if tie == "" {
-				tie = sc.Scheduler.TieBreak
-			}
-			cfg.DefaultingType = sc.Scheduler.DefaultingType
-			applySchedulerOptions(&cfg, sc.Scheduler.PercentageOfNodesToScore)
-			for _, dc := range sc.Scheduler.DefaultConstraints {
-				cfg.DefaultConstraints = append(cfg.DefaultConstraints, api.TopologySpreadConstraint{
-					MaxSkew: dc.MaxSkew, TopologyKey: dc.TopologyKey, WhenUnsatisfiable: dc.WhenUnsatisfiable})
-			}
-		}
-		if tie == "name" {
-			cfg.TieBreak = scheduler.TieBreakByName
-		}
+		cfg.PreemptionWindow = preemption.UpstreamWindow
 		s.sched = scheduler.New(cfg, snap)
 		return s.sched
 	}

@@ -9,7 +9,6 @@ import (
 	"podlab.dev/podlab/engine/disruption"
 	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/framework"
-	"podlab.dev/podlab/lab/manifest"
 )
 
 // staticCluster is a scenario at t=0 without time: the nodes, the pods
@@ -233,28 +232,15 @@ func joinList(names []string) string {
 	return out
 }
 
-// schedulerConfig maps the scenario's scheduler settings.
+// schedulerConfig is the scenario's scheduler (schedulerConfig) with the
+// file's owners as the source of default spread constraints. It ignores
+// scheduler.percentageOfNodesToScore, as it always has: explain evaluates
+// every node whatever the setting (docs/scheduler.md) and schedule, the
+// oracle's view, filters and scores every node too (docs/conformance.md);
+// the setting applies in the running lab.
 func (c *staticCluster) schedulerConfig(seed int64, tieBreak string) (scheduler.Config, error) {
-	cfg := scheduler.Config{Seed: seed, SpreadSelectors: c.spreadSelectors}
-	if s := c.file.Scenario; s != nil {
-		if tieBreak == "" {
-			tieBreak = s.Scheduler.TieBreak
-		}
-		cfg.DefaultingType = s.Scheduler.DefaultingType
-		for _, dc := range s.Scheduler.DefaultConstraints {
-			cfg.DefaultConstraints = append(cfg.DefaultConstraints, api.TopologySpreadConstraint{
-				MaxSkew: dc.MaxSkew, TopologyKey: dc.TopologyKey, WhenUnsatisfiable: dc.WhenUnsatisfiable})
-		}
-	}
-	switch tieBreak {
-	case "", "random":
-		cfg.TieBreak = scheduler.TieBreakRandom
-	case "name":
-		cfg.TieBreak = scheduler.TieBreakByName
-	default:
-		return cfg, fmt.Errorf("--tie-break must be random or name, not %q", tieBreak)
-	}
-	return cfg, nil
+	cfg, err := schedulerConfig(c.file.Scenario, seed, tieBreak)
+	cfg.SpreadSelectors = c.spreadSelectors
+	cfg.PercentageOfNodesToScore = nil
+	return cfg, err
 }
-
-var _ = manifest.Position{}
