@@ -218,7 +218,10 @@ func nodeArg(pos []string) (string, []string, error) {
 	return w, pos[1:], nil
 }
 
-// checkName applies the DNS-subdomain shape Kubernetes object names have.
+// checkName applies the DNS-subdomain shape Kubernetes object names have
+// (IsDNS1123Subdomain: at most 253 characters, each '.'-separated part a
+// label of lower-case letters, digits and '-' that starts and ends with a
+// letter or digit; as upstream, a part may be longer than 63).
 func checkName(n string) error {
 	if n == "" {
 		return fmt.Errorf("empty name")
@@ -234,6 +237,9 @@ func checkName(n string) error {
 		if (i == 0 || i == len(n)-1) && (r == '-' || r == '.') {
 			return fmt.Errorf("invalid name %q: must start and end with a letter or digit", n)
 		}
+	}
+	if !subdomainParts(n, 0) {
+		return fmt.Errorf("invalid name %q: each '.'-separated part must be non-empty and start and end with a letter or digit", n)
 	}
 	return nil
 }
@@ -394,10 +400,16 @@ func parsePercent(s string) (float64, error) {
 	return f, nil
 }
 
-// dnsSubdomain reports a lower-case RFC 1123 subdomain (a label key's prefix).
-func dnsSubdomain(s string) bool {
+// dnsSubdomain reports a lower-case RFC 1123 subdomain with parts of at
+// most 63 characters (a label key's prefix).
+func dnsSubdomain(s string) bool { return subdomainParts(s, 63) }
+
+// subdomainParts reports whether every '.'-separated part of s is
+// non-empty, made of lower-case letters, digits and '-', starts and ends
+// with a letter or digit, and is at most maxPart long (0: any length).
+func subdomainParts(s string, maxPart int) bool {
 	for _, part := range strings.Split(s, ".") {
-		if part == "" || len(part) > 63 {
+		if part == "" || maxPart > 0 && len(part) > maxPart {
 			return false
 		}
 		for i, r := range part {
