@@ -94,7 +94,7 @@ type Model struct {
 	status    string
 	statusErr bool
 
-	scroll      [5]int
+	scroll      [len(viewNames)]int
 	eventFilter string
 	explainKey  string
 	tlZoom      int // timeline: seconds per cell, as an index into zooms
@@ -108,6 +108,8 @@ type Model struct {
 	podRefs   map[string]string
 	helpCache helpCache
 	memos     memos
+	// wlRows is where the last frame drew the workload list's rows.
+	wlRows rowSpan
 }
 
 // tickMsg advances the clock; id guards against two loops running.
@@ -121,20 +123,36 @@ func New(sess *lab.Session, opts Options) *Model {
 	if os.Getenv("NO_COLOR") != "" {
 		opts.NoColor = true
 	}
-	m := &Model{sess: sess, opts: opts, keys: DefaultKeyMap(), lessonOpen: true, paused: opts.Paused}
+	m := &Model{opts: opts, keys: DefaultKeyMap(), lessonOpen: true}
 	m.pal = newPalette()
 	m.setTheme(opts.Theme)
-	speed := opts.Speed
-	if speed == 0 && sess.File().Scenario != nil {
-		speed = sess.File().Scenario.Clock.Speed
-		if sess.File().Scenario.Clock.Paused {
-			m.paused = true
-		}
-	}
-	m.speedIdx = speedIndex(speed)
 	m.tlZoom = 2
+	m.adopt(sess)
+	// the command line's options override the first scenario's clock
+	if opts.Speed != 0 {
+		m.speedIdx = speedIndex(opts.Speed)
+	}
+	if opts.Paused {
+		m.paused = true
+	}
 	m.refresh()
 	return m
+}
+
+// adopt makes sess the lab's session, as New and opening a file or preset
+// do: the clock takes the scenario's speed and paused setting, and the
+// selection, views and their scrolling start over.
+func (m *Model) adopt(sess *lab.Session) {
+	m.sess = sess
+	speed, paused := 0.0, false
+	if sc := sess.File().Scenario; sc != nil {
+		speed, paused = sc.Clock.Speed, sc.Clock.Paused
+	}
+	m.speedIdx, m.paused = speedIndex(speed), paused
+	m.view, m.focus = viewCluster, focusNodes
+	m.nodeIdx, m.podIdx, m.wlIdx, m.pendIdx = 0, 0, 0, 0
+	m.scroll = [len(viewNames)]int{}
+	m.explainKey = ""
 }
 
 func speedIndex(speed float64) int {
@@ -229,8 +247,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// apply runs a command line through the session and reports its result.
-func (m *Model) apply(line string) {
+// apply runs a command line through the session, reports its output (or
+// error) in the status line and refreshes; the error is returned for
+// callers that show it elsewhere too (the palette keeps it inline).
+func (m *Model) apply(line string) error {
 	out, err := m.sess.Apply(line)
 	m.changed()
 	if err != nil {
@@ -242,6 +262,7 @@ func (m *Model) apply(line string) {
 		m.setStatus("› "+line+"  ·  "+out, false)
 	}
 	m.refresh()
+	return err
 }
 
 func (m *Model) togglePause() {

@@ -156,6 +156,7 @@ func (m *Model) refresh() {
 	case viewEviction:
 		m.refreshEviction()
 	}
+	m.clampScroll()
 	// Explaining a bound pod takes it out of the scheduler's cache and puts
 	// it back: read the stamp after it so that does not count as a change.
 	d.stamp = m.currentStamp()
@@ -343,7 +344,8 @@ func (m *Model) selectedPodKey() string {
 	return nv.Pods[clamp(m.podIdx, len(nv.Pods))].Pod.Key()
 }
 
-func (m *Model) refreshLayout() {}
+// refreshLayout follows a resize: the views' scroll limits moved.
+func (m *Model) refreshLayout() { m.clampScroll() }
 
 // nodeUse is a node's requested share of its allocatable.
 type nodeUse struct{ cpu, mem, pods float64 }

@@ -15,7 +15,6 @@ func (m *Model) eventsView(w, h int) []string {
 	inner := h - 3
 	// scroll counts from the newest event upwards
 	off := min(m.scroll[viewEvents], max(len(rows)-inner, 0))
-	m.scroll[viewEvents] = off
 	end := len(rows) - off
 	begin := max(end-inner, 0)
 	// the object column is as wide as the widest object on screen (the

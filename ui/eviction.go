@@ -51,8 +51,8 @@ func (m *Model) evictionView(w, h int) []string {
 	}
 	add(m.st.Muted.Render("The kubelet checks every 10 s and evicts one pod per pass: pods using more than their request first,"))
 	add(m.st.Muted.Render("then lower priority, then more usage above request. p sets pressure on the selected node."))
+	// keep evictionLen in step with the lines added here
 	start := min(m.scroll[viewEviction], max(len(lines)-(h-2), 0))
-	m.scroll[viewEviction] = start
 	out := make([]string, 0, h-2)
 	for _, l := range lines[start:min(start+h-2, len(lines))] {
 		out = append(out, l())

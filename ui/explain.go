@@ -29,68 +29,11 @@ func (m *Model) explainView(w, h int) []string {
 	if ex == nil {
 		return box(m.st, "explain", nil, w, h, true)
 	}
-	var lines []string
-	status := "pending"
-	if ex.BoundTo != "" {
-		status = "running on " + ex.BoundTo + " — verdicts below are for placing it now, without itself"
-	}
-	for k, l := range wrapText(fmt.Sprintf("pod/%s · %s · priority %d", ex.Pod, status, ex.Priority), w-4) {
-		if k == 0 {
-			lines = append(lines, m.st.Bold.Render(l))
-		} else {
-			lines = append(lines, m.st.Muted.Render(l))
-		}
-	}
-	if ex.Chosen != "" {
-		lines = append(lines, m.st.OK.Render(fmt.Sprintf("the scheduler picks %s", ex.Chosen))+m.st.Muted.Render(fmt.Sprintf(" (%d of %d nodes feasible)", len(ex.Feasible), ex.NumNodes)))
-	} else {
-		for _, l := range wrapText(ex.Message, w-4) {
-			lines = append(lines, m.st.Bad.Render(l))
-		}
-	}
-	lines = append(lines, "")
-	nameW := 6
-	for _, v := range ex.Nodes {
-		nameW = max(nameW, len(v.Node))
-	}
-	cols, hidden := explainColumns(ex, w-2-nameW-4-7)
-	head := fmt.Sprintf("  %-*s  ", nameW, "NODE")
-	for _, c := range cols {
-		head += fmt.Sprintf("%*s ", c.width, c.label)
-	}
-	head += " TOTAL"
-	if len(hidden) > 0 {
-		// said before the table, so it is read before the numbers
-		for _, l := range wrapText("same on every node, not shown: "+strings.Join(hidden, " "), w-4) {
-			lines = append(lines, m.st.Muted.Render(l))
-		}
-	}
-	lines = append(lines, m.st.Heading.Render(head))
-	// The node rows: count them without rendering, draw the visible ones.
-	spreadOf := func(v scheduler.NodeVerdict) *podtopologyspread.Explanation {
-		sp, _ := v.Details[podtopologyspread.Name].(*podtopologyspread.Explanation)
-		return sp
-	}
-	rows := 0
-	for _, v := range ex.Nodes {
-		rows++
-		if sp := spreadOf(v); sp != nil {
-			rows += len(sp.Hard)
-		}
-	}
-	var weights []string
-	for _, c := range cols {
-		weights = append(weights, fmt.Sprintf("%s×%d", c.label, ex.Weights[c.plugin]))
-	}
-	tail := []string{""}
-	for _, l := range wrapText("weights: "+strings.Join(weights, " ")+" · total = Σ weight × score (0–100)", w-4) {
-		tail = append(tail, m.st.Muted.Render(l))
-	}
-
+	parts := m.explainParts(ex, w)
+	lines, rows, tail, cols, nameW := parts.lines, parts.rows, parts.tail, parts.cols, parts.nameW
 	innerH := h - 2
 	total := len(lines) + rows + len(tail)
 	start := min(m.scroll[viewExplain], max(total-innerH, 0))
-	m.scroll[viewExplain] = start
 	// rows [from, to) of the node table are on screen
 	from, to := max(start-len(lines), 0), start+innerH-len(lines)
 	out := append([]string(nil), lines[min(start, len(lines)):]...)
@@ -150,6 +93,80 @@ func (m *Model) explainView(w, h int) []string {
 		out = append(out, tail[max(start+len(out)-len(lines)-rows, 0):]...)
 	}
 	return box(m.st, "explain · "+ex.Pod, out, w, h, true)
+}
+
+// explainParts is the explain view's content for a width: the lines above
+// the node table, the table's row count (rows render only on screen) and
+// the lines below it.
+type explainParts struct {
+	lines []string
+	rows  int
+	tail  []string
+	cols  []scoreColumn
+	nameW int
+}
+
+// spreadOf is a verdict's topology spread arithmetic (nil: none).
+func spreadOf(v scheduler.NodeVerdict) *podtopologyspread.Explanation {
+	sp, _ := v.Details[podtopologyspread.Name].(*podtopologyspread.Explanation)
+	return sp
+}
+
+func (m *Model) explainParts(ex *lab.LiveExplanation, w int) explainParts {
+	var lines []string
+	status := "pending"
+	if ex.BoundTo != "" {
+		status = "running on " + ex.BoundTo + " — verdicts below are for placing it now, without itself"
+	}
+	for k, l := range wrapText(fmt.Sprintf("pod/%s · %s · priority %d", ex.Pod, status, ex.Priority), w-4) {
+		if k == 0 {
+			lines = append(lines, m.st.Bold.Render(l))
+		} else {
+			lines = append(lines, m.st.Muted.Render(l))
+		}
+	}
+	if ex.Chosen != "" {
+		lines = append(lines, m.st.OK.Render(fmt.Sprintf("the scheduler picks %s", ex.Chosen))+m.st.Muted.Render(fmt.Sprintf(" (%d of %d nodes feasible)", len(ex.Feasible), ex.NumNodes)))
+	} else {
+		for _, l := range wrapText(ex.Message, w-4) {
+			lines = append(lines, m.st.Bad.Render(l))
+		}
+	}
+	lines = append(lines, "")
+	nameW := 6
+	for _, v := range ex.Nodes {
+		nameW = max(nameW, len(v.Node))
+	}
+	cols, hidden := explainColumns(ex, w-2-nameW-4-7)
+	head := fmt.Sprintf("  %-*s  ", nameW, "NODE")
+	for _, c := range cols {
+		head += fmt.Sprintf("%*s ", c.width, c.label)
+	}
+	head += " TOTAL"
+	if len(hidden) > 0 {
+		// said before the table, so it is read before the numbers
+		for _, l := range wrapText("same on every node, not shown: "+strings.Join(hidden, " "), w-4) {
+			lines = append(lines, m.st.Muted.Render(l))
+		}
+	}
+	lines = append(lines, m.st.Heading.Render(head))
+	// the node rows are counted, not rendered
+	rows := 0
+	for _, v := range ex.Nodes {
+		rows++
+		if sp := spreadOf(v); sp != nil {
+			rows += len(sp.Hard)
+		}
+	}
+	var weights []string
+	for _, c := range cols {
+		weights = append(weights, fmt.Sprintf("%s×%d", c.label, ex.Weights[c.plugin]))
+	}
+	tail := []string{""}
+	for _, l := range wrapText("weights: "+strings.Join(weights, " ")+" · total = Σ weight × score (0–100)", w-4) {
+		tail = append(tail, m.st.Muted.Render(l))
+	}
+	return explainParts{lines: lines, rows: rows, tail: tail, cols: cols, nameW: nameW}
 }
 
 // scoreColumn is one plugin column of the explain table.

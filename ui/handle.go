@@ -240,15 +240,12 @@ func (m *Model) applyStep() {
 		return
 	}
 	for _, line := range st.Do {
-		m.changed()
-		if _, err := m.sess.Apply(line); err != nil {
+		if err := m.apply(line); err != nil {
 			m.setStatus(fmt.Sprintf("%s: %v", line, err), true)
-			m.refresh()
 			return
 		}
 	}
 	m.setStatus("applied: "+strings.Join(st.Do, "; "), false)
-	m.refresh()
 }
 
 func (m *Model) openExplain(podKey string) {
@@ -278,9 +275,9 @@ func (m *Model) move(delta int) {
 		}
 	case viewEvents:
 		// the list is anchored at the newest event: up scrolls back
-		m.scroll[m.view] = max(0, m.scroll[m.view]-delta)
+		m.scroll[m.view] = max(0, min(m.scroll[m.view]-delta, m.maxScroll(m.view)))
 	default:
-		m.scroll[m.view] = max(0, m.scroll[m.view]+delta)
+		m.scroll[m.view] = max(0, min(m.scroll[m.view]+delta, m.maxScroll(m.view)))
 	}
 }
 

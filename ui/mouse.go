@@ -25,20 +25,32 @@ func (m *Model) handleClick(mo tea.Mouse) {
 		}
 		return
 	}
-	if m.view != viewCluster || len(m.data.nodes) == 0 || mo.X >= len(line) {
+	if m.view != viewCluster {
 		return
 	}
-	if m.clickNode(lines, mo.X, mo.Y) {
+	if i, ok := m.wlRows.at(mo.X, mo.Y); ok {
+		m.wlIdx, m.focus = i, focusWorkloads
+		m.refresh()
 		return
 	}
-	text := string(line)
-	for i, wl := range m.data.workloads {
-		if strings.Contains(text, wl.Ref()) {
-			m.wlIdx, m.focus = i, focusWorkloads
-			m.refresh()
-			return
-		}
+	if len(m.data.nodes) == 0 || mo.X >= len(line) {
+		return
 	}
+	m.clickNode(lines, mo.X, mo.Y)
+}
+
+// rowSpan is where a list drew its rows: n rows from screen line y, cells
+// [x0, x1), showing the list's items from first on.
+type rowSpan struct {
+	y, x0, x1, first, n int
+}
+
+// at is the item drawn at (x, y).
+func (r rowSpan) at(x, y int) (int, bool) {
+	if y < r.y || y >= r.y+r.n || x < r.x0 || x >= r.x1 {
+		return 0, false
+	}
+	return r.first + y - r.y, true
 }
 
 // clickNode finds the node card (or row) under (x, y): the box borders

@@ -187,10 +187,7 @@ func (m *Model) finishOpen(msg fileLoadedMsg) tea.Cmd {
 			return fail("load", err)
 		}
 	}
-	m.sess = sess
-	m.view, m.focus = viewCluster, focusNodes
-	m.nodeIdx, m.podIdx, m.wlIdx, m.pendIdx = 0, 0, 0, 0
-	m.explainKey = ""
+	m.adopt(sess)
 	m.setStatus("opened "+msg.path, false)
 	m.refresh()
 	return nil

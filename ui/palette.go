@@ -74,16 +74,12 @@ func (m *Model) handlePaletteKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			if len(p.history) == 0 || p.history[len(p.history)-1] != line {
 				p.history = append(p.history, line)
 			}
-			m.changed()
-			if _, err := m.sess.Apply(line); err != nil {
+			if err := m.apply(line); err != nil {
+				// the palette stays open with the line and the error
 				p.err = err.Error()
 				return m, nil
 			}
-			// re-run through apply for the status line (cheap: Apply already
-			// happened, so just report it)
-			m.setStatus("› "+line, false)
 			p.close()
-			m.refresh()
 		case modeOpen:
 			p.close()
 			return m, m.openFileCmd(line)
@@ -157,7 +153,7 @@ func (m *Model) complete() {
 // paletteLines renders the palette (input, then error or candidates).
 func (m *Model) paletteLines(w int) []string {
 	p := &m.pal
-	p.in.SetWidth(max(w-ansiLen(p.in.Prompt)-2, 10))
+	p.in.SetWidth(max(w-cellWidth(p.in.Prompt)-2, 10))
 	lines := []string{p.in.View()}
 	switch {
 	case p.err != "":
@@ -171,5 +167,3 @@ func (m *Model) paletteLines(w int) []string {
 	}
 	return lines
 }
-
-func ansiLen(s string) int { return len([]rune(s)) }

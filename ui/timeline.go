@@ -82,7 +82,7 @@ func (m *Model) timelineView(w, h int) []string {
 		}
 		ticks.WriteString(fmt.Sprintf("%-*s", step, label))
 	}
-	lines = append(lines, m.st.Muted.Render(fmt.Sprintf("%-*s %s", labelW, fmt.Sprintf("virtual time · %gs/cell", per), fitPlain(ticks.String(), barW))))
+	lines = append(lines, m.st.Muted.Render(fmt.Sprintf("%-*s %s", labelW, fmt.Sprintf("virtual time · %gs/cell", per), fit(strings.TrimRight(ticks.String(), " "), barW))))
 	for _, t := range tls {
 		lines = append(lines, fit(m.st.Bold.Render(t.Pod), labelW)+" "+m.gantt(t.Timeline.Pod, cell, barW)+" "+m.goneLabel(t.Timeline.Pod))
 		for _, c := range t.Timeline.Containers {
@@ -93,9 +93,10 @@ func (m *Model) timelineView(w, h int) []string {
 			lines = append(lines, fit(m.st.Muted.Render(name), labelW)+" "+m.gantt(c.Spans, cell, barW))
 		}
 		cause := fmt.Sprintf("  ↑ %s %s: %s", t.Cause.Time, t.Cause.Reason, t.Cause.Message)
-		lines = append(lines, m.st.Muted.Render(fitPlain(cause, w-4)))
+		lines = append(lines, m.st.Muted.Render(fit(cause, w-4)))
 	}
 	lines = append(lines, "", m.legendLine())
+	// keep timelineLen in step with the lines added here
 	start0 := min(m.scroll[viewTimeline], max(len(lines)-(h-2), 0))
 	return box(m.st, "timeline · termination of pods (+/- zoom)", lines[start0:], w, h, true)
 }
@@ -148,12 +149,4 @@ func (m *Model) legendLine() string {
 		parts = append(parts, st.Render(strings.Repeat(ch, 2))+" "+p)
 	}
 	return " " + strings.Join(parts, "   ")
-}
-
-func fitPlain(s string, w int) string {
-	r := []rune(s)
-	if len(r) > w {
-		return string(r[:max(w, 0)])
-	}
-	return s + strings.Repeat(" ", w-len(r))
 }

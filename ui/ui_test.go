@@ -515,3 +515,150 @@ func TestHelpScrolls(t *testing.T) {
 		t.Fatal("another key closes the help")
 	}
 }
+
+// A command from the palette reports its output in the status line, as
+// the keys' commands do; a failed one stays in the palette with its error.
+func TestPaletteReportsOutput(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	typeCommand(m, "cordon node1")
+	typeCommand(m, "undo")
+	if m.pal.open || m.statusErr || !strings.Contains(m.status, "› undo") || !strings.Contains(m.status, "undid: cordon node1") {
+		t.Fatalf("status after undo from the palette: %q (error %v, palette open %v)", m.status, m.statusErr, m.pal.open)
+	}
+	typeCommand(m, "cordon node9")
+	if !m.pal.open || m.pal.in.Value() != "cordon node9" || !strings.Contains(m.pal.err, `unknown node "node9"`) {
+		t.Fatalf("a failed command keeps the palette open with its error: open %v, %q, %q", m.pal.open, m.pal.in.Value(), m.pal.err)
+	}
+}
+
+// Opening a preset or a file adopts its clock as starting the lab does:
+// the scenario's speed, and paused when it says so.
+func TestOpenAdoptsTheScenarioClock(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	press(m, "space", "]", "]", "]") // playing at ×16 (spread-basics: ×2)
+	if m.paused || speeds[m.speedIdx] != 16 {
+		t.Fatalf("setup: paused %v at ×%g", m.paused, speeds[m.speedIdx])
+	}
+	press(m, "ctrl+p")
+	for i, p := range m.picker.items {
+		if p.Name == "graceful-termination" {
+			m.picker.sel = i
+		}
+	}
+	press(m, "enter")
+	if sc := m.sess.File().Scenario; sc == nil || sc.Name != "graceful-termination" {
+		t.Fatalf("ctrl+p did not open the preset: %s", m.status)
+	}
+	if m.paused || speeds[m.speedIdx] != 2 {
+		t.Fatalf("the preset's clock is ×2, playing: got paused %v at ×%g", m.paused, speeds[m.speedIdx])
+	}
+
+	path := filepath.Join(t.TempDir(), "slow.yaml")
+	text := strings.Replace(manyZones(), "seed: 1\n", "seed: 1\nclock: {speed: 0.5, paused: true}\n", 1)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.Update(m.openFileCmd(path)())
+	if m.sess.File().Scenario == nil || m.sess.File().Scenario.Name != "many" {
+		t.Fatalf("the file did not open: %s", m.status)
+	}
+	if !m.paused || speeds[m.speedIdx] != 0.5 {
+		t.Fatalf("the file's clock is ×½, paused: got paused %v at ×%g", m.paused, speeds[m.speedIdx])
+	}
+}
+
+// A click on a row of the workload list selects that row's workload —
+// bare pods too, and a workload whose name starts another's — and a click
+// on the status line selects nothing.
+func TestClickWorkloadRow(t *testing.T) {
+	text := `apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: canary}
+seed: 1
+cluster:
+  node: {cpu: "4", memory: 8Gi, pods: "110"}
+  zones:
+  - {name: zone-a, nodes: 2}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: nginx, resources: {requests: {cpu: 10m}}}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web-v2}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web-v2}}
+  template:
+    metadata: {labels: {app: web-v2}}
+    spec:
+      containers: [{name: c, image: nginx, resources: {requests: {cpu: 10m}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: solo}
+spec:
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: 10m}}}]
+`
+	m := newScenarioModel(t, text, 100, 30)
+	typeCommand(m, "advance 10s")
+	index := map[string]int{}
+	for i, wl := range m.data.workloads {
+		index[wl.Ref()] = i
+	}
+	bare := -1
+	for i, wl := range m.data.workloads {
+		if wl.Kind == "pods" {
+			bare = i
+		}
+	}
+	if _, ok := index["deployment/web-v2"]; !ok || bare < 0 {
+		t.Fatalf("workloads: %v", index)
+	}
+	click := func(label string) {
+		t.Helper()
+		for y, l := range strings.Split(screen(m), "\n") {
+			r := []rune(l)
+			if x := runeIndex(r, []rune("● "+label+" ")); x >= 0 {
+				m.Update(tea.MouseClickMsg{X: x + 3, Y: y, Button: tea.MouseLeft})
+				return
+			}
+		}
+		t.Fatalf("no row %q on screen:\n%s", label, screen(m))
+	}
+	for _, c := range []struct {
+		label string
+		want  int
+	}{
+		{"deployment/web-v2", index["deployment/web-v2"]},
+		{"deployment/web", index["deployment/web"]},
+		{"bare pods", bare},
+	} {
+		m.focus = focusNodes
+		click(c.label)
+		if m.focus != focusWorkloads || m.wlIdx != c.want {
+			t.Errorf("click on %s: focus %d, workload %d, want %d", c.label, m.focus, m.wlIdx, c.want)
+		}
+	}
+	// the status line names a workload: a click on it selects nothing
+	typeCommand(m, "scale deployment/web-v2 --replicas=2")
+	m.focus, m.wlIdx = focusNodes, bare
+	lines := strings.Split(screen(m), "\n")
+	y := len(lines) - 2
+	x := runeIndex([]rune(lines[y]), []rune("deployment/web-v2"))
+	if x < 0 {
+		t.Fatalf("the status line does not name the workload:\n%s", screen(m))
+	}
+	m.Update(tea.MouseClickMsg{X: x + 3, Y: y, Button: tea.MouseLeft})
+	if m.focus != focusNodes || m.wlIdx != bare {
+		t.Fatalf("a click on the status line selected workload %d (focus %d)", m.wlIdx, m.focus)
+	}
+}

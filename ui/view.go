@@ -28,6 +28,7 @@ func (m *Model) render() string {
 		return strings.Join(block(wrapText(msg, max(w, 1)), max(w, 1), max(h, 1)), "\n")
 	}
 	body := h - 3
+	m.wlRows = rowSpan{} // the cluster view records it
 	var lines []string
 	lines = append(lines, m.header(w))
 	lines = append(lines, m.body(w, body)...)
@@ -250,14 +251,17 @@ func (m *Model) clusterView(w, h int) []string {
 	out := make([]string, 0, h)
 	out = append(out, m.clusterLines(mainW, clusterH)...)
 	if lowerH > 0 {
+		wlW := min(34, mainW/2)
+		from := windowStart(clamp(m.wlIdx, nWl), nWl, lowerH-2)
+		// the body starts on the screen's second line; the rows are inside
+		// the box's border
+		m.wlRows = rowSpan{y: 1 + len(out) + 1, x0: 1, x1: wlW - 1, first: from, n: max(min(lowerH-2, len(m.data.workloads)-from), 0)}
 		out = append(out, m.memos.lower.get(m.panelKey(mainW, lowerH, 0, 0, 0), func() []string {
 			wlTitle := "workloads"
 			spTitle := "spread"
 			if wl, ok := m.selectedWorkload(); ok {
 				spTitle = "spread · " + wl.Ref()
 			}
-			wlW := min(34, mainW/2)
-			from := windowStart(clamp(m.wlIdx, nWl), nWl, lowerH-2)
 			wlBox := box(m.st, wlTitle, m.workloadLines(wlW-4, from, from+lowerH-2), wlW, lowerH, m.focus == focusWorkloads)
 			spBox := box(m.st, spTitle, spread, mainW-wlW-1, lowerH, false)
 			return joinColumns([][]string{wlBox, spBox}, 1)
