@@ -23,8 +23,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./lab/manifest
 	$(GO) test -run '^$$' -fuzz '^FuzzLoadFile$$' -fuzztime $(FUZZTIME) ./lab
 
+# gofmt -l lists unformatted files but exits 0: fail when it lists any
+# (or cannot parse a file), as CI does.
 lint:
-	gofmt -l $$(git ls-files '*.go')
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')) || exit 1; \
+	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	staticcheck ./...
 
