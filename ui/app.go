@@ -128,9 +128,10 @@ func New(sess *lab.Session, opts Options) *Model {
 	m.setTheme(opts.Theme)
 	m.tlZoom = 2
 	m.adopt(sess)
-	// the command line's options override the first scenario's clock
+	// the command line's options override the first scenario's clock: a
+	// --speed means play at that speed (unless --paused too)
 	if opts.Speed != 0 {
-		m.speedIdx = speedIndex(opts.Speed)
+		m.speedIdx, m.paused = speedIndex(opts.Speed), opts.Paused
 	}
 	if opts.Paused {
 		m.paused = true
