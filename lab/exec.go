@@ -278,84 +278,152 @@ func controllerKind(k string) string {
 	return k
 }
 
-// objectNames lists objects of a kind as namespace/name.
-func (s *Session) objectNames(kind string) []string {
-	var out []string
+// objectMetas lists the objects of a kind, sorted by namespace/name.
+func (s *Session) objectMetas(kind string) []*api.ObjectMeta {
+	var out []*api.ObjectMeta
 	m := s.ctl.Manager
 	switch kind {
 	case "deployment":
 		for _, d := range m.Deployments() {
-			out = append(out, d.Namespace+"/"+d.Name)
+			out = append(out, &d.ObjectMeta)
 		}
 	case "replicaset":
 		for _, r := range m.ReplicaSets() {
-			out = append(out, r.Namespace+"/"+r.Name)
+			out = append(out, &r.ObjectMeta)
 		}
 	case "statefulset":
 		for _, r := range m.StatefulSets() {
-			out = append(out, r.Namespace+"/"+r.Name)
+			out = append(out, &r.ObjectMeta)
 		}
 	case "daemonset":
 		for _, r := range m.DaemonSets() {
-			out = append(out, r.Namespace+"/"+r.Name)
+			out = append(out, &r.ObjectMeta)
 		}
 	case "job":
 		for _, r := range m.Jobs() {
-			out = append(out, r.Namespace+"/"+r.Name)
+			out = append(out, &r.ObjectMeta)
 		}
 	case "cronjob":
 		for _, r := range m.CronJobs() {
-			out = append(out, r.Namespace+"/"+r.Name)
+			out = append(out, &r.ObjectMeta)
 		}
 	case "pod":
 		for _, p := range s.eng.Pods() {
-			out = append(out, p.Key())
+			out = append(out, &p.ObjectMeta)
 		}
 	case "pdb":
 		for _, p := range s.eng.PDBs() {
-			out = append(out, p.Key())
+			out = append(out, &p.ObjectMeta)
 		}
 	case "node":
 		for _, n := range s.eng.Nodes() {
-			out = append(out, n.Name)
+			out = append(out, &n.ObjectMeta)
 		}
 	case "priorityclass":
 		for _, pc := range s.eng.PriorityClasses() {
-			out = append(out, pc.Name)
+			out = append(out, &pc.ObjectMeta)
 		}
 	}
 	return out
 }
 
-// resolve finds a namespaced object by name: "ns/name" is exact; a bare
-// name is looked up in "default", else in the one namespace that has it.
-func (s *Session) resolve(kind, name string) (string, string, error) {
-	all := s.objectNames(kind)
-	if i := strings.IndexByte(name, '/'); i >= 0 {
-		for _, k := range all {
-			if k == name {
-				return name[:i], name[i+1:], nil
-			}
+// objectNames lists objects of a kind as namespace/name (the name alone
+// for nodes and priority classes).
+func (s *Session) objectNames(kind string) []string {
+	var out []string
+	for _, o := range s.objectMetas(kind) {
+		out = append(out, o.Key())
+	}
+	return out
+}
+
+// hasObject reports whether the namespaced object ns/name of a kind
+// exists (objectNames has "ns/name"), by a direct lookup.
+func (s *Session) hasObject(kind, ns, name string) bool {
+	if ns == "" {
+		return false
+	}
+	m := s.ctl.Manager
+	var o *api.ObjectMeta
+	switch kind {
+	case "deployment":
+		if d := m.Deployment(ns, name); d != nil {
+			o = &d.ObjectMeta
 		}
-	} else {
-		var found []string
-		for _, k := range all {
-			if k == "default/"+name {
-				return "default", name, nil
-			}
-			if strings.HasSuffix(k, "/"+name) {
-				found = append(found, k)
-			}
+	case "replicaset":
+		if r := m.ReplicaSet(ns, name); r != nil {
+			o = &r.ObjectMeta
 		}
-		if len(found) == 1 {
-			i := strings.IndexByte(found[0], '/')
-			return found[0][:i], found[0][i+1:], nil
+	case "statefulset":
+		if r := m.StatefulSet(ns, name); r != nil {
+			o = &r.ObjectMeta
 		}
-		if len(found) > 1 {
-			return "", "", fmt.Errorf("%s %q exists in several namespaces (%s); write NAMESPACE/NAME", kind, name, strings.Join(found, ", "))
+	case "daemonset":
+		if r := m.DaemonSet(ns, name); r != nil {
+			o = &r.ObjectMeta
+		}
+	case "job":
+		if r := m.Job(ns, name); r != nil {
+			o = &r.ObjectMeta
+		}
+	case "cronjob":
+		if r := m.CronJob(ns, name); r != nil {
+			o = &r.ObjectMeta
+		}
+	case "pod":
+		if p := s.eng.Pod(ns + "/" + name); p != nil {
+			o = &p.ObjectMeta
+		}
+	case "pdb":
+		for _, b := range s.eng.PDBs() { // a handful, and no getter
+			if b.Namespace == ns && b.Name == name {
+				o = &b.ObjectMeta
+			}
 		}
 	}
-	return "", "", fmt.Errorf("unknown %s %q; %s", kind, name, summarizeNames(kind, all))
+	return o != nil && o.Namespace == ns && o.Name == name
+}
+
+// lookup is resolve without the error text: ok is false when the name is
+// unknown or, written bare, in several namespaces (then listed in several
+// as namespace/name).
+func (s *Session) lookup(kind, name string) (ns, n string, several []string, ok bool) {
+	if ns, n, qualified := strings.Cut(name, "/"); qualified {
+		return ns, n, nil, s.hasObject(kind, ns, n)
+	}
+	if s.hasObject(kind, "default", name) {
+		return "default", name, nil, true
+	}
+	var found []*api.ObjectMeta
+	for _, o := range s.objectMetas(kind) {
+		if o.Namespace != "" && o.Name == name {
+			found = append(found, o)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", "", nil, false
+	case 1:
+		return found[0].Namespace, found[0].Name, nil, true
+	}
+	for _, o := range found {
+		several = append(several, o.Key())
+	}
+	return "", "", several, false
+}
+
+// resolve finds a namespaced object by name: "ns/name" is exact; a bare
+// name is looked up in "default", else in the one namespace that has it.
+// Every name of the kind is listed only for the error.
+func (s *Session) resolve(kind, name string) (string, string, error) {
+	ns, n, several, ok := s.lookup(kind, name)
+	switch {
+	case ok:
+		return ns, n, nil
+	case len(several) > 1:
+		return "", "", fmt.Errorf("%s %q exists in several namespaces (%s); write NAMESPACE/NAME", kind, name, strings.Join(several, ", "))
+	}
+	return "", "", fmt.Errorf("unknown %s %q; %s", kind, name, summarizeNames(kind, s.objectNames(kind)))
 }
 
 func (s *Session) apply(c command.Apply) (string, error) {

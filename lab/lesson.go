@@ -48,7 +48,10 @@ func (s *Session) CheckStep(i int) []CheckResult {
 	var out []CheckResult
 	for _, c := range l.Steps[i].Checks {
 		r := CheckResult{Expr: c.Expr, Hint: c.Hint}
-		chk, err := check.Parse(c.Expr)
+		chk, err := c.parsed, error(nil)
+		if chk == nil {
+			chk, err = check.Parse(c.Expr)
+		}
 		if err != nil {
 			r.Err = err
 		} else if res, err := chk.Eval(env); err != nil {
@@ -90,8 +93,8 @@ func (c *checkEnv) InDomain(node, domain string) (bool, error) {
 }
 
 func (c *checkEnv) pod(a check.Arg) (*api.Pod, error) {
-	ns, name, err := c.s.resolve("pod", a.Name)
-	if err != nil {
+	ns, name, _, ok := c.s.lookup("pod", a.Name)
+	if !ok {
 		return nil, nil // a pod that does not exist (yet, or any more) is not an error in a check
 	}
 	return c.s.eng.Pod(ns + "/" + name), nil
@@ -180,8 +183,8 @@ func (c *checkEnv) Call(name string, args []check.Arg) (check.Value, error) {
 		if args[0].RefKind == "node" {
 			return check.BoolV(s.eng.Node(args[0].Name) != nil), nil
 		}
-		_, _, err := s.resolve(args[0].RefKind, args[0].Name)
-		return check.BoolV(err == nil), nil
+		_, _, _, ok := s.lookup(args[0].RefKind, args[0].Name)
+		return check.BoolV(ok), nil
 	case "node", "nominated", "phase", "reason":
 		p, _ := c.pod(args[0])
 		if p == nil {

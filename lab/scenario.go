@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"podlab.dev/podlab/lab/check"
 	"podlab.dev/podlab/lab/manifest"
 )
 
@@ -139,6 +140,9 @@ type StepCheck struct {
 	Expr string
 	Hint string
 	Pos  manifest.Position
+	// parsed is Expr parsed once when the scenario loads (nil for a check
+	// built otherwise: CheckStep parses it then).
+	parsed *check.Check
 }
 
 // File is a loaded scenario file: its lab header (nil when the file is

@@ -521,9 +521,11 @@ func (p *scenarioParser) checks(n *yaml.Node, where string) []StepCheck {
 			p.errorf(cn, "%s needs check: EXPRESSION", w, "")
 			continue
 		}
-		if _, err := check.Parse(c.Expr); err != nil {
+		chk, err := check.Parse(c.Expr)
+		if err != nil {
 			p.errorf(exprNode, "%s: %v", w, err, "functions are listed by `podlab help checks`")
 		}
+		c.parsed = chk
 		out = append(out, c)
 	}
 	return out
