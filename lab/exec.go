@@ -797,12 +797,7 @@ func (s *Session) usage(c command.Usage) (string, error) {
 }
 
 func (s *Session) reseed(n int64) (string, error) {
-	type reseeder interface{ Reseed(int64) }
-	r, ok := any(s.eng).(reseeder)
-	if !ok {
-		return "", fmt.Errorf("seed: the engine cannot be reseeded while running; restart with --seed %d", n)
-	}
-	r.Reseed(n)
+	s.eng.Reseed(n)
 	s.seed = n
 	return fmt.Sprintf("seed set to %d", n), nil
 }

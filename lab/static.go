@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"podlab.dev/podlab/engine/admission"
 	"podlab.dev/podlab/engine/api"
@@ -25,8 +26,8 @@ type staticCluster struct {
 }
 
 func newStaticCluster(f *File) (*staticCluster, error) {
-	c := &staticCluster{file: f, classes: map[string]*api.PriorityClass{}, owners: map[string]*api.LabelSelector{}}
 	objs := f.Objects
+	c := &staticCluster{file: f, classes: objs.PriorityClassMap(), owners: map[string]*api.LabelSelector{}}
 	if f.Scenario != nil {
 		nodes, err := f.Scenario.Cluster.Nodes()
 		if err != nil {
@@ -45,9 +46,6 @@ func newStaticCluster(f *File) (*staticCluster, error) {
 		api.DefaultNode(n)
 		seen[n.Name] = true
 		c.nodes = append(c.nodes, n)
-	}
-	for _, pc := range objs.PriorityClasses {
-		c.classes[pc.Name] = pc
 	}
 	for _, rs := range objs.ReplicaSets {
 		c.owners["ReplicaSet/"+rs.Namespace+"/"+rs.Name] = rs.Spec.Selector
@@ -162,22 +160,15 @@ func (c *staticCluster) scale(ns string, ref api.OwnerReference) (string, int32,
 	objs := c.file.Objects
 	for _, rs := range objs.ReplicaSets {
 		if ref.Kind == "ReplicaSet" && rs.Namespace == ns && rs.Name == ref.Name {
-			return rs.UID, replicasOf(rs.Spec.Replicas), true
+			return rs.UID, replicasOr1(rs.Spec.Replicas), true
 		}
 	}
 	for _, ss := range objs.StatefulSets {
 		if ref.Kind == "StatefulSet" && ss.Namespace == ns && ss.Name == ref.Name {
-			return ss.UID, replicasOf(ss.Spec.Replicas), true
+			return ss.UID, replicasOr1(ss.Spec.Replicas), true
 		}
 	}
 	return "", 0, false
-}
-
-func replicasOf(r *int32) int32 {
-	if r == nil {
-		return 1
-	}
-	return *r
 }
 
 // queueOrder sorts pending pods as the scheduling queue pops them:
@@ -216,20 +207,9 @@ func joinMax(names []string, max int) string {
 		return "(none)"
 	}
 	if len(names) > max {
-		return fmt.Sprintf("%s … (%d in all)", joinList(names[:max]), len(names))
+		return fmt.Sprintf("%s … (%d in all)", strings.Join(names[:max], ", "), len(names))
 	}
-	return joinList(names)
-}
-
-func joinList(names []string) string {
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += ", "
-		}
-		out += n
-	}
-	return out
+	return strings.Join(names, ", ")
 }
 
 // schedulerConfig is the scenario's scheduler (schedulerConfig) with the

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -37,7 +38,7 @@ func regexError(msg, format string, examples ...string) string {
 	return msg + "regex used for validation is '" + format + "')"
 }
 
-func maxLenError(n int) string { return "must be no more than " + itoa(n) + " bytes" }
+func maxLenError(n int) string { return "must be no more than " + strconv.Itoa(n) + " bytes" }
 
 // qualifiedNameErrors is content.IsLabelKey.
 func qualifiedNameErrors(value string) []string {
@@ -143,16 +144,4 @@ func validateLabels(path string, labels map[string]string) []fieldError {
 		}
 	}
 	return out
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	return string(b)
 }

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"strings"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -32,7 +33,7 @@ func validateTaints(taints []api.Taint, path string) []fieldError {
 		p := index(path, i)
 		out = append(out, validateLabelName(join(p, "key"), t.Key)...)
 		if msgs := labelValueErrors(t.Value); len(msgs) > 0 {
-			out = append(out, invalid(join(p, "value"), t.Value, joinMsgs(msgs)))
+			out = append(out, invalid(join(p, "value"), t.Value, strings.Join(msgs, ";")))
 		}
 		out = append(out, validateTaintEffect(t.Effect, join(p, "effect"), false)...)
 		if seen[t.Effect+"\x00"+t.Key] {
@@ -55,17 +56,6 @@ func taintJSON(t api.Taint) any {
 	}{Key: t.Key, Value: t.Value, Effect: t.Effect}
 }
 
-func joinMsgs(msgs []string) string {
-	s := ""
-	for i, m := range msgs {
-		if i > 0 {
-			s += ";"
-		}
-		s += m
-	}
-	return s
-}
-
 func validateTolerations(ts []api.Toleration, path string) []fieldError {
 	var out []fieldError
 	for i, t := range ts {
@@ -83,7 +73,7 @@ func validateTolerations(ts []api.Toleration, path string) []fieldError {
 		switch t.Operator {
 		case api.TolerationOpEqual, "":
 			if msgs := labelValueErrors(t.Value); len(msgs) > 0 {
-				out = append(out, invalid(join(p, "operator"), t.Value, joinMsgs(msgs)))
+				out = append(out, invalid(join(p, "operator"), t.Value, strings.Join(msgs, ";")))
 			}
 		case api.TolerationOpExists:
 			if t.Value != "" {
