@@ -15,7 +15,6 @@ import (
 func sec(n float64) api.Time { return api.Time(time.Duration(n * float64(time.Second))) }
 
 func i64(v int64) *int64 { return &v }
-func i32(v int32) *int32 { return &v }
 
 func q(s string) api.Quantity {
 	v, err := api.ParseQuantity(s)
