@@ -21,7 +21,10 @@ func (e *Engine) PDBs() []*api.PodDisruptionBudget {
 	}
 	sort.Strings(keys)
 	out := make([]*api.PodDisruptionBudget, 0, len(keys))
-	podKeys := e.sortedPodKeys() // once for every budget
+	var podKeys []string // sorted once for all budgets, and only if there are any
+	if len(keys) > 0 {
+		podKeys = e.sortedPodKeys()
+	}
 	for _, k := range keys {
 		b := e.pdbs[k]
 		c := *b
