@@ -28,6 +28,8 @@ Usage:
   podlab explain  -f FILE [--pod NAME] [-o text|json] [--seed N] [--tie-break random|name]
   podlab schedule -f FILE [-o text|json] [--seed N] [--tie-break random|name] [--no-preempt]
   podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json]
+  podlab compare  -f FILE [--a CHANGE]... [--b CHANGE]... [--for 5m] [--do "CMD"]... [-o text|json]
+                                      fork at t=0, give each lane its changes, run both, print what differs
   podlab check    -f FILE [--solutions] [--seed N] [--do "CMD"]...   exit 0 when every lesson check passes
   podlab validate -f FILE                                           check a file without running it
   podlab presets                      list the built-in scenarios (lessons)
@@ -61,6 +63,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return cmdRun(rest, stdin, stdout, stderr)
 		case "check":
 			return cmdCheck(rest, stdin, stdout, stderr)
+		case "compare":
+			return cmdCompare(rest, stdin, stdout, stderr)
 		case "validate":
 			return cmdValidate(rest, stdin, stdout, stderr)
 		case "presets":
