@@ -226,7 +226,7 @@ func TestImportsFollowArchitectureTable(t *testing.T) {
 		}
 		r, ok := ruleFor(rules, p.ImportPath)
 		if !ok {
-			t.Errorf("package %s has no row in %s: add `| `%s` | what it owns | must not import … |` to the package table", p.ImportPath, architecture, rel)
+			t.Errorf("package %s has no row in %s: add a row `| \x60%s\x60 | what it owns | must not import … |` to its package table", p.ImportPath, architecture, rel)
 			continue
 		}
 		used[r.pattern] = true
