@@ -15,6 +15,7 @@ import (
 
 	"podlab.dev/podlab/assets"
 	"podlab.dev/podlab/lab"
+	"podlab.dev/podlab/lab/textsafe"
 	"podlab.dev/podlab/presets"
 	"podlab.dev/podlab/ui"
 )
@@ -52,6 +53,9 @@ func main() {
 // 1 the command ran and failed (e.g. a check did not pass), 2 usage or input
 // errors.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Error messages quote input (file names, manifest values, command
+	// lines): every one is cleaned on its way out.
+	stderr = textsafe.NewWriter(stderr)
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, rest := args[0], args[1:]
 		switch cmd {
@@ -309,6 +313,7 @@ func cmdPresets(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parse(fs, args, stderr); !ok {
 		return code
 	}
+	stdout = textsafe.NewWriter(stdout)
 	for _, p := range lab.Presets() {
 		def := ""
 		if p.Name == presets.Default {
