@@ -30,6 +30,8 @@ var kinds = map[string]kind{
 	"DaemonSet":           {"apps/v1", decodeDaemonSet},
 	"Job":                 {"batch/v1", decodeJob},
 	"CronJob":             {"batch/v1", decodeCronJob},
+	// the scheduler's configuration file (schedconfig.go)
+	SchedulerConfigKind: {SchedulerConfigAPIVersion, decodeSchedulerConfig},
 }
 
 var kindNames = func() []string {

@@ -19,6 +19,8 @@ type Objects struct {
 	DaemonSets           []*api.DaemonSet
 	Jobs                 []*api.Job
 	CronJobs             []*api.CronJob
+	// SchedulerConfigs are KubeSchedulerConfiguration documents.
+	SchedulerConfigs []*SchedulerConfiguration
 
 	// Order holds every object above (the same pointers) in file order.
 	Order []any
@@ -93,6 +95,8 @@ func (o *Objects) add(obj any, p Position) {
 		o.Jobs = append(o.Jobs, v)
 	case *api.CronJob:
 		o.CronJobs = append(o.CronJobs, v)
+	case *SchedulerConfiguration:
+		o.SchedulerConfigs = append(o.SchedulerConfigs, v)
 	}
 	o.Order = append(o.Order, obj)
 	o.Pos[obj] = p
