@@ -266,7 +266,7 @@ func (s *Session) load() error {
 		}
 	}
 	for _, p := range objs.Pods {
-		if err := s.eng.CreatePod(copyPod(p)); err != nil {
+		if err := s.eng.RestorePod(copyPod(p)); err != nil {
 			return fmt.Errorf("%s: pod %s: %w", objs.PosOf(p), p.Key(), err)
 		}
 	}
