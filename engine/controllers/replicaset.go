@@ -90,7 +90,7 @@ func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
 			terminating = append(terminating, p)
 		}
 	}
-	filtered := m.claimPods(KindReplicaSet, &rs.ObjectMeta, rs.selector, active, nil)
+	filtered := m.claimPods(rs.Kind(), &rs.ObjectMeta, rs.selector, active, nil)
 	if rs.DeletionTimestamp == nil {
 		filtered = m.manageReplicas(rs, filtered)
 	}
@@ -105,7 +105,7 @@ func (m *Manager) manageReplicas(rs *ReplicaSet, pods []*api.Pod) []*api.Pod {
 	case diff < 0:
 		n := min(-diff, burstReplicas)
 		for range n {
-			p, err := m.createPodFromTemplate(&rs.Spec.Template, KindReplicaSet, &rs.ObjectMeta, replicaSetSource, "", nil)
+			p, err := m.createPodFromTemplate(&rs.Spec.Template, rs.Kind(), &rs.ObjectMeta, rs.source(), "", nil)
 			if err != nil {
 				break
 			}
@@ -116,7 +116,7 @@ func (m *Manager) manageReplicas(rs *ReplicaSet, pods []*api.Pod) []*api.Pod {
 		victims := podsToDelete(pods, m.relatedPods(rs), n, m.now)
 		gone := make(map[string]bool, n)
 		for _, p := range victims {
-			m.deletePod(p, KindReplicaSet, &rs.ObjectMeta, replicaSetSource)
+			m.deletePod(p, rs.Kind(), &rs.ObjectMeta, rs.source())
 			gone[p.UID] = true
 		}
 		kept := pods[:0:0]

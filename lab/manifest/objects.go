@@ -8,17 +8,18 @@ import (
 
 // Objects is what a manifest file holds, each kind in file order.
 type Objects struct {
-	Nodes                []*api.Node
-	Pods                 []*api.Pod
-	Namespaces           []*api.Namespace
-	PriorityClasses      []*api.PriorityClass
-	PodDisruptionBudgets []*api.PodDisruptionBudget
-	Deployments          []*api.Deployment
-	ReplicaSets          []*api.ReplicaSet
-	StatefulSets         []*api.StatefulSet
-	DaemonSets           []*api.DaemonSet
-	Jobs                 []*api.Job
-	CronJobs             []*api.CronJob
+	Nodes                  []*api.Node
+	Pods                   []*api.Pod
+	Namespaces             []*api.Namespace
+	PriorityClasses        []*api.PriorityClass
+	PodDisruptionBudgets   []*api.PodDisruptionBudget
+	Deployments            []*api.Deployment
+	ReplicaSets            []*api.ReplicaSet
+	ReplicationControllers []*api.ReplicationController
+	StatefulSets           []*api.StatefulSet
+	DaemonSets             []*api.DaemonSet
+	Jobs                   []*api.Job
+	CronJobs               []*api.CronJob
 
 	// Order holds every object above (the same pointers) in file order.
 	Order []any
@@ -85,6 +86,8 @@ func (o *Objects) add(obj any, p Position) {
 		o.Deployments = append(o.Deployments, v)
 	case *api.ReplicaSet:
 		o.ReplicaSets = append(o.ReplicaSets, v)
+	case *api.ReplicationController:
+		o.ReplicationControllers = append(o.ReplicationControllers, v)
 	case *api.StatefulSet:
 		o.StatefulSets = append(o.StatefulSets, v)
 	case *api.DaemonSet:
