@@ -266,6 +266,8 @@ func controllerKind(k string) string {
 		return controllers.KindDeployment
 	case "replicaset":
 		return controllers.KindReplicaSet
+	case "replicationcontroller":
+		return controllers.KindReplicationController
 	case "statefulset":
 		return controllers.KindStatefulSet
 	case "daemonset":
@@ -289,6 +291,10 @@ func (s *Session) objectMetas(kind string) []*api.ObjectMeta {
 		}
 	case "replicaset":
 		for _, r := range m.ReplicaSets() {
+			out = append(out, &r.ObjectMeta)
+		}
+	case "replicationcontroller":
+		for _, r := range m.ReplicationControllers() {
 			out = append(out, &r.ObjectMeta)
 		}
 	case "statefulset":
@@ -510,6 +516,9 @@ func (s *Session) applyObjects(objs *manifest.Objects) (string, error) {
 		case *api.ReplicaSet:
 			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddReplicaSet(v); return e })
 			what = "replicaset/" + v.Name + " created"
+		case *api.ReplicationController:
+			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddReplicationController(v); return e })
+			what = "replicationcontroller/" + v.Name + " created"
 		case *api.Job:
 			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddJob(v); return e })
 			what = "job/" + v.Name + " created"

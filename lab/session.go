@@ -173,6 +173,10 @@ func (s *Session) ownerSelector(p *api.Pod) api.Selector {
 		if rs := s.ctl.ReplicaSet(p.Namespace, ref.Name); rs != nil {
 			ls = rs.Spec.Selector
 		}
+	case controllers.KindReplicationController:
+		if rc := s.ctl.ReplicationController(p.Namespace, ref.Name); rc != nil {
+			ls = rc.Spec.Selector
+		}
 	case controllers.KindStatefulSet:
 		if ss := s.ctl.StatefulSet(p.Namespace, ref.Name); ss != nil {
 			ls = ss.Spec.Selector
@@ -266,7 +270,7 @@ func (s *Session) load() error {
 		}
 	}
 	for _, p := range objs.Pods {
-		if err := s.eng.CreatePod(copyPod(p)); err != nil {
+		if err := s.eng.RestorePod(copyPod(p)); err != nil {
 			return fmt.Errorf("%s: pod %s: %w", objs.PosOf(p), p.Key(), err)
 		}
 	}
@@ -291,6 +295,9 @@ func (s *Session) addWorkloads(order []any, pos func(any) positionLike) error {
 		case *api.ReplicaSet:
 			cp := *w
 			_, err = s.ctl.AddReplicaSet(&cp)
+		case *api.ReplicationController:
+			cp := *w
+			_, err = s.ctl.AddReplicationController(&cp)
 		case *api.StatefulSet:
 			cp := *w
 			_, err = s.ctl.AddStatefulSet(&cp)

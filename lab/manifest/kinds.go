@@ -31,7 +31,8 @@ var kinds = map[string]kind{
 	"Job":                 {"batch/v1", decodeJob},
 	"CronJob":             {"batch/v1", decodeCronJob},
 	// the scheduler's configuration file (schedconfig.go)
-	SchedulerConfigKind: {SchedulerConfigAPIVersion, decodeSchedulerConfig},
+	SchedulerConfigKind:     {SchedulerConfigAPIVersion, decodeSchedulerConfig},
+	"ReplicationController": {"v1", decodeReplicationController},
 }
 
 var kindNames = func() []string {

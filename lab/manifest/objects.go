@@ -20,7 +20,8 @@ type Objects struct {
 	Jobs                 []*api.Job
 	CronJobs             []*api.CronJob
 	// SchedulerConfigs are KubeSchedulerConfiguration documents.
-	SchedulerConfigs []*SchedulerConfiguration
+	SchedulerConfigs       []*SchedulerConfiguration
+	ReplicationControllers []*api.ReplicationController
 
 	// Order holds every object above (the same pointers) in file order.
 	Order []any
@@ -87,6 +88,8 @@ func (o *Objects) add(obj any, p Position) {
 		o.Deployments = append(o.Deployments, v)
 	case *api.ReplicaSet:
 		o.ReplicaSets = append(o.ReplicaSets, v)
+	case *api.ReplicationController:
+		o.ReplicationControllers = append(o.ReplicationControllers, v)
 	case *api.StatefulSet:
 		o.StatefulSets = append(o.StatefulSets, v)
 	case *api.DaemonSet:
