@@ -19,17 +19,18 @@ type kind struct {
 // kinds the lab serves, with the only apiVersion Kubernetes 1.36 serves
 // them in.
 var kinds = map[string]kind{
-	"Node":                {"v1", decodeNode},
-	"Pod":                 {"v1", decodePod},
-	"Namespace":           {"v1", decodeNamespace},
-	"PriorityClass":       {"scheduling.k8s.io/v1", decodePriorityClass},
-	"PodDisruptionBudget": {"policy/v1", decodePDB},
-	"Deployment":          {"apps/v1", decodeDeployment},
-	"ReplicaSet":          {"apps/v1", decodeReplicaSet},
-	"StatefulSet":         {"apps/v1", decodeStatefulSet},
-	"DaemonSet":           {"apps/v1", decodeDaemonSet},
-	"Job":                 {"batch/v1", decodeJob},
-	"CronJob":             {"batch/v1", decodeCronJob},
+	"Node":                    {"v1", decodeNode},
+	"Pod":                     {"v1", decodePod},
+	"Namespace":               {"v1", decodeNamespace},
+	"PriorityClass":           {"scheduling.k8s.io/v1", decodePriorityClass},
+	"PodDisruptionBudget":     {"policy/v1", decodePDB},
+	"Deployment":              {"apps/v1", decodeDeployment},
+	"ReplicaSet":              {"apps/v1", decodeReplicaSet},
+	"StatefulSet":             {"apps/v1", decodeStatefulSet},
+	"DaemonSet":               {"apps/v1", decodeDaemonSet},
+	"Job":                     {"batch/v1", decodeJob},
+	"CronJob":                 {"batch/v1", decodeCronJob},
+	"HorizontalPodAutoscaler": {"autoscaling/v2", decodeHPA},
 }
 
 var kindNames = func() []string {

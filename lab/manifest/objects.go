@@ -19,6 +19,7 @@ type Objects struct {
 	DaemonSets           []*api.DaemonSet
 	Jobs                 []*api.Job
 	CronJobs             []*api.CronJob
+	HPAs                 []*api.HorizontalPodAutoscaler
 
 	// Order holds every object above (the same pointers) in file order.
 	Order []any
@@ -93,6 +94,8 @@ func (o *Objects) add(obj any, p Position) {
 		o.Jobs = append(o.Jobs, v)
 	case *api.CronJob:
 		o.CronJobs = append(o.CronJobs, v)
+	case *api.HorizontalPodAutoscaler:
+		o.HPAs = append(o.HPAs, v)
 	}
 	o.Order = append(o.Order, obj)
 	o.Pos[obj] = p
