@@ -72,6 +72,7 @@ func (m *Manager) Clone(c Cluster) *Manager {
 		cp.runningSince = maps.Clone(j.runningSince)
 		out.jobs[k] = &cp
 	}
+	m.cloneHPAState(out)
 	for k, cj := range m.cronJobs {
 		cp := *cj
 		cp.CronJob = deepCopy(cj.CronJob)

@@ -32,6 +32,10 @@ type Manager struct {
 	daemonSets             map[string]*DaemonSet
 	jobs                   map[string]*Job
 	cronJobs               map[string]*CronJob
+	hpas                   map[string]*HorizontalPodAutoscaler
+	// loads and podCPU are the CPU use model the HPA reads (hpa_usage.go).
+	loads  map[string]*workloadLoad
+	podCPU map[string]int64
 
 	// wake is the earliest future instant a controller asked to be run at
 	// (minReadySeconds, Job run time, TTL, cron schedule); 0 when none.
@@ -67,6 +71,9 @@ func New(c Cluster, seed int64) *Manager {
 		jobs:                   map[string]*Job{},
 		cronJobs:               map[string]*CronJob{},
 		createRetry:            map[string]*retryState{},
+		hpas:                   map[string]*HorizontalPodAutoscaler{},
+		loads:                  map[string]*workloadLoad{},
+		podCPU:                 map[string]int64{},
 	}
 }
 
@@ -117,6 +124,10 @@ func (m *Manager) Reconcile(now api.Time) int {
 
 // syncAll runs each controller once, in a fixed order.
 func (m *Manager) syncAll() {
+	// The HPA first: a rescale is seen by the workload controllers in the
+	// same pass.
+	m.resolveLoads()
+	m.syncHPAs()
 	for _, k := range sortedKeys(m.cronJobs) {
 		m.syncCronJob(m.cronJobs[k])
 	}

@@ -22,6 +22,7 @@ type Objects struct {
 	// SchedulerConfigs are KubeSchedulerConfiguration documents.
 	SchedulerConfigs       []*SchedulerConfiguration
 	ReplicationControllers []*api.ReplicationController
+	HPAs                   []*api.HorizontalPodAutoscaler
 
 	// Order holds every object above (the same pointers) in file order.
 	Order []any
@@ -100,6 +101,8 @@ func (o *Objects) add(obj any, p Position) {
 		o.CronJobs = append(o.CronJobs, v)
 	case *SchedulerConfiguration:
 		o.SchedulerConfigs = append(o.SchedulerConfigs, v)
+	case *api.HorizontalPodAutoscaler:
+		o.HPAs = append(o.HPAs, v)
 	}
 	o.Order = append(o.Order, obj)
 	o.Pos[obj] = p
