@@ -49,11 +49,11 @@ func (m Markers) StatusOf(p Progress, now time.Time) Status {
 type SortKey int
 
 const (
-	ByName SortKey = iota
-	ByStep         // furthest first
-	ByChecks       // most checks passed first (within the step order)
-	ByTimeOnStep   // longest on the step first: who is slow
-	ByIdle         // longest without input first
+	ByName       SortKey = iota
+	ByStep               // furthest first
+	ByChecks             // most checks passed first (within the step order)
+	ByTimeOnStep         // longest on the step first: who is slow
+	ByIdle               // longest without input first
 	numSortKeys
 )
 
