@@ -108,3 +108,14 @@ func (t *Tracker) Observe(s *lab.Session, now time.Time, every time.Duration) bo
 
 // Progress returns the snapshot.
 func (t *Tracker) Progress() Progress { return t.p }
+
+// Online records a connect or disconnect.
+func (t *Tracker) Online(on bool) { t.p.Online = on }
+
+// Reset starts the participant over on a fresh session (the instructor's
+// reset): the step, checks and commands start again; name, joined and
+// the connection stay.
+func (t *Tracker) Reset(s *lab.Session, now time.Time) {
+	*t = Tracker{p: Progress{Name: t.p.Name, Online: t.p.Online, Joined: t.p.Joined, StepSince: now, LastInput: now, LastProgress: now}, done: map[int]bool{}}
+	t.Observe(s, now, 0)
+}
