@@ -17,6 +17,7 @@ import (
 	"podlab.dev/podlab/lab"
 	"podlab.dev/podlab/lab/textsafe"
 	"podlab.dev/podlab/presets"
+	"podlab.dev/podlab/serve"
 	"podlab.dev/podlab/ui"
 )
 
@@ -34,6 +35,8 @@ Usage:
   podlab check    -f FILE [--solutions] [--seed N] [--do "CMD"]...   exit 0 when every lesson check passes
   podlab validate -f FILE                                           check a file without running it
   podlab presets                      list the built-in scenarios (lessons)
+  podlab serve [-f LESSON] [--listen :2222] [--auth open|keys FILE|password] [--record FILE]
+                                      run a workshop over SSH (podlab serve --help)
   podlab export NAME|FILE             print a preset as plain manifests for a real cluster (kind, kwok)
   podlab help                         this text
 
@@ -80,6 +83,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		case "tui":
 			return cmdTUI(rest, stdin, stdout, stderr)
+		case "serve":
+			return serve.Command(rest, stdin, stdout, stderr)
 		default:
 			fmt.Fprintf(stderr, "podlab: unknown command %q\n\n%s", cmd, usage)
 			return 2

@@ -30,6 +30,10 @@ type Entry struct {
 type SessionOptions struct {
 	Seed     *int64
 	TieBreak string // "random" or "name"; "" ⇒ the scenario's
+	// Guard vets commands (limits of a served session); nil allows all.
+	Guard Guard
+	// NoFiles refuses commands that read host files (apply -f).
+	NoFiles bool
 }
 
 // Session is a running lab: a scenario loaded into an engine with its
@@ -410,6 +414,9 @@ func (s *Session) Apply(line string) (string, error) {
 	case command.Redo:
 		return s.Redo()
 	case command.Apply:
+		if c.File != "" && s.opts.NoFiles {
+			return "", ErrNoFiles
+		}
 		// Record the manifest itself, so undo, save and replay do not
 		// depend on the file staying as it was.
 		if c.File != "" {
@@ -426,6 +433,9 @@ func (s *Session) Apply(line string) (string, error) {
 		return "", err
 	}
 	at := s.eng.Now()
+	if err := s.guardBefore(cmd); err != nil {
+		return "", err
+	}
 	msg, err := s.exec(cmd)
 	var partial *partialApplyError
 	if errors.As(err, &partial) {
@@ -439,6 +449,9 @@ func (s *Session) Apply(line string) (string, error) {
 		return "", err
 	}
 	if err := s.eng.RunUntil(s.eng.Now()); err != nil {
+		return "", err
+	}
+	if err := s.guardAfter(at); err != nil {
 		return "", err
 	}
 	s.history = append(s.history, Entry{At: at, Line: cmd.String()})

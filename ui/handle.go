@@ -83,6 +83,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.applyStep()
 	case key.Matches(msg, k.ToggleLesson):
 		m.lessonOpen = !m.lessonOpen
+	case m.opts.NoFiles && (key.Matches(msg, k.Presets) || key.Matches(msg, k.Open) || key.Matches(msg, k.Save)):
+		m.setStatus(noFilesStatus, true)
 	case key.Matches(msg, k.Presets):
 		m.openPicker()
 	case key.Matches(msg, k.Open):
