@@ -31,6 +31,7 @@ type Scenario struct {
 	Cluster     ClusterSpec
 	Scheduler   SchedulerSpec
 	Kubelet     KubeletSpec
+	Descheduler DeschedulerSpec
 	Timeline    []TimelineEntry
 	Lesson      *Lesson
 	// Pos is where the Scenario document starts.
@@ -154,6 +155,8 @@ type File struct {
 	Dir      string
 	Scenario *Scenario
 	Objects  *manifest.Objects
+	// Descheduler is the file's DeschedulerPolicy document, if any.
+	Descheduler *DeschedulerPolicyDoc
 	// Data is the file as read (Save keeps its manifests verbatim).
 	Data []byte
 }
@@ -227,11 +230,18 @@ func isScenarioDoc(lines [][]byte) bool {
 // and its optional lab header. Errors carry file:line:col.
 func LoadFile(name string, data []byte) (*File, error) {
 	scenText, manText, found := splitScenario(data)
+	policy, err := loadDeschedulerPolicy(name, &manText)
+	if err != nil {
+		return nil, err
+	}
 	objs, err := manifest.Load(name, manText, manifest.Options{})
 	if err != nil {
 		return nil, err
 	}
-	f := &File{Name: name, Objects: objs, Data: data}
+	f := &File{Name: name, Objects: objs, Data: data, Descheduler: policy}
+	if policy != nil {
+		objs.Warnings = append(objs.Warnings, policy.Warnings...)
+	}
 	if !found {
 		return f, nil
 	}

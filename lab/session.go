@@ -11,6 +11,7 @@ import (
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/controllers"
 	"podlab.dev/podlab/engine/controllers/attach"
+	"podlab.dev/podlab/engine/descheduler"
 	"podlab.dev/podlab/engine/kubelet"
 	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/framework"
@@ -55,6 +56,9 @@ type Session struct {
 	history []Entry
 	redo    []Entry
 	notes   []Note
+	// descheduled are the descheduler passes run so far (command or
+	// deschedulingInterval), for the run report.
+	descheduled []*descheduler.Result
 	// step is the current lesson step (not part of the cluster's state:
 	// undo leaves it alone).
 	step int
@@ -125,6 +129,7 @@ func (s *Session) reset() error {
 	if err := s.ctl.Start(); err != nil {
 		return err
 	}
+	s.startDescheduler()
 	return s.eng.RunUntil(0)
 }
 

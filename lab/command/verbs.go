@@ -533,6 +533,7 @@ var verbs = map[string]verbSpec{
 			return NodeHealth{Node: n}, noMorePositional(rest)
 		},
 	},
+	"deschedule": deschedulerVerb,
 	"undo": {
 		usage: "undo",
 		help:  "undo the last command",
