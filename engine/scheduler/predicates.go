@@ -93,4 +93,3 @@ func (s *Scheduler) FitsNodes(pi *framework.PodInfo, nodes []string) (string, bo
 	}
 	return "", false
 }
-
