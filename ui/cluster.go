@@ -78,7 +78,7 @@ func (m *Model) nodeCard(i int, w int, selected bool) []string {
 	if c, ok := m.cards.get(m, i, key); ok {
 		return c
 	}
-	name := nv.Node.Name
+	name := safe(nv.Node.Name)
 	marker := " "
 	if selected {
 		marker = "▸"
@@ -226,7 +226,7 @@ func (m *Model) domainTitle(dom string) string {
 	if dom == "" {
 		return "(no " + shortKey(key) + ")"
 	}
-	return dom
+	return safe(dom)
 }
 
 func shortKey(k string) string {
@@ -371,7 +371,7 @@ func (m *Model) clusterRows(w, h int) []string {
 func (m *Model) nodeRow(i, w int, selected bool) string {
 	nv := m.data.nodes[i]
 	marker := " "
-	name := fmt.Sprintf("%-12s", nv.Node.Name)
+	name := fmt.Sprintf("%-12s", safe(nv.Node.Name))
 	badges := m.nodeBadges(nv)
 	bw := cellWidth(badges)
 	// the glyphs start after the name, the badges and the usage

@@ -23,7 +23,7 @@ func (m *Model) explainView(w, h int) []string {
 		return box(m.st, "explain", []string{m.st.Muted.Render("select a pod in the cluster view (tab to pods or pending, then e)")}, w, h, true)
 	}
 	if d.explainErr != nil {
-		return box(m.st, "explain "+m.explainKey, []string{m.st.Bad.Render(d.explainErr.Error())}, w, h, true)
+		return box(m.st, "explain "+safe(m.explainKey), []string{m.st.Bad.Render(safe(d.explainErr.Error()))}, w, h, true)
 	}
 	ex := d.explain
 	if ex == nil {
@@ -53,13 +53,13 @@ func (m *Model) explainView(w, h int) []string {
 		}
 		var block []string
 		mark := " "
-		name := fmt.Sprintf("%-*s", nameW, v.Node)
+		name := fmt.Sprintf("%-*s", nameW, safe(v.Node))
 		if v.Node == ex.Chosen {
 			mark = m.st.OK.Render("▸")
 			name = m.st.Selected.Render(name)
 		}
 		if !v.Feasible {
-			reason := strings.Join(v.Reasons, "; ")
+			reason := safe(strings.Join(v.Reasons, "; "))
 			if v.Plugin != "" {
 				reason = v.Plugin + ": " + reason
 			}
@@ -74,7 +74,7 @@ func (m *Model) explainView(w, h int) []string {
 		}
 		if sp != nil {
 			for _, c := range sp.Hard {
-				text := "    " + lab.SpreadArithmetic(c)
+				text := "    " + safe(lab.SpreadArithmetic(c))
 				if c.Pass {
 					block = append(block, m.st.Muted.Render(text))
 				} else {
@@ -92,7 +92,7 @@ func (m *Model) explainView(w, h int) []string {
 	if len(out) < innerH {
 		out = append(out, tail[max(start+len(out)-len(lines)-rows, 0):]...)
 	}
-	return box(m.st, "explain · "+ex.Pod, out, w, h, true)
+	return box(m.st, "explain · "+safe(ex.Pod), out, w, h, true)
 }
 
 // explainParts is the explain view's content for a width: the lines above
@@ -118,7 +118,7 @@ func (m *Model) explainParts(ex *lab.LiveExplanation, w int) explainParts {
 	if ex.BoundTo != "" {
 		status = "running on " + ex.BoundTo + " — verdicts below are for placing it now, without itself"
 	}
-	for k, l := range wrapText(fmt.Sprintf("pod/%s · %s · priority %d", ex.Pod, status, ex.Priority), w-4) {
+	for k, l := range wrapText(safe(fmt.Sprintf("pod/%s · %s · priority %d", ex.Pod, status, ex.Priority)), w-4) {
 		if k == 0 {
 			lines = append(lines, m.st.Bold.Render(l))
 		} else {
@@ -126,16 +126,16 @@ func (m *Model) explainParts(ex *lab.LiveExplanation, w int) explainParts {
 		}
 	}
 	if ex.Chosen != "" {
-		lines = append(lines, m.st.OK.Render(fmt.Sprintf("the scheduler picks %s", ex.Chosen))+m.st.Muted.Render(fmt.Sprintf(" (%d of %d nodes feasible)", len(ex.Feasible), ex.NumNodes)))
+		lines = append(lines, m.st.OK.Render(fmt.Sprintf("the scheduler picks %s", safe(ex.Chosen)))+m.st.Muted.Render(fmt.Sprintf(" (%d of %d nodes feasible)", len(ex.Feasible), ex.NumNodes)))
 	} else {
-		for _, l := range wrapText(ex.Message, w-4) {
+		for _, l := range wrapText(safe(ex.Message), w-4) {
 			lines = append(lines, m.st.Bad.Render(l))
 		}
 	}
 	lines = append(lines, "")
 	nameW := 6
 	for _, v := range ex.Nodes {
-		nameW = max(nameW, len(v.Node))
+		nameW = max(nameW, cellWidth(safe(v.Node)))
 	}
 	cols, hidden := explainColumns(ex, w-2-nameW-4-7)
 	head := fmt.Sprintf("  %-*s  ", nameW, "NODE")

@@ -84,15 +84,15 @@ func (m *Model) timelineView(w, h int) []string {
 	}
 	lines = append(lines, m.st.Muted.Render(fmt.Sprintf("%-*s %s", labelW, fmt.Sprintf("virtual time · %gs/cell", per), fit(strings.TrimRight(ticks.String(), " "), barW))))
 	for _, t := range tls {
-		lines = append(lines, fit(m.st.Bold.Render(t.Pod), labelW)+" "+m.gantt(t.Timeline.Pod, cell, barW)+" "+m.goneLabel(t.Timeline.Pod))
+		lines = append(lines, fit(m.st.Bold.Render(safe(t.Pod)), labelW)+" "+m.gantt(t.Timeline.Pod, cell, barW)+" "+m.goneLabel(t.Timeline.Pod))
 		for _, c := range t.Timeline.Containers {
-			name := "  " + c.Name
+			name := "  " + safe(c.Name)
 			if c.Sidecar {
 				name += " (sidecar)"
 			}
 			lines = append(lines, fit(m.st.Muted.Render(name), labelW)+" "+m.gantt(c.Spans, cell, barW))
 		}
-		cause := fmt.Sprintf("  ↑ %s %s: %s", t.Cause.Time, t.Cause.Reason, t.Cause.Message)
+		cause := fmt.Sprintf("  ↑ %s %s: %s", t.Cause.Time, safe(t.Cause.Reason), safe(t.Cause.Message))
 		lines = append(lines, m.st.Muted.Render(fit(cause, w-4)))
 	}
 	lines = append(lines, "", m.legendLine())
