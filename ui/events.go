@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"podlab.dev/podlab/engine"
+	"podlab.dev/podlab/lab"
 )
 
 // eventsView lists events like `kubectl get events`, newest last,
@@ -29,7 +29,7 @@ func (m *Model) eventsView(w, h int) []string {
 	for _, i := range rows[begin:end] {
 		e := all[i]
 		typ := m.st.Base.Render(fmt.Sprintf("%-8s", safe(e.Type)))
-		if e.Type == engine.EventWarning {
+		if e.Type == lab.EventWarning {
 			typ = m.st.Warn.Render(fmt.Sprintf("%-8s", e.Type))
 		}
 		lines = append(lines, fmt.Sprintf("%-9s %s %-24s %-*s %s", e.Time.String(), typ, safe(e.Reason), objW, safe(e.Object), m.st.Muted.Render(safe(e.Message))))

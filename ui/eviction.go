@@ -3,18 +3,13 @@ package ui
 import (
 	"fmt"
 
-	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/lab"
 )
 
 // evictionView shows, per node under memory pressure (or the selected
 // node), the memory signal and the kubelet's eviction ranking.
 func (m *Model) evictionView(w, h int) []string {
-	threshold := "100Mi"
-	if sc := m.sess.File().Scenario; sc != nil {
-		if v, ok := sc.Kubelet.EvictionHard["memory.available"]; ok {
-			threshold = v
-		}
-	}
+	threshold := m.sess.EvictionThreshold()
 	// lines are produced lazily: only those on screen are rendered
 	var lines []func() string
 	add := func(l string) { lines = append(lines, func() string { return l }) }
@@ -26,9 +21,9 @@ func (m *Model) evictionView(w, h int) []string {
 			state = m.st.Bad.Render("⚠ MemoryPressure")
 		}
 		add(m.st.Bold.Render("node/"+safe(nv.Node.Name)) + fmt.Sprintf(" · memory.available %s of %s · hard threshold %s · ",
-			api.HumanBytes(api.Units(mem.Available)), api.HumanBytes(api.Units(mem.Capacity)), threshold) + state)
+			lab.HumanBytes(mem.Available), lab.HumanBytes(mem.Capacity), threshold) + state)
 		add("  " + hbar(m.st, allocFrac(mem.Capacity-mem.Available, mem.Capacity), min(40, w-10)) + m.st.Muted.Render(fmt.Sprintf(" used: pods %s + other %s",
-			api.HumanBytes(api.Units(mem.PodUsage)), api.HumanBytes(api.Units(mem.System)))))
+			lab.HumanBytes(mem.PodUsage), lab.HumanBytes(mem.System))))
 		ranking := en.ranking
 		podW := 20
 		for _, e := range en.ranking {
@@ -43,7 +38,7 @@ func (m *Model) evictionView(w, h int) []string {
 					exceeds = m.st.Bad.Render("yes     ")
 				}
 				row := fmt.Sprintf("  %-4d %-*s %-11s %9d %17s ", e.Rank, podW, safe(e.Pod), e.QOS, e.Priority,
-					api.HumanBytes(api.Units(e.Usage))+" / "+api.HumanBytes(api.Units(e.Request)))
+					lab.HumanBytes(e.Usage)+" / "+lab.HumanBytes(e.Request))
 				return row + exceeds + " " + m.st.Muted.Render(safe(e.Key))
 			})
 		}

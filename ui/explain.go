@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"podlab.dev/podlab/engine/scheduler"
-	"podlab.dev/podlab/engine/scheduler/plugins/podtopologyspread"
 	"podlab.dev/podlab/lab"
 )
 
@@ -42,11 +40,7 @@ func (m *Model) explainView(w, h int) []string {
 		if row >= to {
 			break
 		}
-		sp := spreadOf(v)
-		n := 1
-		if sp != nil {
-			n += len(sp.Hard)
-		}
+		n := 1 + lab.HardSpreadCount(v)
 		if row+n <= from {
 			row += n
 			continue
@@ -72,14 +66,12 @@ func (m *Model) explainView(w, h int) []string {
 			r += fmt.Sprintf(" %5d", v.Total)
 			block = append(block, r)
 		}
-		if sp != nil {
-			for _, c := range sp.Hard {
-				text := "    " + safe(lab.SpreadArithmetic(c))
-				if c.Pass {
-					block = append(block, m.st.Muted.Render(text))
-				} else {
-					block = append(block, m.st.Warn.Render(text))
-				}
+		for _, c := range lab.HardSpread(v) {
+			text := "    " + safe(c.Text)
+			if c.Pass {
+				block = append(block, m.st.Muted.Render(text))
+			} else {
+				block = append(block, m.st.Warn.Render(text))
 			}
 		}
 		for k, l := range block {
@@ -104,12 +96,6 @@ type explainParts struct {
 	tail  []string
 	cols  []scoreColumn
 	nameW int
-}
-
-// spreadOf is a verdict's topology spread arithmetic (nil: none).
-func spreadOf(v scheduler.NodeVerdict) *podtopologyspread.Explanation {
-	sp, _ := v.Details[podtopologyspread.Name].(*podtopologyspread.Explanation)
-	return sp
 }
 
 func (m *Model) explainParts(ex *lab.LiveExplanation, w int) explainParts {
@@ -153,10 +139,7 @@ func (m *Model) explainParts(ex *lab.LiveExplanation, w int) explainParts {
 	// the node rows are counted, not rendered
 	rows := 0
 	for _, v := range ex.Nodes {
-		rows++
-		if sp := spreadOf(v); sp != nil {
-			rows += len(sp.Hard)
-		}
+		rows += 1 + lab.HardSpreadCount(v)
 	}
 	var weights []string
 	for _, c := range cols {

@@ -89,7 +89,7 @@ func (m *Model) constraintHeader(sv lab.SpreadView) (string, string) {
 	if sv.MinDomainsForcedZero {
 		minText = m.st.Warn.Render(fmt.Sprintf("min 0: %d domains < minDomains %d", sv.EligibleDomains, sv.MinDomains))
 	}
-	return fmt.Sprintf("%s maxSkew %d %s%s", m.st.Bold.Render(shortKey(sv.TopologyKey)), sv.MaxSkew, sv.WhenUnsatisfiable, src), minText + " · " + verdict
+	return fmt.Sprintf("%s maxSkew %d %s%s", m.st.Bold.Render(m.sess.ShortKey(sv.TopologyKey)), sv.MaxSkew, sv.WhenUnsatisfiable, src), minText + " · " + verdict
 }
 
 // domainBars draws "zone-a ████ 4  zone-b ███ 3" scaled to the largest count.
