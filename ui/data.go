@@ -14,11 +14,11 @@ import (
 // cluster's stamp moved, so a tick on a big, quiet cluster stays cheap.
 type frameData struct {
 	snap      *lab.Snapshot
-	nodes     []lab.NodeView // display order: by group domain, then name
-	domains   []string          // group key values, in display order ("" = missing)
-	nodeDom   []int             // nodes[i] is in domains[nodeDom[i]]
-	domStart  []int             // first index in nodes of each domain
-	usage     []lab.NodeUsage        // usage[i] of nodes[i]
+	nodes     []lab.NodeView  // display order: by group domain, then name
+	domains   []string        // group key values, in display order ("" = missing)
+	nodeDom   []int           // nodes[i] is in domains[nodeDom[i]]
+	domStart  []int           // first index in nodes of each domain
+	usage     []lab.NodeUsage // usage[i] of nodes[i]
 	workloads []lab.Workload
 	// wlIndex maps "kind/namespace/name" to an index in workloads; wlGen
 	// counts rebuilds (rendered cards remember it).
