@@ -7,19 +7,6 @@ import (
 	"time"
 )
 
-func presetSession(t *testing.T, name string) *Session {
-	t.Helper()
-	f, err := OpenOrPreset(name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(f, SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 func mustApply(t *testing.T, a interface {
 	Apply(string) (string, error)
 }, lines ...string) {
