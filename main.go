@@ -29,7 +29,7 @@ Usage:
   podlab tui [-f FILE|PRESET] [flags] the same
   podlab explain  -f FILE [--pod NAME] [-o text|json] [--seed N] [--tie-break random|name]
   podlab schedule -f FILE [-o text|json] [--seed N] [--tie-break random|name] [--no-preempt]
-  podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json]
+  podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json] [--metrics [-o csv|json]]
   podlab compare  -f FILE [--a CHANGE]... [--b CHANGE]... [--for 5m] [--do "CMD"]... [-o text|json]
                                       fork at t=0, give each lane its changes, run both, print what differs
   podlab check    -f FILE [--solutions] [--seed N] [--do "CMD"]...   exit 0 when every lesson check passes
@@ -251,7 +251,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&seed, "seed", "random seed (default: the scenario's)")
 	fs.StringVar(&opts.TieBreak, "tie-break", "", "random or name")
 	fs.Var(&do, "do", "command to apply at t=0 (repeatable; `advance D` moves time between them)")
-	fs.StringVar(&opts.Output, "o", "text", "output: text or json")
+	fs.StringVar(&opts.Output, "o", "", "output: text or json (with --metrics: csv or json)")
+	fs.BoolVar(&opts.Metrics, "metrics", false, "write the cluster's time series (every virtual second) instead of the events")
 	if code, ok := parse(fs, args, stderr); !ok {
 		return code
 	}

@@ -57,6 +57,10 @@ func (s *Session) Fork() (*Fork, error) {
 		return nil, fmt.Errorf("fork: rebuilding lane b: %w", err)
 	}
 	b.history = append([]Entry(nil), s.history...)
+	if s.metrics != nil {
+		// the history so far is the same; b records on from here
+		b.metrics = s.metrics.clone()
+	}
 	b.step = s.step
 	return &Fork{lanes: [2]*Session{s, b}, at: s.Now()}, nil
 }

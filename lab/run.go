@@ -25,7 +25,9 @@ type RunOptions struct {
 	Seed     *int64
 	TieBreak string
 	Do       []string // commands applied in order at t=0 (advance moves time between them)
-	Output   string   // "json" or "text"
+	Output   string   // "json" or "text"; with Metrics, "csv" or "json"
+	// Metrics writes the recorded time series instead of the events.
+	Metrics bool
 }
 
 // RunReport is what a run ends with besides the events.
@@ -58,6 +60,9 @@ func Run(w io.Writer, f *File, opts RunOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.Metrics {
+		s.EnableMetrics(0)
+	}
 	if err := s.applyAll(opts.Do); err != nil {
 		return err
 	}
@@ -69,6 +74,9 @@ func Run(w io.Writer, f *File, opts RunOptions) error {
 		if err := s.advanceTo(api.Time(end)); err != nil {
 			return err
 		}
+	}
+	if opts.Metrics {
+		return writeMetrics(w, s, opts.Output)
 	}
 	report := s.Report()
 	switch opts.Output {

@@ -55,6 +55,8 @@ type Session struct {
 
 	history []Entry
 	redo    []Entry
+	// metrics records the cluster's history when on (metrics.go).
+	metrics *Metrics
 	notes   []Note
 	// descheduled are the descheduler passes run so far (command or
 	// deschedulingInterval), for the run report.
@@ -387,7 +389,7 @@ func (s *Session) advanceTo(t api.Time) error {
 			s.note(fmt.Sprintf("timeline %s at %s failed: %v", e.Do, api.Time(e.At), err))
 		}
 	}
-	return s.eng.RunUntil(t)
+	return s.runUntil(t)
 }
 
 func (s *Session) timeline() []TimelineEntry {
@@ -461,6 +463,7 @@ func (s *Session) Apply(line string) (string, error) {
 	}
 	s.history = append(s.history, Entry{At: at, Line: cmd.String()})
 	s.redo = nil
+	s.sample()
 	return msg, nil
 }
 
@@ -476,6 +479,7 @@ func (s *Session) Undo() (string, error) {
 	}
 	s.history = s.history[:len(s.history)-1]
 	s.redo = append(s.redo, last)
+	s.sample()
 	return "undid: " + last.Line, nil
 }
 
@@ -504,6 +508,7 @@ func (s *Session) Redo() (string, error) {
 	}
 	s.redo = s.redo[:len(s.redo)-1]
 	s.history = append(s.history, e)
+	s.sample()
 	return "redid: " + e.Line, nil
 }
 
@@ -528,6 +533,7 @@ func (s *Session) replay(entries []Entry, end api.Time) error {
 		if err := s.eng.RunUntil(s.eng.Now()); err != nil {
 			return err
 		}
+		s.sample()
 	}
 	if err := s.advanceTo(end); err != nil {
 		return err
