@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -154,36 +155,94 @@ func (m *Metrics) record(s *Session) {
 		seen[k] = true
 		m.put(k, name, labels, now, v)
 	}
-	snap := s.eng.Snapshot()
-	put("pending", nil, float64(snap.Counts.Pending))
-	put("running", nil, float64(snap.Counts.Running))
 	put("evictions", nil, float64(m.evictions))
 	put("preemptions", nil, float64(m.preempts))
-	for _, nv := range snap.Nodes {
-		req, _, ok := s.NodeRequested(nv.Node.Name)
+	nodes := s.eng.Nodes()
+	for _, n := range nodes {
+		req, _, ok := s.NodeRequested(n.Name)
 		if !ok {
 			continue
 		}
-		alloc := api.ResourcesOf(nv.Node.Status.Allocatable)
-		node := map[string]string{"node": nv.Node.Name}
+		alloc := api.ResourcesOf(n.Status.Allocatable)
+		node := map[string]string{"node": n.Name}
 		put("node_cpu_requested_percent", node, percent(req.MilliCPU, alloc.MilliCPU))
 		put("node_memory_requested_percent", node, percent(req.Memory, alloc.Memory))
 	}
+	// One pass over the pods (unordered: only sums are taken) gives the
+	// counts, and per workload its pods per domain of each topology key
+	// its pods spread over, the zone label always among them. Like the
+	// spread report, bound pods count, terminating and finished ones don't.
 	zoneKey := s.zoneLabel()
-	for _, sp := range s.ctl.SpreadReport(s.metricKeys(zoneKey)) {
-		if sp.Revision != "" {
-			continue
+	type wk struct{ workload, key string }
+	perNode := map[wk]map[string]int{} // pods per node
+	var pending, running int
+	s.eng.EachPod(func(p *api.Pod, st engine.PodState) {
+		switch st {
+		case engine.StatePending:
+			pending++
+		case engine.StateRunning:
+			running++
 		}
-		w := strings.ToLower(sp.Kind) + "/" + sp.Name
-		if sp.Namespace != "default" && sp.Namespace != "" {
-			w = strings.ToLower(sp.Kind) + "/" + sp.Namespace + "/" + sp.Name
+		kind, name := s.WorkloadOf(p)
+		if kind == "" {
+			return
 		}
-		if sp.TopologyKey == zoneKey {
-			for _, d := range sp.Domains {
-				put("pods", map[string]string{"workload": w, "zone": d.Domain}, float64(d.Count))
+		w := kind + "/" + name
+		if p.Namespace != "default" && p.Namespace != "" {
+			w = kind + "/" + p.Namespace + "/" + name
+		}
+		keys := append(make([]string, 0, 4), zoneKey)
+		for _, c := range p.Spec.TopologySpreadConstraints {
+			if !slices.Contains(keys, c.TopologyKey) {
+				keys = append(keys, c.TopologyKey)
 			}
 		}
-		put("skew", map[string]string{"workload": w, "key": sp.TopologyKey}, float64(sp.Skew))
+		counted := p.Spec.NodeName != "" && p.DeletionTimestamp == nil && !p.IsTerminal()
+		for _, k := range keys {
+			d := perNode[wk{w, k}]
+			if d == nil {
+				d = map[string]int{}
+				perNode[wk{w, k}] = d
+			}
+			if counted {
+				d[p.Spec.NodeName]++
+			}
+		}
+	})
+	put("pending", nil, float64(pending))
+	put("running", nil, float64(running))
+	// node → domain per key, and every key's domains (every node with the
+	// key is a domain, as in the spread report)
+	labelOf := map[string]map[string]string{}
+	for _, n := range nodes {
+		labelOf[n.Name] = n.Labels
+	}
+	for k, byNode := range perNode {
+		counts := map[string]int{}
+		for _, n := range nodes {
+			if v, ok := n.Labels[k.key]; ok {
+				counts[v] += 0
+			}
+		}
+		for node, c := range byNode {
+			if v, ok := labelOf[node][k.key]; ok {
+				counts[v] += c
+			}
+		}
+		if len(counts) == 0 {
+			continue
+		}
+		lo, hi, first := 0, 0, true
+		for dom, c := range counts {
+			if first {
+				lo, hi, first = c, c, false
+			}
+			lo, hi = min(lo, c), max(hi, c)
+			if k.key == zoneKey {
+				put("pods", map[string]string{"workload": k.workload, "zone": dom}, float64(c))
+			}
+		}
+		put("skew", map[string]string{"workload": k.workload, "key": k.key}, float64(hi-lo))
 	}
 	// a series that stopped being reported (a deleted workload, a removed
 	// node) drops to 0 rather than holding its last value forever
@@ -192,25 +251,6 @@ func (m *Metrics) record(s *Session) {
 			m.put(k, sr.Name, sr.Labels, now, 0)
 		}
 	}
-}
-
-// metricKeys are the zone label and every topology key a workload's
-// template spreads over.
-func (s *Session) metricKeys(zoneKey string) []string {
-	keys := []string{zoneKey}
-	seen := map[string]bool{zoneKey: true}
-	for _, w := range s.Workloads() {
-		if w.Template == nil {
-			continue
-		}
-		for _, c := range w.Template.Spec.TopologySpreadConstraints {
-			if !seen[c.TopologyKey] {
-				seen[c.TopologyKey] = true
-				keys = append(keys, c.TopologyKey)
-			}
-		}
-	}
-	return keys
 }
 
 func (m *Metrics) put(k, name string, labels map[string]string, t api.Time, v float64) {
