@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -28,6 +29,9 @@ const (
 type Fork struct {
 	lanes [2]*Session
 	at    api.Time
+	// shared is how many entries of lane a's history are from before the
+	// fork (both lanes ran them).
+	shared int
 	// history is what was applied since the fork, lane by lane; redo holds
 	// what undo took back.
 	history, redo []ForkEntry
@@ -62,7 +66,47 @@ func (s *Session) Fork() (*Fork, error) {
 		b.metrics = s.metrics.clone()
 	}
 	b.step = s.step
-	return &Fork{lanes: [2]*Session{s, b}, at: s.Now()}, nil
+	return &Fork{lanes: [2]*Session{s, b}, at: s.Now(), shared: len(s.history)}, nil
+}
+
+// OpenSession opens a scenario file as the lab does: a saved forked
+// session comes back as its two lanes (fork is nil otherwise). Neither is
+// advanced to clock.resumeAt: the caller does, as for a session.
+func OpenSession(f *File, opts SessionOptions) (s *Session, fork *Fork, err error) {
+	if f.Scenario == nil || f.Scenario.Fork == nil {
+		s, err = NewSession(f, opts)
+		return s, nil, err
+	}
+	var lanes [2]*Session
+	for i := range lanes {
+		o := opts
+		o.Lane = laneName(i)
+		if lanes[i], err = NewSession(f, o); err != nil {
+			return nil, nil, fmt.Errorf("lane %s: %w", laneName(i), err)
+		}
+	}
+	return lanes[0], &Fork{lanes: lanes, at: api.Time(f.Scenario.Fork.At)}, nil
+}
+
+// Save writes the forked session as one scenario file: the timeline has
+// what both lanes ran and, marked with their lane, what each ran alone;
+// the header's fork.at is where they split. OpenSession reloads it as two
+// lanes.
+func (f *Fork) Save(w io.Writer) error {
+	a := f.lanes[0]
+	sc := a.scenarioToSave()
+	var tl []TimelineEntry
+	if a.file.Scenario != nil {
+		tl = append(tl, a.file.Scenario.Timeline...)
+	}
+	for _, e := range a.history[:f.shared] {
+		tl = append(tl, TimelineEntry{At: time.Duration(e.At), Do: e.Line})
+	}
+	for _, e := range f.history {
+		tl = append(tl, TimelineEntry{At: time.Duration(e.At), Do: e.Line, Lane: e.Lane})
+	}
+	sc.Fork = &ForkSpec{At: time.Duration(f.at)}
+	return a.write(w, sc, tl)
 }
 
 // At is the instant the fork was made.

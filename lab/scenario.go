@@ -33,7 +33,10 @@ type Scenario struct {
 	Kubelet     KubeletSpec
 	Descheduler DeschedulerSpec
 	Timeline    []TimelineEntry
-	Lesson      *Lesson
+	// Fork is set in a saved forked session: where it split into lanes
+	// (timeline entries with a lane belong to that lane only).
+	Fork   *ForkSpec
+	Lesson *Lesson
 	// Pos is where the Scenario document starts.
 	Pos manifest.Position
 }
@@ -112,9 +115,17 @@ type KubeletSpec struct {
 
 // TimelineEntry is a command run at a virtual time.
 type TimelineEntry struct {
-	At  time.Duration
-	Do  string // one command line
-	Pos manifest.Position
+	At time.Duration
+	Do string // one command line
+	// Lane is "a" or "b" for a command of one lane of a saved fork, ""
+	// for both (and for every entry of a scenario that never forked).
+	Lane string
+	Pos  manifest.Position
+}
+
+// ForkSpec is the fork header of a saved forked session.
+type ForkSpec struct {
+	At time.Duration
 }
 
 // Lesson is a sequence of steps with checks.

@@ -35,6 +35,9 @@ type SessionOptions struct {
 	Guard Guard
 	// NoFiles refuses commands that read host files (apply -f).
 	NoFiles bool
+	// Lane is the lane of a saved fork this session runs ("a" or "b";
+	// "" ⇒ a). Scenarios that never forked ignore it.
+	Lane string
 }
 
 // Session is a running lab: a scenario loaded into an engine with its
@@ -396,7 +399,22 @@ func (s *Session) timeline() []TimelineEntry {
 	if s.file.Scenario == nil {
 		return nil
 	}
-	return s.file.Scenario.Timeline
+	tl := s.file.Scenario.Timeline
+	if s.file.Scenario.Fork == nil {
+		return tl
+	}
+	// a saved fork: this session is one lane (lane a unless told)
+	lane := s.opts.Lane
+	if lane == "" {
+		lane = LaneA
+	}
+	out := make([]TimelineEntry, 0, len(tl))
+	for _, e := range tl {
+		if e.Lane == "" || e.Lane == lane {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // notes are lab messages (timeline failures) shown with the events.
