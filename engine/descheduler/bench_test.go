@@ -39,7 +39,7 @@ func BenchmarkDeschedulingPass(b *testing.B) {
 	s := benchState()
 	pol := &Policy{Profiles: []Profile{{Name: "bench",
 		Balance: []string{TopologySpreadName, DuplicatesName, LowNodeUtilizationName},
-		Args: PluginArgs{LowNodeUtilization: LowNodeUtilizationArgs{Thresholds: Thresholds{"cpu": 5, "pods": 5}, TargetThresholds: Thresholds{"cpu": 50, "pods": 50}}}}}}
+		Args:    PluginArgs{LowNodeUtilization: LowNodeUtilizationArgs{Thresholds: Thresholds{"cpu": 5, "pods": 5}, TargetThresholds: Thresholds{"cpu": 50, "pods": 50}}}}}}
 	ok := func(*api.Pod, *Eviction) string { return "" }
 	var evicted int
 	b.ResetTimer()
