@@ -7,7 +7,6 @@ import (
 	"podlab.dev/podlab/engine/api"
 )
 
-
 // transitions lists every published change after start (at most n).
 func transitions(t ProbeTiming, start api.Time, initial bool, segs []Segment, n int) []Segment {
 	var out []Segment
