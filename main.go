@@ -28,6 +28,7 @@ Usage:
   podlab explain  -f FILE [--pod NAME] [-o text|json] [--seed N] [--tie-break random|name]
   podlab schedule -f FILE [-o text|json] [--seed N] [--tie-break random|name] [--no-preempt]
   podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json]
+  podlab describe -f FILE --pod NAME [--at 2m] [--do "CMD"]...      kubectl describe pod at a virtual time
   podlab check    -f FILE [--solutions] [--seed N] [--do "CMD"]...   exit 0 when every lesson check passes
   podlab validate -f FILE                                           check a file without running it
   podlab presets                      list the built-in scenarios (lessons)
@@ -57,6 +58,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return cmdExplain(rest, stdin, stdout, stderr)
 		case "schedule":
 			return cmdSchedule(rest, stdin, stdout, stderr)
+		case "describe":
+			return cmdDescribe(rest, stdin, stdout, stderr)
 		case "run":
 			return cmdRun(rest, stdin, stdout, stderr)
 		case "check":

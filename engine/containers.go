@@ -656,9 +656,17 @@ func (e *Engine) publishRuntime(ps *podState) {
 		default:
 			cs.State.Waiting = &api.ContainerStateWaiting{Reason: "PodInitializing"}
 		}
-		if c.lastTerm != nil {
+		switch {
+		case c.waiting != "" && c.term != nil:
+			// backing off: the run that just ended is the last state
+			t := *c.term
+			cs.LastState.Terminated = &t
+		case c.lastTerm != nil:
 			t := *c.lastTerm
 			cs.LastState.Terminated = &t
+		}
+		if c.init && !c.sidecar && c.done && c.term != nil && c.term.ExitCode == 0 {
+			cs.Ready = true // a completed init container reports ready
 		}
 		if c.init {
 			inits = append(inits, cs)
@@ -690,6 +698,7 @@ func (e *Engine) publishRuntime(ps *podState) {
 		}
 		return api.ConditionFalse
 	}
+	p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: api.PodReadyToStartContainers, Status: api.ConditionTrue, LastTransitionTime: now})
 	p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: api.PodInitialized, Status: initialized, LastTransitionTime: now})
 	reason := ""
 	if !containersReady {

@@ -109,6 +109,8 @@ func (s *Session) exec(c command.Command) (string, error) {
 		return fmt.Sprintf("advanced to %s", s.eng.Now().Add(c.D).Clock()), s.Advance(c.D)
 	case command.Seed:
 		return s.reseed(c.N)
+	case command.ProbeFault:
+		return s.probeFault(c)
 	case command.NodeHealth:
 		if err := s.needNode(c.Node); err != nil {
 			return "", err

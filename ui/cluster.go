@@ -24,7 +24,7 @@ func podGlyph(pv engine.PodView) string {
 	case engine.StateStarting:
 		return glyphStarting
 	case engine.StateRunning:
-		return glyphRunning
+		return runningGlyph(pv.Pod)
 	case engine.StateTerminating:
 		if d := pv.Pod.Condition(api.DisruptionTarget); d != nil {
 			return glyphEvicting

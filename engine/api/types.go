@@ -252,10 +252,11 @@ type Container struct {
 	// terminationGracePeriodSeconds, used when a probe kills the container.
 	ProbeTerminationGracePeriodSeconds *int64
 	// StartupProbe, ReadinessProbe and LivenessProbe are v1.Probe (nil:
-	// none).
-	StartupProbe   *Probe
-	ReadinessProbe *Probe
-	LivenessProbe  *Probe
+	// none). omitempty keeps the template hash (pod-template-hash) of
+	// probe-less templates what it was before probes were modelled.
+	StartupProbe   *Probe `json:",omitempty"`
+	ReadinessProbe *Probe `json:",omitempty"`
+	LivenessProbe  *Probe `json:",omitempty"`
 }
 
 // Probe is v1.Probe: its handler kind and timing. Zero timing fields are
