@@ -32,6 +32,7 @@ Usage:
   podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json] [--metrics [-o csv|json]]
   podlab compare  -f FILE [--a CHANGE]... [--b CHANGE]... [--for 5m] [--do "CMD"]... [-o text|json]
                                       fork at t=0, give each lane its changes, run both, print what differs
+  podlab describe -f FILE --pod NAME [--at 2m] [--do "CMD"]...      kubectl describe pod at a virtual time
   podlab check    -f FILE [--solutions] [--seed N] [--do "CMD"]...   exit 0 when every lesson check passes
   podlab validate -f FILE                                           check a file without running it
   podlab presets                      list the built-in scenarios (lessons)
@@ -66,6 +67,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return cmdExplain(rest, stdin, stdout, stderr)
 		case "schedule":
 			return cmdSchedule(rest, stdin, stdout, stderr)
+		case "describe":
+			return cmdDescribe(rest, stdin, stdout, stderr)
 		case "run":
 			return cmdRun(rest, stdin, stdout, stderr)
 		case "check":

@@ -90,6 +90,7 @@ const (
 	actDrainAttempt                     // drain retries an eviction
 	actDrainObserve                     // drain's delete-wait poll
 	actControllerWake                   // a controller asked to be called
+	actContainers                       // a modelled pod's container changes
 )
 
 // Engine is the simulated cluster. It is not safe for concurrent use.
@@ -241,6 +242,8 @@ func (e *Engine) dispatch(now api.Time, a action) {
 		e.drainObserve(a.key, a.gen)
 	case actControllerWake:
 		e.changes++
+	case actContainers:
+		e.containersDue(a.key, a.gen)
 	}
 }
 

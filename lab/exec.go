@@ -111,6 +111,8 @@ func (s *Session) exec(c command.Command) (string, error) {
 		return s.reseed(c.N)
 	case command.Deschedule:
 		return s.deschedule(c)
+	case command.ProbeFault:
+		return s.probeFault(c)
 	case command.NodeHealth:
 		if err := s.needNode(c.Node); err != nil {
 			return "", err

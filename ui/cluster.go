@@ -22,6 +22,7 @@ const (
 var lookGlyphs = [...]string{
 	lab.LookPending: glyphPending, lab.LookStarting: glyphStarting, lab.LookRunning: glyphRunning,
 	lab.LookTerminating: glyphTerminating, lab.LookEvicting: glyphEvicting, lab.LookFailed: glyphFailed,
+	lab.LookNotReady: glyphNotReady, lab.LookCrashLoop: glyphCrashLoop,
 }
 
 func podGlyph(pv lab.PodView) string { return lookGlyphs[lab.LookOf(pv)] }

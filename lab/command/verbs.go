@@ -261,7 +261,7 @@ var verbs = map[string]verbSpec{
 		},
 	},
 	"scale": {
-		usage: "scale deployment|statefulset|replicaset|rc/NAME --replicas=N",
+		usage: "scale deployment|statefulset|replicaset/NAME --replicas=N",
 		help:  "set a workload's replica count",
 		flags: map[string]flagKind{"replicas": valueFlag},
 		args:  []ArgKind{ArgObject},
@@ -521,6 +521,8 @@ var verbs = map[string]verbSpec{
 			return NodeHealth{Node: n, Fail: true, Unreachable: a.has("unreachable")}, noMorePositional(rest)
 		},
 	},
+	"break pod": {usage: "break pod NAME readiness|liveness", help: "make a pod's readiness or liveness probe fail from now on", args: []ArgKind{ArgPod, ArgFree}, build: buildBreakPod},
+	"heal pod":  {usage: "heal pod NAME", help: "let a pod's probes behave as annotated again", args: []ArgKind{ArgPod}, build: buildHealPod},
 	"recover node": {
 		usage: "recover node NAME",
 		help:  "make a failed node Ready again",
