@@ -105,6 +105,8 @@ func (s *Session) exec(c command.Command) (string, error) {
 		return fmt.Sprintf("node/%s memory use set to %g%%", c.Node, c.Percent), nil
 	case command.Usage:
 		return s.usage(c)
+	case command.Autoscale:
+		return s.autoscale(c)
 	case command.Advance:
 		return fmt.Sprintf("advanced to %s", s.eng.Now().Add(c.D).Clock()), s.Advance(c.D)
 	case command.Seed:
@@ -333,6 +335,10 @@ func (s *Session) objectMetas(kind string) []*api.ObjectMeta {
 		for _, pc := range s.eng.PriorityClasses() {
 			out = append(out, &pc.ObjectMeta)
 		}
+	case "hpa":
+		for _, h := range m.HPAs() {
+			out = append(out, &h.ObjectMeta)
+		}
 	}
 	return out
 }
@@ -529,6 +535,8 @@ func (s *Session) applyObjects(objs *manifest.Objects) (string, error) {
 		case *api.CronJob:
 			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddCronJob(v); return e })
 			what = "cronjob/" + v.Name + " created"
+		case *api.HorizontalPodAutoscaler:
+			what, err = s.applyHPA(v)
 		}
 		if err != nil {
 			err = fmt.Errorf("%s: %w", objs.PosOf(o), err)
@@ -580,6 +588,12 @@ func (s *Session) delete(c command.Delete) (string, error) {
 		return fmt.Sprintf("poddisruptionbudget %q deleted", name), s.eng.RemovePDB(ns + "/" + name)
 	case "priorityclass":
 		return "", fmt.Errorf("priority classes cannot be deleted in the lab (pods resolved their priority at creation)")
+	case "hpa":
+		ns, name, err := s.resolve("hpa", c.Name)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("horizontalpodautoscaler.autoscaling %q deleted", name), s.ctl.Do(func(m *controllers.Manager) error { return m.DeleteHPA(ns, name) })
 	}
 	ns, name, err := s.resolve(c.Kind, c.Name)
 	if err != nil {
@@ -786,6 +800,9 @@ func (s *Session) setPriority(c command.SetPriority) (string, error) {
 }
 
 func (s *Session) usage(c command.Usage) (string, error) {
+	if c.CPU != "" {
+		return s.usageCPU(c)
+	}
 	if c.Kind == "pod" {
 		ns, name, err := s.resolve("pod", c.Name)
 		if err != nil {

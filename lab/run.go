@@ -36,6 +36,7 @@ type RunReport struct {
 	Ranking   []NodeRanking
 	Spread    []controllers.Spread
 	Drains    []*engine.Drain
+	HPAs      []HPARow
 }
 
 // PodTimeline is one pod's termination timeline.
@@ -114,6 +115,7 @@ func (s *Session) Report() RunReport {
 	}
 	r.Spread = s.ctl.SpreadReport([]string{s.zoneLabel(), api.LabelHostname})
 	r.Drains = s.eng.Drains()
+	r.HPAs = s.HPARows()
 	return r
 }
 
@@ -174,6 +176,11 @@ func writeRunJSON(w io.Writer, s *Session, r RunReport) error {
 			blocked = append(blocked, map[string]string{"pod": b.Pod, "since": b.Since.String(), "message": b.Message, "cause": b.Cause})
 		}
 		if err := enc.Encode(map[string]any{"kind": "drain", "node": d.Node, "done": d.Done, "error": d.Err, "lines": lines, "blocked": blocked}); err != nil {
+			return err
+		}
+	}
+	for _, h := range r.HPAs {
+		if err := enc.Encode(map[string]any{"kind": "hpa", "hpa": h}); err != nil {
 			return err
 		}
 	}
@@ -249,6 +256,10 @@ func writeRunText(w io.Writer, s *Session, r RunReport) error {
 			fmt.Fprintf(w, "  %-4d %-30s %-11s %10d %10s %10s  %s\n", e.Rank, e.Pod, e.QOS, e.Priority,
 				api.HumanBytes(api.Units(e.Usage)), api.HumanBytes(api.Units(e.Request)), e.Key)
 		}
+	}
+	if len(r.HPAs) > 0 {
+		fmt.Fprintf(w, "\nHorizontalPodAutoscalers:\n")
+		writeHPATable(w, r.HPAs, "  ")
 	}
 	if len(r.Spread) > 0 {
 		fmt.Fprintf(w, "\nSpread:\n")

@@ -324,6 +324,8 @@ func (s *Session) addWorkloads(order []any, pos func(any) positionLike) error {
 		case *api.CronJob:
 			cp := *w
 			_, err = s.ctl.AddCronJob(&cp)
+		case *api.HorizontalPodAutoscaler:
+			_, err = s.ctl.AddHPA(w)
 		default:
 			continue
 		}

@@ -305,7 +305,7 @@ var verbs = map[string]verbSpec{
 		flags: map[string]flagKind{"grace-period": valueFlag, "force": boolFlag, "cascade": valueFlag, "now": boolFlag},
 		args:  []ArgKind{ArgObject},
 		build: func(a *args) (Command, error) {
-			kind, name, rest, err := splitKindName(a.pos, "pod", "deployment", "replicaset", "replicationcontroller", "statefulset", "daemonset", "job", "cronjob", "pdb", "priorityclass", "node")
+			kind, name, rest, err := splitKindName(a.pos, "pod", "deployment", "replicaset", "replicationcontroller", "statefulset", "daemonset", "job", "cronjob", "pdb", "priorityclass", "node", "hpa")
 			if err != nil {
 				return nil, err
 			}
@@ -451,29 +451,17 @@ var verbs = map[string]verbSpec{
 		},
 	},
 	"usage": {
-		usage: "usage pod|deployment|statefulset|daemonset/NAME memory=1.2Gi|150%",
-		help:  "set the modelled memory use of a pod (or every pod of a workload); % is of the request, else the limit",
+		usage: "usage pod|deployment|statefulset|replicaset|daemonset/NAME memory=1.2Gi|150% | cpu=2|800m|80% [at 2m]",
+		help:  "set modelled use: memory of a pod (or every pod of a workload); cpu of a pod, or a workload's total cpu load shared by its ready pods, now or at a virtual time; % is of the request",
 		args:  []ArgKind{ArgObject, ArgField},
-		build: func(a *args) (Command, error) {
-			kind, name, rest, err := splitKindName(a.pos, "pod", "deployment", "statefulset", "replicaset", "daemonset", "job")
-			if err != nil {
-				return nil, err
-			}
-			if len(rest) != 1 || !strings.HasPrefix(rest[0], "memory=") {
-				return nil, fmt.Errorf("give memory=QUANTITY or memory=P%%")
-			}
-			v := strings.TrimPrefix(rest[0], "memory=")
-			if v == "" {
-				return nil, fmt.Errorf("memory= needs a value")
-			}
-			if strings.HasSuffix(v, "%") {
-				f, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
-				if err != nil || f < 0 || f > 10000 {
-					return nil, fmt.Errorf("%q: give a percentage from 0%% to 10000%%", v)
-				}
-			}
-			return Usage{Kind: kind, Name: name, Memory: v}, nil
-		},
+		build: parseUsage,
+	},
+	"autoscale": {
+		usage: "autoscale deployment|statefulset|replicaset/NAME --max=N [--min=N] [--cpu-percent=P] [--name=HPA]",
+		help:  "create a HorizontalPodAutoscaler for a workload, as kubectl autoscale",
+		flags: map[string]flagKind{"min": valueFlag, "max": valueFlag, "cpu-percent": valueFlag, "name": valueFlag},
+		args:  []ArgKind{ArgObject},
+		build: buildAutoscale,
 	},
 	"advance": {
 		usage: "advance DURATION",
