@@ -89,6 +89,10 @@ type SchedulerSpec struct {
 	// PercentageOfNodesToScore: nil evaluates every node (the lab's
 	// default); 0 is upstream's adaptive default ("adaptive"); 1..100.
 	PercentageOfNodesToScore *int32
+	// ConfigFile names a KubeSchedulerConfiguration file, relative to the
+	// scenario (schedconfig.go); ConfigFilePos is where the key is.
+	ConfigFile    string
+	ConfigFilePos manifest.Position
 }
 
 // DefaultConstraint is a cluster-level default spread constraint.
@@ -154,6 +158,10 @@ type File struct {
 	Dir      string
 	Scenario *Scenario
 	Objects  *manifest.Objects
+	// SchedulerConfig is the KubeSchedulerConfiguration in force (the
+	// scenario's document, its scheduler.configFile, or
+	// --scheduler-config); nil: the default profile.
+	SchedulerConfig *manifest.SchedulerConfiguration
 	// Data is the file as read (Save keeps its manifests verbatim).
 	Data []byte
 }
@@ -232,6 +240,9 @@ func LoadFile(name string, data []byte) (*File, error) {
 		return nil, err
 	}
 	f := &File{Name: name, Objects: objs, Data: data}
+	if f.SchedulerConfig, err = schedulerConfigOf(name, objs); err != nil {
+		return nil, err
+	}
 	if !found {
 		return f, nil
 	}

@@ -16,6 +16,7 @@ import (
 	"podlab.dev/podlab/engine/scheduler/framework"
 	"podlab.dev/podlab/engine/scheduler/preemption"
 	"podlab.dev/podlab/lab/command"
+	"podlab.dev/podlab/lab/manifest"
 )
 
 // Entry is one command the user applied, with the virtual time it was
@@ -45,6 +46,11 @@ type Session struct {
 	// sched is the engine's scheduler (built by schedulerFactory), kept
 	// for explanations.
 	sched *scheduler.Scheduler
+	// policy is the KubeSchedulerConfiguration in force (the file's, then
+	// what `set scheduler` made of it; nil: the default profile) and
+	// schedBase the scheduler.Config without it (set_scheduler.go).
+	policy    *manifest.SchedulerConfiguration
+	schedBase scheduler.Config
 	// nextTimeline is the index of the first scenario timeline entry not yet run.
 	nextTimeline int
 
@@ -104,6 +110,8 @@ func (s *Session) reset() error {
 	if err != nil {
 		return err
 	}
+	s.policy, s.schedBase = f.SchedulerConfig, sched
+	applySchedulerConfiguration(&sched, s.policy)
 	cfg := engine.Config{Seed: s.seed, NewScheduler: s.schedulerFactory(sched), Admit: s.admit}
 	if sc != nil {
 		ev, err := evictionConfig(sc.Kubelet)
@@ -155,7 +163,14 @@ func (s *Session) schedulerFactory(base scheduler.Config) engine.SchedulerFactor
 		// The running lab preempts like a running kube-scheduler (upstream's
 		// candidate window); `podlab schedule` dry-runs every candidate.
 		cfg.PreemptionWindow = preemption.UpstreamWindow
-		s.sched = scheduler.New(cfg, snap)
+		sched, err := scheduler.Build(cfg, snap)
+		if err != nil {
+			// the configuration was checked when it was loaded or set
+			// (checkSchedulerConfig); fall back to the default profile
+			cfg.Profiles = nil
+			sched = scheduler.New(cfg, snap)
+		}
+		s.sched = sched
 		return s.sched
 	}
 }

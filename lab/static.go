@@ -220,6 +220,7 @@ func joinMax(names []string, max int) string {
 // the setting applies in the running lab.
 func (c *staticCluster) schedulerConfig(seed int64, tieBreak string) (scheduler.Config, error) {
 	cfg, err := schedulerConfig(c.file.Scenario, seed, tieBreak)
+	applySchedulerConfiguration(&cfg, c.file.SchedulerConfig)
 	cfg.SpreadSelectors = c.spreadSelectors
 	cfg.PercentageOfNodesToScore = nil
 	return cfg, err
