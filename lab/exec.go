@@ -92,6 +92,8 @@ func (s *Session) exec(c command.Command) (string, error) {
 		return s.setSpread(c)
 	case command.SetPriority:
 		return s.setPriority(c)
+	case command.SetScheduler:
+		return s.setScheduler(c)
 	case command.Pressure:
 		if err := s.needNode(c.Node); err != nil {
 			return "", err

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"podlab.dev/podlab/engine"
+	"podlab.dev/podlab/engine/api"
 )
 
 const twoProfilesScenario = `apiVersion: podlab/v1
@@ -126,5 +127,114 @@ func TestSchedulerConfigWithoutOneKeepsDefaults(t *testing.T) {
 	// without a configuration only default-scheduler exists
 	if n := s.Engine().Pod("default/packed").Spec.NodeName; n != "" {
 		t.Errorf("packed bound to %q without a bin-packer profile", n)
+	}
+}
+
+const packScenario = `apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: pack}
+seed: 1
+scheduler: {tieBreak: name}
+cluster:
+  node: {cpu: "4", memory: 8Gi}
+  zones:
+  - {name: a, nodes: 2}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: busy}
+spec:
+  nodeName: node-2
+  containers: [{name: c, image: x, resources: {requests: {cpu: "2", memory: 2Gi}}}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+`
+
+// webNodes lists the nodes of web's pods.
+func webNodes(s *Session) []string {
+	var out []string
+	for _, p := range s.Engine().Pods() {
+		if strings.HasPrefix(p.Name, "web-") {
+			out = append(out, p.Spec.NodeName)
+		}
+	}
+	return out
+}
+
+func TestSetSchedulerLive(t *testing.T) {
+	f, err := LoadFile("s.yaml", []byte(packScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply := func(line string) {
+		t.Helper()
+		if _, err := s.Apply(line); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	for _, line := range []string{
+		"set scheduler disable NodeResourcesBalancedAllocation",
+		"set scheduler disable PodTopologySpread",
+		"set scheduler scoringStrategy=MostAllocated",
+	} {
+		apply(line)
+	}
+	if _, err := s.Apply("set scheduler weight NodePorts=3"); err == nil || !strings.Contains(err.Error(), "not a score plugin") {
+		t.Errorf("weight on a filter plugin: %v", err)
+	}
+	if _, err := s.Apply("set scheduler scoringStrategy=RequestedToCapacityRatio"); err == nil ||
+		!strings.Contains(err.Error(), "profiles[0].pluginConfig[0].args.scoringStrategy.requestedToCapacityRatio: Required value: must be specified when type is RequestedToCapacityRatio") {
+		t.Errorf("RequestedToCapacityRatio without a shape: %v", err)
+	}
+	apply("scale deployment/web --replicas=1")
+	if got := webNodes(s); len(got) != 1 || got[0] != "node-2" {
+		t.Errorf("MostAllocated placed web on %v, want node-2", got)
+	}
+	var buf strings.Builder
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "set scheduler scoringStrategy=MostAllocated") {
+		t.Fatalf("saved file lacks the command:\n%s", buf.String())
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := s.Undo(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.policy == nil || len(s.policy.Profiles[0].PluginConfig) != 0 {
+		t.Errorf("undo left the strategy: %+v", s.policy)
+	}
+	apply("scale deployment/web --replicas=1")
+	if got := webNodes(s); len(got) != 1 || got[0] != "node-1" {
+		t.Errorf("LeastAllocated placed web on %v, want node-1", got)
+	}
+	// the saved file replays the policy change
+	f2, err := LoadFile("saved.yaml", []byte(buf.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := NewSession(f2, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s2.advanceTo(api.Time(f2.Scenario.Clock.ResumeAt)); err != nil {
+		t.Fatal(err)
+	}
+	if got := webNodes(s2); len(got) != 1 || got[0] != "node-2" {
+		t.Errorf("saved and reloaded: web on %v, want node-2", got)
 	}
 }
