@@ -518,6 +518,8 @@ func (s *Session) applyObjects(objs *manifest.Objects) (string, error) {
 		case *api.CronJob:
 			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddCronJob(v); return e })
 			what = "cronjob/" + v.Name + " created"
+		case *api.Service, *manifest.SchedulerConfiguration:
+			what, err = s.applyScheduling(v) // exec_scheduler.go
 		}
 		if err != nil {
 			err = fmt.Errorf("%s: %w", objs.PosOf(o), err)

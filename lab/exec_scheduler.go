@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/lab/command"
 	"podlab.dev/podlab/lab/manifest"
@@ -262,4 +263,31 @@ func withoutPlugin(list []manifest.SchedulerPlugin, v string) []manifest.Schedul
 		}
 	}
 	return out
+}
+
+// applyScheduling is `apply -f` of what only the scheduler reads: a
+// Service (its selector feeds the spreading defaults) or a
+// KubeSchedulerConfiguration (it replaces the policy, as restarting
+// kube-scheduler with a new --config would).
+func (s *Session) applyScheduling(obj any) (string, error) {
+	switch v := obj.(type) {
+	case *api.Service:
+		key := v.Namespace + "/" + v.Name
+		_, exists := s.services[key]
+		s.services[key] = v
+		if exists {
+			return "service/" + v.Name + " configured", nil
+		}
+		return "service/" + v.Name + " created", nil
+	case *manifest.SchedulerConfiguration:
+		if err := checkSchedulerConfig(v, manifest.Position{File: "apply", Line: 1, Col: 1}); err != nil {
+			return "", err
+		}
+		s.policy = v
+		cfg := s.schedBase
+		applySchedulerConfiguration(&cfg, s.policy)
+		s.eng.SetScheduler(s.schedulerFactory(cfg))
+		return "kubeschedulerconfiguration configured", nil
+	}
+	return "", fmt.Errorf("%T: not a scheduling object", obj)
 }

@@ -238,3 +238,95 @@ func TestSetSchedulerLive(t *testing.T) {
 		t.Errorf("saved and reloaded: web on %v, want node-2", got)
 	}
 }
+
+// TestSaveEmbedsConfigFile: a policy from scheduler.configFile is written
+// into the saved scenario, which loads to the same profiles.
+func TestSaveEmbedsConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	scen := strings.Replace(twoProfilesScenario, "scheduler: {tieBreak: name}", "scheduler: {tieBreak: name, configFile: sched.yaml}", 1)
+	for name, data := range map[string]string{"sched.yaml": binPackerConfig, "s.yaml": scen} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := Open(filepath.Join(dir, "s.yaml"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "configFile") {
+		t.Errorf("saved file still points at the config file:\n%s", buf.String())
+	}
+	f2, err := LoadFile("saved.yaml", []byte(buf.String()))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	s2, err := NewSession(f2, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := s2.Engine().Pod("default/packed").Spec.NodeName; n != "node-2" {
+		t.Errorf("reloaded: packed on %q, want node-2", n)
+	}
+}
+
+// TestServiceFeedsDefaultSpread: a bare pod selected by a Service gets the
+// System default constraints (helper.DefaultSelector takes the Service's
+// selector), so it avoids the node already running its peer; without the
+// Service nothing selects it and the tie goes to node-1.
+func TestServiceFeedsDefaultSpread(t *testing.T) {
+	scen := `apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: svc}
+scheduler: {tieBreak: name}
+cluster:
+  node: {cpu: "4", memory: 8Gi}
+  zones:
+  - {name: a, nodes: 2}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: peer, labels: {app: web}}
+spec:
+  nodeName: node-1
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: other, labels: {app: db}}
+spec:
+  nodeName: node-2
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: new, labels: {app: web}}
+spec:
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+`
+	svc := "---\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80}]\n"
+	for _, c := range []struct {
+		name, extra, want string
+	}{{"without a service", "", "node-1"}, {"with a service", svc, "node-2"}} {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := LoadFile("s.yaml", []byte(scen+c.extra))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := NewSession(f, SessionOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.Engine().Pod("default/new").Spec.NodeName; got != c.want {
+				t.Fatalf("new pod on %q, want %q", got, c.want)
+			}
+		})
+	}
+}

@@ -51,6 +51,9 @@ type Session struct {
 	// schedBase the scheduler.Config without it (set_scheduler.go).
 	policy    *manifest.SchedulerConfiguration
 	schedBase scheduler.Config
+	// services are the Services (by namespace/name) whose selectors the
+	// spreading defaults count with (api.DefaultSelector).
+	services map[string]*api.Service
 	// nextTimeline is the index of the first scenario timeline entry not yet run.
 	nextTimeline int
 
@@ -111,6 +114,10 @@ func (s *Session) reset() error {
 		return err
 	}
 	s.policy, s.schedBase = f.SchedulerConfig, sched
+	s.services = map[string]*api.Service{}
+	for _, svc := range f.Objects.Services {
+		s.services[svc.Namespace+"/"+svc.Name] = svc
+	}
 	applySchedulerConfiguration(&sched, s.policy)
 	cfg := engine.Config{Seed: s.seed, NewScheduler: s.schedulerFactory(sched), Admit: s.admit}
 	if sc != nil {
@@ -175,12 +182,19 @@ func (s *Session) schedulerFactory(base scheduler.Config) engine.SchedulerFactor
 	}
 }
 
-// ownerSelector returns the selector of the ReplicaSet or StatefulSet that
-// controls the pod (Nothing when none).
+// ownerSelector is helper.DefaultSelector: the selectors of the Services
+// selecting the pod with the selector of the ReplicaSet or StatefulSet
+// that controls it (empty when nothing selects it).
 func (s *Session) ownerSelector(p *api.Pod) api.Selector {
+	return api.DefaultSelector(p, s.serviceList(), s.controllerSelector(p))
+}
+
+// controllerSelector returns the selector of the ReplicaSet or
+// StatefulSet that controls the pod (nil when none).
+func (s *Session) controllerSelector(p *api.Pod) *api.Selector {
 	ref := p.ControllerRef()
 	if ref == nil || s.ctl == nil {
-		return api.Nothing()
+		return nil
 	}
 	var ls *api.LabelSelector
 	switch ref.Kind {
@@ -195,9 +209,26 @@ func (s *Session) ownerSelector(p *api.Pod) api.Selector {
 	}
 	sel, err := api.CompileSelector(ls)
 	if err != nil || ls == nil {
-		return api.Nothing()
+		return nil
 	}
-	return sel
+	return &sel
+}
+
+// serviceList returns the Services in name order.
+func (s *Session) serviceList() []*api.Service {
+	if len(s.services) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(s.services))
+	for k := range s.services {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]*api.Service, len(keys))
+	for i, k := range keys {
+		out[i] = s.services[k]
+	}
+	return out
 }
 
 func evictionConfig(k KubeletSpec) (*kubelet.EvictionConfig, error) {
