@@ -45,6 +45,7 @@ FILE may be "-" for standard input (e.g. kubectl get nodes,pods -A -o yaml | pod
 
 Flags for the lab:
   --seed N       random seed for tie-breaking (default: the scenario's)
+  --scheduler-config FILE  a KubeSchedulerConfiguration to schedule with (overrides the scenario's)
   --speed X      virtual seconds per real second, ¼ to 64 (default: the scenario's, else 1)
   --theme NAME   dark, light, projector or colorblind (default: from the terminal)
 `
@@ -100,8 +101,14 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("podlab "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	schedulerConfigFlag = ""
+	fs.StringVar(&schedulerConfigFlag, "scheduler-config", "", "KubeSchedulerConfiguration file (overrides the scenario's)")
 	return fs
 }
+
+// schedulerConfigFlag is the --scheduler-config every command accepts;
+// openScenario applies it.
+var schedulerConfigFlag string
 
 // parse parses flags, allowing them after positional words too.
 func parse(fs *flag.FlagSet, args []string, stderr io.Writer) (int, bool) {
@@ -124,6 +131,9 @@ func openScenario(path string, stdin io.Reader, stderr io.Writer, cmd string) (*
 		return nil, 2
 	}
 	f, err := lab.OpenOrPreset(path, stdin)
+	if err == nil && schedulerConfigFlag != "" {
+		err = f.UseSchedulerConfigFile(schedulerConfigFlag)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return nil, 2

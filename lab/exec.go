@@ -92,6 +92,8 @@ func (s *Session) exec(c command.Command) (string, error) {
 		return s.setSpread(c)
 	case command.SetPriority:
 		return s.setPriority(c)
+	case command.SetScheduler:
+		return s.setScheduler(c)
 	case command.Pressure:
 		if err := s.needNode(c.Node); err != nil {
 			return "", err
@@ -537,6 +539,8 @@ func (s *Session) applyObjects(objs *manifest.Objects) (string, error) {
 			what = "cronjob/" + v.Name + " created"
 		case *api.HorizontalPodAutoscaler:
 			what, err = s.applyHPA(v)
+		case *api.Service, *manifest.SchedulerConfiguration:
+			what, err = s.applyScheduling(v) // exec_scheduler.go
 		}
 		if err != nil {
 			err = fmt.Errorf("%s: %w", objs.PosOf(o), err)

@@ -51,6 +51,9 @@ func Open(path string, stdin io.Reader) (*File, error) {
 	if path != "-" {
 		f.Dir = filepath.Dir(path)
 	}
+	if err := f.resolveSchedulerConfig(); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 

@@ -54,6 +54,9 @@ func (s *Session) write(w io.Writer, sc Scenario, tl []TimelineEntry) error {
 	sort.SliceStable(tl, func(i, j int) bool { return tl[i].At < tl[j].At })
 	sc.Timeline = tl
 	sc.Clock.ResumeAt = time.Duration(s.Now())
+	// a policy from scheduler.configFile or --scheduler-config is
+	// embedded, so the saved file stands alone
+	sc.Scheduler.ConfigFile = ""
 	header, err := renderScenario(&sc)
 	if err != nil {
 		return err
@@ -63,6 +66,13 @@ func (s *Session) write(w io.Writer, sc Scenario, tl []TimelineEntry) error {
 		return err
 	}
 	body := bytes.TrimLeft(stripBlankLines(manifests), "\n")
+	if cfg := s.file.SchedulerConfig; cfg != nil && len(s.file.Objects.SchedulerConfigs) == 0 {
+		doc, err := renderSchedulerConfig(cfg)
+		if err != nil {
+			return err
+		}
+		body = append(append(append([]byte("---\n"), doc...), '\n'), body...)
+	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
 	}

@@ -93,6 +93,10 @@ type SchedulerSpec struct {
 	// PercentageOfNodesToScore: nil evaluates every node (the lab's
 	// default); 0 is upstream's adaptive default ("adaptive"); 1..100.
 	PercentageOfNodesToScore *int32
+	// ConfigFile names a KubeSchedulerConfiguration file, relative to the
+	// scenario (schedconfig.go); ConfigFilePos is where the key is.
+	ConfigFile    string
+	ConfigFilePos manifest.Position
 }
 
 // DefaultConstraint is a cluster-level default spread constraint.
@@ -168,6 +172,10 @@ type File struct {
 	Objects  *manifest.Objects
 	// Descheduler is the file's DeschedulerPolicy document, if any.
 	Descheduler *DeschedulerPolicyDoc
+	// SchedulerConfig is the KubeSchedulerConfiguration in force (the
+	// scenario's document, its scheduler.configFile, or
+	// --scheduler-config); nil: the default profile.
+	SchedulerConfig *manifest.SchedulerConfiguration
 	// Data is the file as read (Save keeps its manifests verbatim).
 	Data []byte
 }
@@ -252,6 +260,9 @@ func LoadFile(name string, data []byte) (*File, error) {
 	f := &File{Name: name, Objects: objs, Data: data, Descheduler: policy}
 	if policy != nil {
 		objs.Warnings = append(objs.Warnings, policy.Warnings...)
+	}
+	if f.SchedulerConfig, err = schedulerConfigOf(name, objs); err != nil {
+		return nil, err
 	}
 	if !found {
 		return f, nil

@@ -331,8 +331,10 @@ func (p *scenarioParser) cluster(n *yaml.Node, c *ClusterSpec) {
 }
 
 func (p *scenarioParser) schedulerSpec(n *yaml.Node, s *SchedulerSpec) {
-	p.fields(n, "scheduler", []string{"tieBreak", "defaultConstraints", "defaultingType", percentageKey}, func(k string, v *yaml.Node) {
+	p.fields(n, "scheduler", []string{"tieBreak", "defaultConstraints", "defaultingType", percentageKey, configFileKey}, func(k string, v *yaml.Node) {
 		switch k {
+		case configFileKey:
+			s.ConfigFile, s.ConfigFilePos = p.str(v, "scheduler."+configFileKey), p.pos(v)
 		case percentageKey:
 			s.PercentageOfNodesToScore = p.percentageOfNodesToScore(v)
 		case "tieBreak":

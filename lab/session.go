@@ -17,6 +17,7 @@ import (
 	"podlab.dev/podlab/engine/scheduler/framework"
 	"podlab.dev/podlab/engine/scheduler/preemption"
 	"podlab.dev/podlab/lab/command"
+	"podlab.dev/podlab/lab/manifest"
 )
 
 // Entry is one command the user applied, with the virtual time it was
@@ -53,6 +54,14 @@ type Session struct {
 	// sched is the engine's scheduler (built by schedulerFactory), kept
 	// for explanations.
 	sched *scheduler.Scheduler
+	// policy is the KubeSchedulerConfiguration in force (the file's, then
+	// what `set scheduler` made of it; nil: the default profile) and
+	// schedBase the scheduler.Config without it (set_scheduler.go).
+	policy    *manifest.SchedulerConfiguration
+	schedBase scheduler.Config
+	// services are the Services (by namespace/name) whose selectors the
+	// spreading defaults count with (api.DefaultSelector).
+	services map[string]*api.Service
 	// nextTimeline is the index of the first scenario timeline entry not yet run.
 	nextTimeline int
 
@@ -117,6 +126,12 @@ func (s *Session) reset() error {
 	if err != nil {
 		return err
 	}
+	s.policy, s.schedBase = f.SchedulerConfig, sched
+	s.services = map[string]*api.Service{}
+	for _, svc := range f.Objects.Services {
+		s.services[svc.Namespace+"/"+svc.Name] = svc
+	}
+	applySchedulerConfiguration(&sched, s.policy)
 	cfg := engine.Config{Seed: s.seed, NewScheduler: s.schedulerFactory(sched), Admit: s.admit}
 	if sc != nil {
 		ev, err := evictionConfig(sc.Kubelet)
@@ -169,17 +184,31 @@ func (s *Session) schedulerFactory(base scheduler.Config) engine.SchedulerFactor
 		// The running lab preempts like a running kube-scheduler (upstream's
 		// candidate window); `podlab schedule` dry-runs every candidate.
 		cfg.PreemptionWindow = preemption.UpstreamWindow
-		s.sched = scheduler.New(cfg, snap)
+		sched, err := scheduler.Build(cfg, snap)
+		if err != nil {
+			// the configuration was checked when it was loaded or set
+			// (checkSchedulerConfig); fall back to the default profile
+			cfg.Profiles = nil
+			sched = scheduler.New(cfg, snap)
+		}
+		s.sched = sched
 		return s.sched
 	}
 }
 
-// ownerSelector returns the selector of the ReplicaSet or StatefulSet that
-// controls the pod (Nothing when none).
+// ownerSelector is helper.DefaultSelector: the selectors of the Services
+// selecting the pod with the selector of the ReplicaSet or StatefulSet
+// that controls it (empty when nothing selects it).
 func (s *Session) ownerSelector(p *api.Pod) api.Selector {
+	return api.DefaultSelector(p, s.serviceList(), s.controllerSelector(p))
+}
+
+// controllerSelector returns the selector of the ReplicaSet or
+// StatefulSet that controls the pod (nil when none).
+func (s *Session) controllerSelector(p *api.Pod) *api.Selector {
 	ref := p.ControllerRef()
 	if ref == nil || s.ctl == nil {
-		return api.Nothing()
+		return nil
 	}
 	var ls *api.LabelSelector
 	switch ref.Kind {
@@ -198,9 +227,26 @@ func (s *Session) ownerSelector(p *api.Pod) api.Selector {
 	}
 	sel, err := api.CompileSelector(ls)
 	if err != nil || ls == nil {
-		return api.Nothing()
+		return nil
 	}
-	return sel
+	return &sel
+}
+
+// serviceList returns the Services in name order.
+func (s *Session) serviceList() []*api.Service {
+	if len(s.services) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(s.services))
+	for k := range s.services {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]*api.Service, len(keys))
+	for i, k := range keys {
+		out[i] = s.services[k]
+	}
+	return out
 }
 
 func evictionConfig(k KubeletSpec) (*kubelet.EvictionConfig, error) {

@@ -412,6 +412,7 @@ var verbs = map[string]verbSpec{
 			return c, nil
 		},
 	},
+	"set scheduler": setSchedulerVerb, // set_scheduler.go
 	"set priority": {
 		usage: "set priority KIND/NAME CLASS",
 		help:  "set the priorityClassName of a workload's pods (triggers a rollout)",
