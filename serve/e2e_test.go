@@ -306,7 +306,10 @@ func TestE2ELimitsRefuseWithAMessageAndSpareOthers(t *testing.T) {
 		t.Errorf("the instructor does not see the limit: note %q", p.Note)
 	}
 	bob.send(":scale deployment/web --replicas=6\r")
-	waitFor(t, "bob's scale", func() bool { p, _ := progressOf(srv, "bob"); return p.LastCommand == "scale deployment/web --replicas=6" })
+	waitFor(t, "bob's scale", func() bool {
+		p, _ := progressOf(srv, "bob")
+		return p.LastCommand == "scale deployment/web --replicas=6"
+	})
 	if strings.Contains(screen(srv, "bob"), "workshop limit") {
 		t.Error("bob sees ada's limit")
 	}
@@ -427,7 +430,9 @@ func TestE2EAuthModes(t *testing.T) {
 		return s
 	}
 	participantKey, instructorKey, strangerKey := signer(), signer(), signer()
-	line := func(s gossh.Signer) string { return strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.PublicKey()))) }
+	line := func(s gossh.Signer) string {
+		return strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.PublicKey())))
+	}
 	keys, err := ParseKeys([]byte(fmt.Sprintf("# the room\n%s ada@laptop\ninstructor %s teacher\n", line(participantKey), line(instructorKey))))
 	if err != nil {
 		t.Fatal(err)
