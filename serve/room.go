@@ -41,6 +41,7 @@ type seat struct {
 	mu       sync.Mutex
 	prog     *tea.Program // nil while offline
 	sess     *lab.Session
+	refused  *refusals
 	tracker  *workshop.Tracker
 	progress workshop.Progress
 	frame    string
@@ -100,11 +101,11 @@ func (r *Room) join(name, keyID string, prog *tea.Program) (*seat, bool, error) 
 		}
 		s, ok := r.seats[n]
 		if !ok {
-			sess, err := r.srv.newSession()
+			sess, ref, err := r.srv.newSession()
 			if err != nil {
 				return nil, false, err
 			}
-			s = &seat{name: n, keyID: keyID, sess: sess, tracker: workshop.NewTracker(n, now), prog: prog}
+			s = &seat{name: n, keyID: keyID, sess: sess, refused: ref, tracker: workshop.NewTracker(n, now), prog: prog}
 			s.tracker.Observe(sess, now, 0)
 			s.progress = s.tracker.Progress()
 			r.seats[n] = s
@@ -228,13 +229,13 @@ func (r *Room) Reset(name string) error {
 		return fmt.Errorf("no participant %q", name)
 	}
 	if !s.send(resetMsg{}) {
-		sess, err := r.srv.newSession()
+		sess, ref, err := r.srv.newSession()
 		if err != nil {
 			return err
 		}
 		s.mu.Lock()
 		if s.prog == nil {
-			s.sess = sess
+			s.sess, s.refused = sess, ref
 			s.tracker.Reset(sess, time.Now())
 			s.progress = s.tracker.Progress()
 		}

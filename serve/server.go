@@ -20,6 +20,7 @@ import (
 	bm "charm.land/wish/v2/bubbletea"
 
 	"podlab.dev/podlab/lab"
+	"podlab.dev/podlab/lab/command"
 	"podlab.dev/podlab/lab/workshop"
 	"podlab.dev/podlab/ui"
 	"podlab.dev/podlab/ui/instructor"
@@ -198,18 +199,48 @@ func (s *Server) connectLine() string {
 }
 
 // newSession is a fresh participant lab on the lesson, under the limits,
-// with no host file access.
-func (s *Server) newSession() (*lab.Session, error) {
-	sess, err := lab.NewSession(s.cfg.Lesson, lab.SessionOptions{Guard: s.cfg.Limits.Guard(), NoFiles: true})
+// with no host file access; refusals counts the commands the limits
+// refused (the participant's goroutine reads it after each update).
+func (s *Server) newSession() (*lab.Session, *refusals, error) {
+	ref := &refusals{}
+	sess, err := lab.NewSession(s.cfg.Lesson, lab.SessionOptions{Guard: countingGuard{s.cfg.Limits.Guard(), ref}, NoFiles: true})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if sc := s.cfg.Lesson.Scenario; sc != nil && sc.Clock.ResumeAt > 0 {
 		if err := sess.Advance(sc.Clock.ResumeAt); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return sess, nil
+	return sess, ref, nil
+}
+
+// refusals is how many commands a session's limits refused, and the
+// last message. Only the session's goroutine touches it.
+type refusals struct {
+	n    int
+	last string
+}
+
+// countingGuard counts what the limits refuse, so the participant sees
+// a banner and the instructor a note.
+type countingGuard struct {
+	g   lab.Guard
+	ref *refusals
+}
+
+func (c countingGuard) Before(s *lab.Session, cmd command.Command) error {
+	return c.count(c.g.Before(s, cmd))
+}
+
+func (c countingGuard) After(s *lab.Session) error { return c.count(c.g.After(s)) }
+
+func (c countingGuard) count(err error) error {
+	if err != nil {
+		c.ref.n++
+		c.ref.last = err.Error()
+	}
+	return err
 }
 
 // middleware is the whole SSH application: every session ends here.
@@ -284,6 +315,8 @@ func (s *Server) handle(sess ssh.Session) {
 				return
 			case w, ok := <-winch:
 				if !ok {
+					// the session's requests ended: the client left
+					prog.Quit()
 					return
 				}
 				prog.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
@@ -320,6 +353,7 @@ func (s *Server) runInstructor(sess ssh.Session, winch <-chan ssh.Window) {
 				return
 			case w, ok := <-winch:
 				if !ok {
+					prog.Quit()
 					return
 				}
 				prog.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})

@@ -17,8 +17,11 @@ type Progress struct {
 	StepTitle   string
 	// Passed and Total are the current step's checks.
 	Passed, Total int
-	// Done counts the steps whose checks all passed when last seen on them.
-	Done int
+	// Done counts the steps whose checks all passed while the participant
+	// was on them; DoneMask has bit i set for step i (steps past 64 are
+	// counted in Done only).
+	Done     int
+	DoneMask uint64
 	// StepSince is when the participant arrived at the step.
 	StepSince time.Time
 	// LastCommand is the last command applied, and when.
@@ -98,6 +101,9 @@ func (t *Tracker) Observe(s *lab.Session, now time.Time, every time.Duration) bo
 	}
 	if t.p.Complete() {
 		t.done[step] = true
+		if step < 64 {
+			t.p.DoneMask |= 1 << step
+		}
 	}
 	t.p.Done = len(t.done)
 	if t.p.Step != before.Step || t.p.Passed != before.Passed || t.p.Done != before.Done {
