@@ -99,6 +99,7 @@ type scenarioYAML struct {
 	Cluster     map[string]any      `yaml:"cluster,omitempty"`
 	Scheduler   map[string]any      `yaml:"scheduler,omitempty"`
 	Kubelet     map[string]any      `yaml:"kubelet,omitempty"`
+	Autoscaler  *yaml.Node          `yaml:"autoscaler,omitempty"`
 	Timeline    []map[string]string `yaml:"timeline,omitempty"`
 	Lesson      map[string]any      `yaml:"lesson,omitempty"`
 }
@@ -185,6 +186,9 @@ func renderScenario(sc *Scenario) ([]byte, error) {
 			m["startupDelay"] = k.StartupDelay.String()
 		}
 		y.Kubelet = m
+	}
+	if sc.Autoscaler != nil {
+		y.Autoscaler = sc.Autoscaler.Node
 	}
 	for _, e := range sc.Timeline {
 		entry := map[string]string{"at": e.At.String()}

@@ -31,6 +31,7 @@ type Scenario struct {
 	Cluster     ClusterSpec
 	Scheduler   SchedulerSpec
 	Kubelet     KubeletSpec
+	Autoscaler  *AutoscalerSpec // the cluster autoscaler (lab/autoscaler.go); nil: none
 	Timeline    []TimelineEntry
 	Lesson      *Lesson
 	// Pos is where the Scenario document starts.

@@ -9,6 +9,7 @@ import (
 
 	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/autoscaler"
 	"podlab.dev/podlab/engine/controllers"
 	"podlab.dev/podlab/engine/controllers/attach"
 	"podlab.dev/podlab/engine/kubelet"
@@ -45,6 +46,8 @@ type Session struct {
 	// sched is the engine's scheduler (built by schedulerFactory), kept
 	// for explanations.
 	sched *scheduler.Scheduler
+	// autoscaler is the cluster autoscaler (nil: the scenario has none).
+	autoscaler *autoscaler.Autoscaler
 	// nextTimeline is the index of the first scenario timeline entry not yet run.
 	nextTimeline int
 
@@ -115,12 +118,16 @@ func (s *Session) reset() error {
 	s.eng = engine.New(cfg)
 	s.ctl = attach.New(s.eng, s.seed)
 	s.nextTimeline = 0
+	if err := s.buildAutoscaler(); err != nil {
+		return err
+	}
 	if err := s.load(); err != nil {
 		return err
 	}
 	if err := s.ctl.Start(); err != nil {
 		return err
 	}
+	s.startAutoscaler()
 	return s.eng.RunUntil(0)
 }
 
@@ -258,6 +265,9 @@ func (s *Session) load() error {
 		if err := s.eng.AddNode(copyNode(n)); err != nil {
 			return fmt.Errorf("%s: node %s: %w", objs.PosOf(n), n.Name, err)
 		}
+	}
+	if err := s.addGroupNodes(); err != nil {
+		return err
 	}
 	for _, pdb := range objs.PodDisruptionBudgets {
 		cp := *pdb
@@ -402,6 +412,8 @@ func (s *Session) Apply(line string) (string, error) {
 		return s.Undo()
 	case command.Redo:
 		return s.Redo()
+	case command.AutoscalerStatus:
+		return s.AutoscalerStatusText(), nil
 	case command.Apply:
 		// Record the manifest itself, so undo, save and replay do not
 		// depend on the file staying as it was.
