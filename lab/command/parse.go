@@ -38,7 +38,7 @@ func Parse(line string) (Command, error) {
 	}
 	verb := strings.ToLower(words[0])
 	rest := words[1:]
-	if verb == "add" || verb == "remove" || verb == "set" || verb == "fail" || verb == "recover" {
+	if verb == "add" || verb == "remove" || verb == "set" || verb == "fail" || verb == "recover" || verb == "autoscaler" {
 		if len(rest) == 0 {
 			return nil, usageError(verb, fmt.Sprintf("%s what?", verb))
 		}
