@@ -15,7 +15,9 @@ import (
 
 	"podlab.dev/podlab/assets"
 	"podlab.dev/podlab/lab"
+	"podlab.dev/podlab/lab/textsafe"
 	"podlab.dev/podlab/presets"
+	"podlab.dev/podlab/serve"
 	"podlab.dev/podlab/ui"
 )
 
@@ -28,9 +30,13 @@ Usage:
   podlab explain  -f FILE [--pod NAME] [-o text|json] [--seed N] [--tie-break random|name]
   podlab schedule -f FILE [-o text|json] [--seed N] [--tie-break random|name] [--no-preempt]
   podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json]
+  podlab compare  -f FILE [--a CHANGE]... [--b CHANGE]... [--for 5m] [--do "CMD"]... [-o text|json]
+                                      fork at t=0, give each lane its changes, run both, print what differs
   podlab check    -f FILE [--solutions] [--seed N] [--do "CMD"]...   exit 0 when every lesson check passes
   podlab validate -f FILE                                           check a file without running it
   podlab presets                      list the built-in scenarios (lessons)
+  podlab serve [-f LESSON] [--listen :2222] [--auth open|keys FILE|password] [--record FILE]
+                                      run a workshop over SSH (podlab serve --help)
   podlab export NAME|FILE             print a preset as plain manifests for a real cluster (kind, kwok)
   podlab help                         this text
 
@@ -50,6 +56,9 @@ func main() {
 // 1 the command ran and failed (e.g. a check did not pass), 2 usage or input
 // errors.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Error messages quote input (file names, manifest values, command
+	// lines): every one is cleaned on its way out.
+	stderr = textsafe.NewWriter(stderr)
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, rest := args[0], args[1:]
 		switch cmd {
@@ -61,6 +70,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return cmdRun(rest, stdin, stdout, stderr)
 		case "check":
 			return cmdCheck(rest, stdin, stdout, stderr)
+		case "compare":
+			return cmdCompare(rest, stdin, stdout, stderr)
 		case "validate":
 			return cmdValidate(rest, stdin, stdout, stderr)
 		case "presets":
@@ -72,6 +83,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		case "tui":
 			return cmdTUI(rest, stdin, stdout, stderr)
+		case "serve":
+			return serve.Command(rest, stdin, stdout, stderr)
 		default:
 			fmt.Fprintf(stderr, "podlab: unknown command %q\n\n%s", cmd, usage)
 			return 2
@@ -305,6 +318,7 @@ func cmdPresets(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parse(fs, args, stderr); !ok {
 		return code
 	}
+	stdout = textsafe.NewWriter(stdout)
 	for _, p := range lab.Presets() {
 		def := ""
 		if p.Name == presets.Default {

@@ -47,6 +47,14 @@ func (e *Engine) scheduleAll() bool {
 			pi = &info
 		}
 		ps.info = pi
+		if !e.handles(ps.pod.Spec.SchedulerName) {
+			// no profile has the pod's scheduler name: upstream never
+			// queues it (responsibleForPod), so no attempt and no event;
+			// SetScheduler queues it again
+			e.queue.Done(key)
+			ps.schedMessage = fmt.Sprintf("waiting for scheduler %q: no profile has that schedulerName", ps.pod.Spec.SchedulerName)
+			continue
+		}
 		res := e.sched.ScheduleOne(pi)
 		switch {
 		case res.Node != "":

@@ -59,6 +59,10 @@ type podState struct {
 	// memCounted: usage is included in the node's podUsage (containers
 	// started and not yet gone).
 	memCounted bool
+	// unready is the kubelet's own view that a container is not ready
+	// (recorded so in the scenario, or a readiness probe failing): the pod
+	// is not Ready even on a Ready node.
+	unready bool
 }
 
 // killState is a termination in progress on the node.

@@ -87,7 +87,7 @@ func (e *Engine) setPodsReadiness(node string, ready bool) {
 	}
 	for _, key := range e.podKeysOnNode(node) {
 		ps := e.pods[key]
-		if ps.state != StateRunning {
+		if ps.state != StateRunning || ready && ps.unready {
 			continue
 		}
 		c := ps.pod.Condition(api.PodReady)

@@ -109,6 +109,8 @@ func (s *Session) exec(c command.Command) (string, error) {
 		return fmt.Sprintf("advanced to %s", s.eng.Now().Add(c.D).Clock()), s.Advance(c.D)
 	case command.Seed:
 		return s.reseed(c.N)
+	case command.Deschedule:
+		return s.deschedule(c)
 	case command.NodeHealth:
 		if err := s.needNode(c.Node); err != nil {
 			return "", err
@@ -266,6 +268,8 @@ func controllerKind(k string) string {
 		return controllers.KindDeployment
 	case "replicaset":
 		return controllers.KindReplicaSet
+	case "replicationcontroller":
+		return controllers.KindReplicationController
 	case "statefulset":
 		return controllers.KindStatefulSet
 	case "daemonset":
@@ -289,6 +293,10 @@ func (s *Session) objectMetas(kind string) []*api.ObjectMeta {
 		}
 	case "replicaset":
 		for _, r := range m.ReplicaSets() {
+			out = append(out, &r.ObjectMeta)
+		}
+	case "replicationcontroller":
+		for _, r := range m.ReplicationControllers() {
 			out = append(out, &r.ObjectMeta)
 		}
 	case "statefulset":
@@ -510,6 +518,9 @@ func (s *Session) applyObjects(objs *manifest.Objects) (string, error) {
 		case *api.ReplicaSet:
 			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddReplicaSet(v); return e })
 			what = "replicaset/" + v.Name + " created"
+		case *api.ReplicationController:
+			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddReplicationController(v); return e })
+			what = "replicationcontroller/" + v.Name + " created"
 		case *api.Job:
 			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddJob(v); return e })
 			what = "job/" + v.Name + " created"

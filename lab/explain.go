@@ -11,6 +11,7 @@ import (
 	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/framework"
 	"podlab.dev/podlab/engine/scheduler/plugins/podtopologyspread"
+	"podlab.dev/podlab/lab/textsafe"
 )
 
 // ExplainOptions are the flags of `podlab explain`.
@@ -62,9 +63,9 @@ func Explain(w io.Writer, f *File, opts ExplainOptions) error {
 	ex := s.Explain(framework.NewPodInfo(pod))
 	switch opts.Output {
 	case "", "text":
-		return writeExplainText(w, ex, pod.PriorityValue())
+		return writeExplainText(textsafe.NewWriter(w), ex, pod.PriorityValue())
 	case "json":
-		return writeExplainJSON(w, ex)
+		return writeExplainJSON(textsafe.NewJSONWriter(w), ex)
 	}
 	return fmt.Errorf("-o must be json or text, not %q", opts.Output)
 }

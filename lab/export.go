@@ -11,6 +11,7 @@ import (
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/lab/command"
+	"podlab.dev/podlab/lab/textsafe"
 )
 
 // Export writes a scenario as plain Kubernetes manifests a real cluster
@@ -19,16 +20,19 @@ import (
 // are. The lab header is dropped; its lesson commands that kubectl can run
 // are listed in a comment.
 func Export(w io.Writer, f *File) error {
-	fmt.Fprintf(w, "# %s — exported by podlab as plain manifests.\n", f.Name)
+	// The comment lines quote the file: textsafe.Line keeps an escape
+	// sequence from reaching the terminal and a newline in a title from
+	// ending the comment (which would inject YAML into the export).
+	fmt.Fprintf(w, "# %s — exported by podlab as plain manifests.\n", textsafe.Line(f.Name))
 	fmt.Fprintln(w, "# Nodes are Node objects: apply them to a kwok cluster (fake nodes), or label a")
 	fmt.Fprintln(w, "# real cluster's nodes the same way.")
 	if sc := f.Scenario; sc != nil && sc.Lesson != nil {
 		fmt.Fprintln(w, "#")
 		fmt.Fprintln(w, "# Lesson steps as kubectl commands:")
 		for i, st := range sc.Lesson.Steps {
-			fmt.Fprintf(w, "#  %d. %s\n", i+1, st.Title)
+			fmt.Fprintf(w, "#  %d. %s\n", i+1, textsafe.Line(st.Title))
 			for _, line := range st.Do {
-				fmt.Fprintf(w, "#     %s\n", kubectlEquivalent(line))
+				fmt.Fprintf(w, "#     %s\n", textsafe.Line(kubectlEquivalent(line)))
 			}
 		}
 	}
@@ -51,7 +55,7 @@ func Export(w io.Writer, f *File) error {
 		if !bytes.HasPrefix(body, []byte("---")) {
 			fmt.Fprintln(w, "---")
 		}
-		_, err := w.Write(body)
+		_, err := w.Write(cleanManifest(body))
 		return err
 	}
 	return nil
@@ -140,4 +144,28 @@ func nodeYAML(n *api.Node) ([]byte, error) {
 	}
 	m["status"] = map[string]any{"capacity": res, "allocatable": res}
 	return yaml.Marshal(m)
+}
+
+// cleanManifest makes the file's own manifests safe to print. The YAML
+// loader has already refused C0 controls, so what can remain is what YAML
+// counts as printable and a terminal does not: NEL (U+0085), line
+// separators and bidirectional overrides, which are shown as <U+XXXX>.
+// Tabs and line ends are kept, so a clean file is written byte for byte.
+func cleanManifest(body []byte) []byte {
+	if textsafe.IsSafe(strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(string(body))) {
+		return body
+	}
+	lines := strings.Split(string(body), "\n")
+	for i, line := range lines {
+		line, cr := strings.CutSuffix(line, "\r")
+		cells := strings.Split(line, "\t")
+		for j, c := range cells {
+			cells[j] = textsafe.Line(c)
+		}
+		lines[i] = strings.Join(cells, "\t")
+		if cr {
+			lines[i] += "\r"
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
 }

@@ -13,6 +13,7 @@ import (
 	"podlab.dev/podlab/engine/controllers"
 	"podlab.dev/podlab/engine/kubelet"
 	"podlab.dev/podlab/lab/command"
+	"podlab.dev/podlab/lab/textsafe"
 )
 
 // DefaultRunFor is how long `podlab run` simulates without --for.
@@ -72,9 +73,9 @@ func Run(w io.Writer, f *File, opts RunOptions) error {
 	report := s.Report()
 	switch opts.Output {
 	case "json":
-		return writeRunJSON(w, s, report)
+		return writeRunJSON(textsafe.NewJSONWriter(w), s, report)
 	case "", "text":
-		return writeRunText(w, s, report)
+		return writeRunText(textsafe.NewWriter(w), s, report)
 	}
 	return fmt.Errorf("-o must be json or text, not %q", opts.Output)
 }
@@ -205,6 +206,7 @@ func writeRunText(w io.Writer, s *Session, r RunReport) error {
 	if s.autoscaler != nil {
 		fmt.Fprintf(w, "\n%s\n", s.AutoscalerStatusText())
 	}
+	writeDescheduleText(w, s)
 	for _, d := range r.Drains {
 		state := "in progress"
 		switch {
@@ -306,6 +308,7 @@ func Check(w io.Writer, f *File, opts CheckOptions) (bool, error) {
 	if err := s.applyAll(opts.Do); err != nil {
 		return false, err
 	}
+	w = textsafe.NewWriter(w) // titles, check expressions and details come from the file
 	settle := opts.Settle
 	if settle == 0 {
 		settle = 2 * time.Minute
@@ -350,6 +353,7 @@ func Check(w io.Writer, f *File, opts CheckOptions) (bool, error) {
 // every command of the timeline and lesson, every check expression, and
 // that the cluster loads into the engine at t=0.
 func Validate(w io.Writer, f *File) error {
+	w = textsafe.NewWriter(w)
 	for _, d := range f.Objects.Warnings {
 		fmt.Fprintln(w, d.String())
 	}

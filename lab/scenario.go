@@ -32,6 +32,7 @@ type Scenario struct {
 	Scheduler   SchedulerSpec
 	Kubelet     KubeletSpec
 	Autoscaler  *AutoscalerSpec // the cluster autoscaler (lab/autoscaler.go); nil: none
+	Descheduler DeschedulerSpec
 	Timeline    []TimelineEntry
 	Lesson      *Lesson
 	// Pos is where the Scenario document starts.
@@ -155,6 +156,8 @@ type File struct {
 	Dir      string
 	Scenario *Scenario
 	Objects  *manifest.Objects
+	// Descheduler is the file's DeschedulerPolicy document, if any.
+	Descheduler *DeschedulerPolicyDoc
 	// Data is the file as read (Save keeps its manifests verbatim).
 	Data []byte
 }
@@ -228,11 +231,18 @@ func isScenarioDoc(lines [][]byte) bool {
 // and its optional lab header. Errors carry file:line:col.
 func LoadFile(name string, data []byte) (*File, error) {
 	scenText, manText, found := splitScenario(data)
+	policy, err := loadDeschedulerPolicy(name, &manText)
+	if err != nil {
+		return nil, err
+	}
 	objs, err := manifest.Load(name, manText, manifest.Options{})
 	if err != nil {
 		return nil, err
 	}
-	f := &File{Name: name, Objects: objs, Data: data}
+	f := &File{Name: name, Objects: objs, Data: data, Descheduler: policy}
+	if policy != nil {
+		objs.Warnings = append(objs.Warnings, policy.Warnings...)
+	}
 	if !found {
 		return f, nil
 	}

@@ -213,7 +213,7 @@ func (p *scenarioParser) commands(n *yaml.Node, what string) []string {
 
 func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
 	s := &Scenario{Pos: p.pos(n)}
-	p.fields(n, "Scenario", []string{"apiVersion", "kind", "metadata", "title", "description", "seed", "clock", "cluster", "scheduler", "kubelet", "autoscaler", "timeline", "lesson"}, func(key string, v *yaml.Node) {
+	p.fields(n, "Scenario", []string{"apiVersion", "kind", "metadata", "title", "description", "seed", "clock", "cluster", "scheduler", "kubelet", "descheduler", "autoscaler", "timeline", "lesson"}, func(key string, v *yaml.Node) {
 		switch key {
 		case "apiVersion":
 		case "kind":
@@ -251,6 +251,8 @@ func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
 			p.kubelet(v, &s.Kubelet)
 		case "autoscaler":
 			s.Autoscaler = p.autoscalerSpec(v)
+		case "descheduler":
+			p.descheduler(v, &s.Descheduler)
 		case "timeline":
 			p.timeline(v, s)
 		case "lesson":

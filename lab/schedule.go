@@ -9,6 +9,7 @@ import (
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/framework"
+	"podlab.dev/podlab/lab/textsafe"
 )
 
 // ScheduleOptions are the flags of `podlab schedule`.
@@ -41,7 +42,7 @@ func Schedule(w io.Writer, f *File, opts ScheduleOptions) error {
 	}
 	switch opts.Output {
 	case "json":
-		enc := json.NewEncoder(w)
+		enc := json.NewEncoder(textsafe.NewJSONWriter(w))
 		for _, l := range lines {
 			if err := enc.Encode(l); err != nil {
 				return err
@@ -49,6 +50,7 @@ func Schedule(w io.Writer, f *File, opts ScheduleOptions) error {
 		}
 		return nil
 	case "", "text":
+		w = textsafe.NewWriter(w)
 		for _, l := range lines {
 			switch {
 			case l.Node != "" && l.NominatedNode != "":

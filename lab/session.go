@@ -12,6 +12,7 @@ import (
 	"podlab.dev/podlab/engine/autoscaler"
 	"podlab.dev/podlab/engine/controllers"
 	"podlab.dev/podlab/engine/controllers/attach"
+	"podlab.dev/podlab/engine/descheduler"
 	"podlab.dev/podlab/engine/kubelet"
 	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/framework"
@@ -31,6 +32,10 @@ type Entry struct {
 type SessionOptions struct {
 	Seed     *int64
 	TieBreak string // "random" or "name"; "" ⇒ the scenario's
+	// Guard vets commands (limits of a served session); nil allows all.
+	Guard Guard
+	// NoFiles refuses commands that read host files (apply -f).
+	NoFiles bool
 }
 
 // Session is a running lab: a scenario loaded into an engine with its
@@ -54,6 +59,9 @@ type Session struct {
 	history []Entry
 	redo    []Entry
 	notes   []Note
+	// descheduled are the descheduler passes run so far (command or
+	// deschedulingInterval), for the run report.
+	descheduled []*descheduler.Result
 	// step is the current lesson step (not part of the cluster's state:
 	// undo leaves it alone).
 	step int
@@ -128,6 +136,7 @@ func (s *Session) reset() error {
 		return err
 	}
 	s.startAutoscaler()
+	s.startDescheduler()
 	return s.eng.RunUntil(0)
 }
 
@@ -179,6 +188,10 @@ func (s *Session) ownerSelector(p *api.Pod) api.Selector {
 	case controllers.KindReplicaSet:
 		if rs := s.ctl.ReplicaSet(p.Namespace, ref.Name); rs != nil {
 			ls = rs.Spec.Selector
+		}
+	case controllers.KindReplicationController:
+		if rc := s.ctl.ReplicationController(p.Namespace, ref.Name); rc != nil {
+			ls = rc.Spec.Selector
 		}
 	case controllers.KindStatefulSet:
 		if ss := s.ctl.StatefulSet(p.Namespace, ref.Name); ss != nil {
@@ -276,7 +289,7 @@ func (s *Session) load() error {
 		}
 	}
 	for _, p := range objs.Pods {
-		if err := s.eng.CreatePod(copyPod(p)); err != nil {
+		if err := s.eng.RestorePod(copyPod(p)); err != nil {
 			return fmt.Errorf("%s: pod %s: %w", objs.PosOf(p), p.Key(), err)
 		}
 	}
@@ -301,6 +314,9 @@ func (s *Session) addWorkloads(order []any, pos func(any) positionLike) error {
 		case *api.ReplicaSet:
 			cp := *w
 			_, err = s.ctl.AddReplicaSet(&cp)
+		case *api.ReplicationController:
+			cp := *w
+			_, err = s.ctl.AddReplicationController(&cp)
 		case *api.StatefulSet:
 			cp := *w
 			_, err = s.ctl.AddStatefulSet(&cp)
@@ -415,6 +431,9 @@ func (s *Session) Apply(line string) (string, error) {
 	case command.AutoscalerStatus:
 		return s.AutoscalerStatusText(), nil
 	case command.Apply:
+		if c.File != "" && s.opts.NoFiles {
+			return "", ErrNoFiles
+		}
 		// Record the manifest itself, so undo, save and replay do not
 		// depend on the file staying as it was.
 		if c.File != "" {
@@ -431,6 +450,9 @@ func (s *Session) Apply(line string) (string, error) {
 		return "", err
 	}
 	at := s.eng.Now()
+	if err := s.guardBefore(cmd); err != nil {
+		return "", err
+	}
 	msg, err := s.exec(cmd)
 	var partial *partialApplyError
 	if errors.As(err, &partial) {
@@ -444,6 +466,9 @@ func (s *Session) Apply(line string) (string, error) {
 		return "", err
 	}
 	if err := s.eng.RunUntil(s.eng.Now()); err != nil {
+		return "", err
+	}
+	if err := s.guardAfter(at); err != nil {
 		return "", err
 	}
 	s.history = append(s.history, Entry{At: at, Line: cmd.String()})

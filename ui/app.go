@@ -60,6 +60,9 @@ type Options struct {
 	NoColor bool
 	// Paused starts with the clock stopped.
 	Paused bool
+	// NoFiles is a served workshop session (podlab serve): opening and
+	// saving host files and switching lessons are disabled.
+	NoFiles bool
 }
 
 // Model is the root model.

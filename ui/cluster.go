@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"podlab.dev/podlab/engine"
-	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/lab"
 )
 
 // Glyphs: the shape carries the state, the colour the workload.
@@ -19,44 +18,29 @@ const (
 	glyphNominated   = "◇"
 )
 
-func podGlyph(pv engine.PodView) string {
-	switch pv.State {
-	case engine.StateStarting:
-		return glyphStarting
-	case engine.StateRunning:
-		return glyphRunning
-	case engine.StateTerminating:
-		if d := pv.Pod.Condition(api.DisruptionTarget); d != nil {
-			return glyphEvicting
-		}
-		return glyphTerminating
-	case engine.StateTerminated:
-		return glyphFailed
-	}
-	return glyphPending
+// lookGlyphs are the glyphs of the pod looks, in lab.PodLook order.
+var lookGlyphs = [...]string{
+	lab.LookPending: glyphPending, lab.LookStarting: glyphStarting, lab.LookRunning: glyphRunning,
+	lab.LookTerminating: glyphTerminating, lab.LookEvicting: glyphEvicting, lab.LookFailed: glyphFailed,
 }
 
+func podGlyph(pv lab.PodView) string { return lookGlyphs[lab.LookOf(pv)] }
+
 // nodeBadges are the marks after a node's name.
-func (m *Model) nodeBadges(nv engine.NodeView) string {
+func (m *Model) nodeBadges(nv lab.NodeView) string {
+	f := lab.FlagsOf(nv)
 	var b []string
-	n := nv.Node
-	if n.Spec.Unschedulable {
+	if f.Cordoned {
 		b = append(b, m.st.Warn.Render("⊘"))
 	}
-	tainted := 0
-	for _, t := range n.Spec.Taints {
-		if t.Key != api.TaintNodeUnschedulable {
-			tainted++
-		}
+	if f.Taints > 0 {
+		b = append(b, m.st.Warn.Render(fmt.Sprintf("⚑%d", f.Taints)))
 	}
-	if tainted > 0 {
-		b = append(b, m.st.Warn.Render(fmt.Sprintf("⚑%d", tainted)))
-	}
-	if nv.MemoryPressure {
+	if f.MemoryPressure {
 		b = append(b, m.st.Bad.Render("⚠"))
 	}
-	if c := n.Condition(api.NodeReady); c != nil && c.Status != api.ConditionTrue {
-		b = append(b, m.st.Bad.Render("✗"+map[string]string{api.ConditionFalse: "NotReady", api.ConditionUnknown: "Unreachable"}[c.Status]))
+	if f.NotReady != "" {
+		b = append(b, m.st.Bad.Render("✗"+f.NotReady))
 	}
 	return strings.Join(b, " ")
 }
@@ -78,7 +62,7 @@ func (m *Model) nodeCard(i int, w int, selected bool) []string {
 	if c, ok := m.cards.get(m, i, key); ok {
 		return c
 	}
-	name := nv.Node.Name
+	name := safe(nv.Node.Name)
 	marker := " "
 	if selected {
 		marker = "▸"
@@ -88,7 +72,7 @@ func (m *Model) nodeCard(i int, w int, selected bool) []string {
 	}
 	head := marker + name + " " + m.nodeBadges(nv)
 	u := m.data.usage[i]
-	cpu, mem := u.cpu, u.mem
+	cpu, mem := u.CPU, u.Memory
 	bw := max((w-23)/2, 3)
 	bars := fmt.Sprintf(" cpu %s %3.0f%% mem %s %3.0f%%", hbar(m.st, cpu, bw), cpu*100, hbar(m.st, mem, bw), mem*100)
 	if w < 32 {
@@ -224,19 +208,9 @@ func (m *Model) clusterLines(w, h int) []string {
 func (m *Model) domainTitle(dom string) string {
 	key := m.data.groupKey
 	if dom == "" {
-		return "(no " + shortKey(key) + ")"
+		return "(no " + m.sess.ShortKey(key) + ")"
 	}
-	return dom
-}
-
-func shortKey(k string) string {
-	switch k {
-	case api.LabelTopologyZone:
-		return "zone"
-	case api.LabelHostname:
-		return "hostname"
-	}
-	return k
+	return safe(dom)
 }
 
 // cardHeight is the number of lines node i's card takes in w cells.
@@ -350,7 +324,7 @@ func (m *Model) clusterRows(w, h int) []string {
 			break
 		}
 		if hl >= start {
-			lines = append(lines, m.st.Heading.Render(shortKey(d.groupKey)+" "+m.domainTitle(d.domains[di]))+
+			lines = append(lines, m.st.Heading.Render(m.sess.ShortKey(d.groupKey)+" "+m.domainTitle(d.domains[di]))+
 				m.st.Muted.Render(fmt.Sprintf(" · %d nodes", d.domStart[di+1]-d.domStart[di])))
 		}
 		for i := max(d.domStart[di], start-di-1); i < d.domStart[di+1]; i++ {
@@ -360,7 +334,7 @@ func (m *Model) clusterRows(w, h int) []string {
 			lines = append(lines, m.nodeRow(i, inner, i == sel))
 		}
 	}
-	title := fmt.Sprintf("cluster · by %s · %d nodes", shortKey(d.groupKey), len(d.nodes))
+	title := fmt.Sprintf("cluster · by %s · %d nodes", m.sess.ShortKey(d.groupKey), len(d.nodes))
 	if total > innerH {
 		title += fmt.Sprintf(" · lines %d–%d of %d", start+1, end, total)
 	}
@@ -371,7 +345,7 @@ func (m *Model) clusterRows(w, h int) []string {
 func (m *Model) nodeRow(i, w int, selected bool) string {
 	nv := m.data.nodes[i]
 	marker := " "
-	name := fmt.Sprintf("%-12s", nv.Node.Name)
+	name := fmt.Sprintf("%-12s", safe(nv.Node.Name))
 	badges := m.nodeBadges(nv)
 	bw := cellWidth(badges)
 	// the glyphs start after the name, the badges and the usage
@@ -392,7 +366,7 @@ func (m *Model) nodeRow(i, w int, selected bool) string {
 		name = m.st.Selected.Render(name)
 	}
 	u := m.data.usage[i]
-	head := fmt.Sprintf("%s%s %s cpu %3.0f%% mem %3.0f%% ", marker, name, badges, u.cpu*100, u.mem*100)
+	head := fmt.Sprintf("%s%s %s cpu %3.0f%% mem %3.0f%% ", marker, name, badges, u.CPU*100, u.Memory*100)
 	line := fit(head+m.renderRuns(m.glyphItems(i, selected, shown), "")+suffix, w)
 	m.cards.put(m, i, key, []string{line})
 	return line

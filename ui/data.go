@@ -5,9 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"podlab.dev/podlab/engine"
-	"podlab.dev/podlab/engine/api"
-	"podlab.dev/podlab/engine/kubelet"
 	"podlab.dev/podlab/lab"
 )
 
@@ -16,12 +13,12 @@ import (
 // workload list, spread, lesson checks) is recomputed only when the
 // cluster's stamp moved, so a tick on a big, quiet cluster stays cheap.
 type frameData struct {
-	snap      *engine.Snapshot
-	nodes     []engine.NodeView // display order: by group domain, then name
-	domains   []string          // group key values, in display order ("" = missing)
-	nodeDom   []int             // nodes[i] is in domains[nodeDom[i]]
-	domStart  []int             // first index in nodes of each domain
-	usage     []nodeUse         // usage[i] of nodes[i]
+	snap      *lab.Snapshot
+	nodes     []lab.NodeView  // display order: by group domain, then name
+	domains   []string        // group key values, in display order ("" = missing)
+	nodeDom   []int           // nodes[i] is in domains[nodeDom[i]]
+	domStart  []int           // first index in nodes of each domain
+	usage     []lab.NodeUsage // usage[i] of nodes[i]
 	workloads []lab.Workload
 	// wlIndex maps "kind/namespace/name" to an index in workloads; wlGen
 	// counts rebuilds (rendered cards remember it).
@@ -53,37 +50,26 @@ type frameData struct {
 // a pod changing state, or a command applied.
 type stamp struct {
 	sess    *lab.Session
-	eng     *engine.Engine
+	eng     *lab.Engine
 	gen     int64
 	events  int
-	counts  engine.Counts
+	counts  lab.Counts
 	applied int
 	group   int
 }
 
 type evictNode struct {
-	nv      engine.NodeView
-	ranking []kubelet.RankEntry
+	nv      lab.NodeView
+	ranking []lab.RankEntry
 }
 
-// groupKeys are the topology keys the cluster view can group by: the
-// zone label, the hostname, and any other label some node has.
+// groupKeys are the topology keys the cluster view can group by (the
+// lab says which: the scenario's zone label first).
 func (m *Model) groupKeys() []string {
-	keys := []string{api.LabelTopologyZone, api.LabelHostname}
-	seen := map[string]bool{keys[0]: true, keys[1]: true}
-	var extra []string
-	if m.data.snap != nil {
-		for _, nv := range m.data.snap.Nodes {
-			for k := range nv.Node.Labels {
-				if !seen[k] && k != "kubernetes.io/os" && k != "kubernetes.io/arch" {
-					seen[k] = true
-					extra = append(extra, k)
-				}
-			}
-		}
+	if m.data.snap == nil {
+		return m.sess.GroupKeys(nil)
 	}
-	sort.Strings(extra)
-	return append(keys, extra...)
+	return m.sess.GroupKeys(m.data.snap.Nodes)
 }
 
 func (m *Model) currentStamp() stamp {
@@ -207,7 +193,7 @@ func (m *Model) refreshExplain() {
 // podWorkload is the index in workloads of a pod's workload (-1: none).
 // The owner of a pod never changes, so its workload's name is cached per
 // pod key and looked up only for pods on screen.
-func (m *Model) podWorkload(p *api.Pod) int {
+func (m *Model) podWorkload(p *lab.Pod) int {
 	key := p.Key()
 	ref, ok := m.podRefs[key]
 	if !ok {
@@ -259,7 +245,7 @@ func (m *Model) layoutNodes() {
 	for i, v := range d.domains {
 		pos[v] = i
 	}
-	prevNames := make([]*api.Node, len(d.nodes))
+	prevNames := make([]*lab.Node, len(d.nodes))
 	for i, nv := range d.nodes {
 		prevNames[i] = nv.Node
 	}
@@ -277,7 +263,7 @@ func (m *Model) layoutNodes() {
 			d.domStart = append(d.domStart, i)
 		}
 		d.nodeDom = append(d.nodeDom, di)
-		d.usage = append(d.usage, m.nodeUsage(nv))
+		d.usage = append(d.usage, m.sess.NodeUsage(nv))
 	}
 	d.domStart = append(d.domStart, len(d.nodes))
 	same := len(prevNames) == len(d.nodes) && slices.Equal(prevStart, d.domStart)
@@ -287,24 +273,6 @@ func (m *Model) layoutNodes() {
 	if !same {
 		d.layoutGen++
 	}
-}
-
-// nodeUsage is a node's requested share of its allocatable, from the
-// scheduler's incrementally maintained sums.
-func (m *Model) nodeUsage(nv engine.NodeView) nodeUse {
-	req, n, ok := m.sess.NodeRequested(nv.Node.Name)
-	if !ok {
-		// not in the scheduler's cache (no scheduler): count from the view
-		for _, pv := range nv.Pods {
-			if pv.State == engine.StateTerminated {
-				continue
-			}
-			req.Add(api.ResourcesOf(api.PodRequests(pv.Pod, api.PodRequestsOptions{})))
-			n++
-		}
-	}
-	alloc := api.ResourcesOf(nv.Node.Status.Allocatable)
-	return nodeUse{cpu: allocFrac(req.MilliCPU, alloc.MilliCPU), mem: allocFrac(req.Memory, alloc.Memory), pods: allocFrac(int64(n), alloc.AllowedPods)}
 }
 
 func clamp(i, n int) int {
@@ -321,9 +289,9 @@ func (m *Model) selectedWorkload() (lab.Workload, bool) {
 	return m.data.workloads[clamp(m.wlIdx, len(m.data.workloads))], true
 }
 
-func (m *Model) selectedNode() (engine.NodeView, bool) {
+func (m *Model) selectedNode() (lab.NodeView, bool) {
 	if len(m.data.nodes) == 0 {
-		return engine.NodeView{}, false
+		return lab.NodeView{}, false
 	}
 	return m.data.nodes[clamp(m.nodeIdx, len(m.data.nodes))], true
 }
@@ -346,9 +314,6 @@ func (m *Model) selectedPodKey() string {
 
 // refreshLayout follows a resize: the views' scroll limits moved.
 func (m *Model) refreshLayout() { m.clampScroll() }
-
-// nodeUse is a node's requested share of its allocatable.
-type nodeUse struct{ cpu, mem, pods float64 }
 
 // eventIndex is the filtered event list, extended as events arrive.
 type eventIndex struct {

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"podlab.dev/podlab/assets"
+	"podlab.dev/podlab/lab"
 	"podlab.dev/podlab/lab/command"
 )
 
@@ -83,6 +84,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.applyStep()
 	case key.Matches(msg, k.ToggleLesson):
 		m.lessonOpen = !m.lessonOpen
+	case m.opts.NoFiles && (key.Matches(msg, k.Presets) || key.Matches(msg, k.Open) || key.Matches(msg, k.Save)):
+		m.setStatus(noFilesStatus, true)
 	case key.Matches(msg, k.Presets):
 		m.openPicker()
 	case key.Matches(msg, k.Open):
@@ -162,13 +165,10 @@ func (m *Model) handleViewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.refresh()
 		m.setStatus("grouping by "+m.data.groupKey, false)
 	case key.Matches(msg, k.AddZone):
-		return m, m.pal.start(modeCommand, fmt.Sprintf("add zone %s --nodes 2", m.nextZoneName()))
+		return m, m.pal.start(modeCommand, fmt.Sprintf("add zone %s --nodes 2", m.sess.NextZoneName()))
 	case key.Matches(msg, k.AddNode):
-		zone := ""
-		if hasNode {
-			zone = node.Node.Labels[m.zoneKey()]
-		}
-		return m, m.pal.start(modeCommand, fmt.Sprintf("add node node-%d --zone %s", len(m.data.nodes)+1, zone))
+		// --zone is required: a node without a zone leaves it to type
+		return m, m.pal.start(modeCommand, "add node "+m.sess.NextNodeName()+" --zone "+m.sess.NodeZone(node.Node))
 	case key.Matches(msg, k.Taint) && hasNode:
 		return m, m.pal.start(modeCommand, "taint node "+nodeName+" dedicated=lab:NoSchedule")
 	case key.Matches(msg, k.Cordon) && hasNode:
@@ -180,11 +180,7 @@ func (m *Model) handleViewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Drain) && hasNode:
 		return m, m.pal.start(modeCommand, "drain "+nodeName+" --ignore-daemonsets --timeout 2m")
 	case key.Matches(msg, k.Pressure) && hasNode:
-		line := "pressure node " + nodeName + " memory=95%"
-		if node.Memory.System > 0 {
-			line = "pressure node " + nodeName + " memory=off"
-		}
-		return m, m.pal.start(modeCommand, line)
+		return m, m.pal.start(modeCommand, lab.PressureCommand(node))
 	case key.Matches(msg, k.ScaleUp), key.Matches(msg, k.ScaleDown):
 		m.scaleSelected(key.Matches(msg, k.ScaleUp))
 	case key.Matches(msg, k.Delete):
@@ -195,29 +191,12 @@ func (m *Model) handleViewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *Model) zoneKey() string { return "topology.kubernetes.io/zone" }
-
-func (m *Model) nextZoneName() string {
-	have := map[string]bool{}
-	for _, nv := range m.data.snap.Nodes {
-		have[nv.Node.Labels[m.zoneKey()]] = true
-	}
-	for c := 'a'; c <= 'z'; c++ {
-		if name := "zone-" + string(c); !have[name] {
-			return name
-		}
-	}
-	return "zone-new"
-}
-
 func (m *Model) scaleSelected(up bool) {
 	w, ok := m.selectedWorkload()
 	if !ok {
 		return
 	}
-	switch w.Kind {
-	case "deployment", "statefulset", "replicaset":
-	default:
+	if !w.Scalable() {
 		m.setStatus(fmt.Sprintf("%s cannot be scaled; select a deployment, statefulset or replicaset (tab to the workload list)", w.Ref()), true)
 		return
 	}

@@ -26,9 +26,9 @@ func (m *Model) legendBox(w, h int) []string {
 	section("spread", "zone-a ███ 3 matching pods per domain", "zone-c⁻ not an eligible domain (node affinity, taints policy)")
 	var wls []string
 	for i, wl := range m.data.workloads {
-		name := wl.Ref()
+		name := safe(wl.Ref())
 		if wl.Kind == "pods" {
-			name = "bare pods in " + wl.Namespace
+			name = "bare pods in " + safe(wl.Namespace)
 		}
 		wls = append(wls, m.st.Workload(i).Render(glyphRunning)+" "+name)
 	}

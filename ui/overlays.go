@@ -105,16 +105,16 @@ func (m *Model) pickerBox(w, h int) []string {
 	var lines []string
 	for i, it := range p.items {
 		mark := "  "
-		name := fmt.Sprintf("%-28s", it.Name)
+		name := fmt.Sprintf("%-28s", safe(it.Name))
 		if i == p.sel {
 			mark = "▸ "
 			name = m.st.Selected.Render(name)
 		}
-		lines = append(lines, mark+name+" "+it.Title)
+		lines = append(lines, mark+name+" "+safe(it.Title))
 	}
 	lines = append(lines, "")
 	if p.sel < len(p.items) {
-		for _, l := range wrapText(strings.TrimSpace(p.items[p.sel].Description), bw-4) {
+		for _, l := range wrapText(safe(strings.TrimSpace(p.items[p.sel].Description)), bw-4) {
 			lines = append(lines, m.st.Muted.Render(l))
 		}
 		lines = append(lines, m.st.Muted.Render(fmt.Sprintf("%d lesson steps", p.items[p.sel].Steps)))

@@ -157,11 +157,13 @@ func (m *Model) paletteLines(w int) []string {
 	lines := []string{p.in.View()}
 	switch {
 	case p.err != "":
-		for _, l := range wrapText(p.err, w-2) {
-			lines = append(lines, m.st.Bad.Render(l))
+		for _, l := range strings.Split(safeText(p.err), "\n") {
+			for _, l := range wrapText(l, w-2) {
+				lines = append(lines, m.st.Bad.Render(l))
+			}
 		}
 	case len(p.cands) > 1:
-		lines = append(lines, m.st.Muted.Render(strings.Join(p.cands, "  ")))
+		lines = append(lines, m.st.Muted.Render(safe(strings.Join(p.cands, "  "))))
 	case p.mode == modeCommand:
 		lines = append(lines, m.st.Muted.Render(m.usageHint(p.in.Value())))
 	}

@@ -15,11 +15,11 @@ func (m *Model) workloadLines(w, from, to int) []string {
 	var lines []string
 	for i := max(from, 0); i < min(to, len(m.data.workloads)); i++ {
 		wl := m.data.workloads[i]
-		name := wl.Ref()
+		name := safe(wl.Ref())
 		if wl.Kind == "pods" {
 			name = "bare pods"
 			if wl.Namespace != "default" {
-				name = wl.Namespace + "/bare pods"
+				name = safe(wl.Namespace) + "/bare pods"
 			}
 		}
 		mark := " "
@@ -89,7 +89,7 @@ func (m *Model) constraintHeader(sv lab.SpreadView) (string, string) {
 	if sv.MinDomainsForcedZero {
 		minText = m.st.Warn.Render(fmt.Sprintf("min 0: %d domains < minDomains %d", sv.EligibleDomains, sv.MinDomains))
 	}
-	return fmt.Sprintf("%s maxSkew %d %s%s", m.st.Bold.Render(shortKey(sv.TopologyKey)), sv.MaxSkew, sv.WhenUnsatisfiable, src), minText + " · " + verdict
+	return fmt.Sprintf("%s maxSkew %d %s%s", m.st.Bold.Render(m.sess.ShortKey(sv.TopologyKey)), sv.MaxSkew, sv.WhenUnsatisfiable, src), minText + " · " + verdict
 }
 
 // domainBars draws "zone-a ████ 4  zone-b ███ 3" scaled to the largest count.
@@ -116,7 +116,7 @@ func (m *Model) domainBars(sv lab.SpreadView, w int) string {
 		if !d.Eligible {
 			st = m.st.Muted
 		}
-		name := d.Domain
+		name := safe(d.Domain)
 		if !d.Eligible {
 			name += "⁻"
 		}
@@ -190,8 +190,8 @@ func (m *Model) pendingLines(w, from, n int) []string {
 func (m *Model) pendingEntry(i, w int, wrap bool) []string {
 	p := m.data.snap.Pending[i]
 	mark := " "
-	name := strings.TrimPrefix(p.Pod, "default/")
-	nameW := len(name)
+	name := safe(strings.TrimPrefix(p.Pod, "default/"))
+	nameW := cellWidth(name)
 	if i == clamp(m.pendIdx, len(m.data.snap.Pending)) && m.focus == focusPending {
 		mark = "▸"
 		name = m.st.Selected.Render(name)
@@ -201,9 +201,9 @@ func (m *Model) pendingEntry(i, w int, wrap bool) []string {
 	if p.NominatedNode != "" {
 		g = wst.Render(glyphNominated)
 	}
-	msg := p.Message
+	msg := safe(p.Message)
 	if p.NominatedNode != "" {
-		msg = "nominated to " + p.NominatedNode + " (waiting for victims to terminate) · " + msg
+		msg = "nominated to " + safe(p.NominatedNode) + " (waiting for victims to terminate) · " + msg
 	}
 	if msg == "" {
 		msg = "waiting for the scheduler"
@@ -237,12 +237,12 @@ func (m *Model) lessonLines(w int) []string {
 	}
 	i := m.sess.Step()
 	st := l.Steps[i]
-	lines := []string{m.st.Title.Render(fmt.Sprintf("step %d/%d · %s", i+1, len(l.Steps), st.Title))}
-	for _, para := range paragraphs(st.Text) {
+	lines := []string{m.st.Title.Render(fmt.Sprintf("step %d/%d · %s", i+1, len(l.Steps), safe(st.Title)))}
+	for _, para := range paragraphs(safeText(st.Text)) {
 		lines = append(lines, wrapText(para, w)...)
 	}
 	if len(st.Do) > 0 {
-		lines = append(lines, m.st.Muted.Render("a applies: ")+m.st.Accent.Render(strings.Join(st.Do, "; ")))
+		lines = append(lines, m.st.Muted.Render("a applies: ")+m.st.Accent.Render(safe(strings.Join(st.Do, "; "))))
 	}
 	for _, r := range m.data.lesson {
 		mark := m.st.Bad.Render("✗")
@@ -252,15 +252,15 @@ func (m *Model) lessonLines(w int) []string {
 		case r.OK:
 			mark = m.st.OK.Render("✓")
 		}
-		lines = append(lines, mark+" "+r.Expr)
+		lines = append(lines, mark+" "+safe(r.Expr))
 		if !r.OK && r.Err == nil && r.Detail != "" {
-			lines = append(lines, m.st.Muted.Render("   "+r.Detail))
+			lines = append(lines, m.st.Muted.Render("   "+safe(r.Detail)))
 		}
 		if !r.OK && r.Hint != "" {
-			lines = append(lines, m.st.Muted.Render("   hint: "+r.Hint))
+			lines = append(lines, m.st.Muted.Render("   hint: "+safe(r.Hint)))
 		}
 		if r.Err != nil {
-			lines = append(lines, m.st.Warn.Render("   "+r.Err.Error()))
+			lines = append(lines, m.st.Warn.Render("   "+safe(r.Err.Error())))
 		}
 	}
 	done := len(m.data.lesson) > 0

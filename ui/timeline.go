@@ -6,8 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"podlab.dev/podlab/engine/api"
-	"podlab.dev/podlab/engine/kubelet"
+	"podlab.dev/podlab/lab"
 )
 
 // zooms are the timeline's seconds per cell.
@@ -15,19 +14,19 @@ var zooms = []float64{0.25, 0.5, 1, 2, 5, 10, 30, 60}
 
 func (m *Model) phaseStyle(phase string) (lipgloss.Style, string) {
 	switch phase {
-	case kubelet.PhasePending:
+	case lab.PhasePending:
 		return m.st.Muted, "·"
-	case kubelet.PhaseContainerCreating:
+	case lab.PhaseContainerCreating:
 		return m.st.Muted, "░"
-	case kubelet.PhaseRunning:
+	case lab.PhaseRunning:
 		return m.st.OK, "━"
-	case kubelet.PhasePreStop:
+	case lab.PhasePreStop:
 		return m.st.Accent, "▓"
-	case kubelet.PhaseSIGTERM:
+	case lab.PhaseSIGTERM:
 		return m.st.Warn, "░"
-	case kubelet.PhaseSIGKILL:
+	case lab.PhaseSIGKILL:
 		return m.st.Bad, "✕"
-	case kubelet.PhaseGone:
+	case lab.PhaseGone:
 		return m.st.Muted, "│"
 	}
 	return m.st.Base, "?"
@@ -43,11 +42,11 @@ func (m *Model) timelineView(w, h int) []string {
 		}, w, h, true)
 	}
 	// the axis starts a little before the earliest termination
-	var start, end api.Time
+	var start, end lab.Time
 	first := true
 	for _, t := range tls {
 		for _, sp := range t.Timeline.Pod {
-			if sp.Phase == kubelet.PhaseRunning || sp.Phase == kubelet.PhasePending || sp.Phase == kubelet.PhaseContainerCreating {
+			if sp.Phase == lab.PhaseRunning || sp.Phase == lab.PhasePending || sp.Phase == lab.PhaseContainerCreating {
 				continue
 			}
 			if first || sp.Start < start {
@@ -66,7 +65,7 @@ func (m *Model) timelineView(w, h int) []string {
 	per := zooms[m.tlZoom]
 	labelW := min(30, w/3)
 	barW := max(w-labelW-4-13, 10) // room for "gone 1m30.5s" after the bar
-	cell := func(t api.Time) int { return int((t - start).Seconds() / per) }
+	cell := func(t lab.Time) int { return int((t - start).Seconds() / per) }
 	var lines []string
 	// axis
 	axis := make([]rune, barW)
@@ -76,7 +75,7 @@ func (m *Model) timelineView(w, h int) []string {
 	var ticks strings.Builder
 	step := max(10, barW/6)
 	for c := 0; c < barW; c += step {
-		label := api.Time(float64(start) + float64(c)*per*1e9).String()
+		label := lab.Time(float64(start) + float64(c)*per*1e9).String()
 		if c+len(label) > barW {
 			break // a cut label reads as a wrong time
 		}
@@ -84,15 +83,15 @@ func (m *Model) timelineView(w, h int) []string {
 	}
 	lines = append(lines, m.st.Muted.Render(fmt.Sprintf("%-*s %s", labelW, fmt.Sprintf("virtual time · %gs/cell", per), fit(strings.TrimRight(ticks.String(), " "), barW))))
 	for _, t := range tls {
-		lines = append(lines, fit(m.st.Bold.Render(t.Pod), labelW)+" "+m.gantt(t.Timeline.Pod, cell, barW)+" "+m.goneLabel(t.Timeline.Pod))
+		lines = append(lines, fit(m.st.Bold.Render(safe(t.Pod)), labelW)+" "+m.gantt(t.Timeline.Pod, cell, barW)+" "+m.goneLabel(t.Timeline.Pod))
 		for _, c := range t.Timeline.Containers {
-			name := "  " + c.Name
+			name := "  " + safe(c.Name)
 			if c.Sidecar {
 				name += " (sidecar)"
 			}
 			lines = append(lines, fit(m.st.Muted.Render(name), labelW)+" "+m.gantt(c.Spans, cell, barW))
 		}
-		cause := fmt.Sprintf("  ↑ %s %s: %s", t.Cause.Time, t.Cause.Reason, t.Cause.Message)
+		cause := fmt.Sprintf("  ↑ %s %s: %s", t.Cause.Time, safe(t.Cause.Reason), safe(t.Cause.Message))
 		lines = append(lines, m.st.Muted.Render(fit(cause, w-4)))
 	}
 	lines = append(lines, "", m.legendLine())
@@ -101,7 +100,7 @@ func (m *Model) timelineView(w, h int) []string {
 	return box(m.st, "timeline · termination of pods (+/- zoom)", lines[start0:], w, h, true)
 }
 
-func (m *Model) gantt(spans []kubelet.Span, cell func(api.Time) int, width int) string {
+func (m *Model) gantt(spans []lab.Span, cell func(lab.Time) int, width int) string {
 	// phase index per cell (-1: empty), then one style call per run
 	row := make([]int, width)
 	for i := range row {
@@ -133,9 +132,9 @@ func (m *Model) gantt(spans []kubelet.Span, cell func(api.Time) int, width int) 
 	return out.String()
 }
 
-func (m *Model) goneLabel(spans []kubelet.Span) string {
+func (m *Model) goneLabel(spans []lab.Span) string {
 	for _, sp := range spans {
-		if sp.Phase == kubelet.PhaseGone {
+		if sp.Phase == lab.PhaseGone {
 			return m.st.Muted.Render("gone " + sp.Start.String())
 		}
 	}
@@ -144,7 +143,7 @@ func (m *Model) goneLabel(spans []kubelet.Span) string {
 
 func (m *Model) legendLine() string {
 	var parts []string
-	for _, p := range []string{kubelet.PhaseRunning, kubelet.PhasePreStop, kubelet.PhaseSIGTERM, kubelet.PhaseSIGKILL, kubelet.PhaseGone} {
+	for _, p := range []string{lab.PhaseRunning, lab.PhasePreStop, lab.PhaseSIGTERM, lab.PhaseSIGKILL, lab.PhaseGone} {
 		st, ch := m.phaseStyle(p)
 		parts = append(parts, st.Render(strings.Repeat(ch, 2))+" "+p)
 	}

@@ -70,9 +70,9 @@ func paletteTitle(mode paletteMode) string {
 func (m *Model) header(w int) string {
 	title := "podlab"
 	if sc := m.sess.File().Scenario; sc != nil && sc.Title != "" {
-		title += " ▸ " + sc.Title
+		title += " ▸ " + safe(sc.Title)
 	} else {
-		title += " ▸ " + m.sess.File().Name
+		title += " ▸ " + safe(m.sess.File().Name)
 	}
 	step := ""
 	if l := m.sess.Lesson(); l != nil {
@@ -145,9 +145,9 @@ func (m *Model) statusLine(w int) string {
 			c.Nodes, c.Running, c.Pending, c.Starting, c.Terminating)), w)
 	}
 	if m.statusErr {
-		return fit(m.st.Bad.Render(" ✗ "+m.status), w)
+		return fit(m.st.Bad.Render(" ✗ "+safe(m.status)), w)
 	}
-	return fit(m.st.OK.Render(" "+m.status), w)
+	return fit(m.st.OK.Render(" "+safe(m.status)), w)
 }
 
 // footer shows the keys that matter in the current view.
@@ -260,7 +260,7 @@ func (m *Model) clusterView(w, h int) []string {
 			wlTitle := "workloads"
 			spTitle := "spread"
 			if wl, ok := m.selectedWorkload(); ok {
-				spTitle = "spread · " + wl.Ref()
+				spTitle = "spread · " + safe(wl.Ref())
 			}
 			wlBox := box(m.st, wlTitle, m.workloadLines(wlW-4, from, from+lowerH-2), wlW, lowerH, m.focus == focusWorkloads)
 			spBox := box(m.st, spTitle, spread, mainW-wlW-1, lowerH, false)
@@ -320,5 +320,5 @@ func (m *Model) lessonBar(w int) string {
 	if done {
 		tail = " " + m.st.OK.Render("all checks pass ✓") + m.st.Muted.Render("  > next · L hide")
 	}
-	return fit(m.st.Title.Render(fmt.Sprintf(" step %d/%d · %s ", i+1, len(l.Steps), l.Steps[i].Title))+marks+tail, w)
+	return fit(m.st.Title.Render(fmt.Sprintf(" step %d/%d · %s ", i+1, len(l.Steps), safe(l.Steps[i].Title)))+marks+tail, w)
 }

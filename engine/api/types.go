@@ -169,11 +169,13 @@ const (
 
 // Pod condition types.
 const (
-	PodScheduled     = "PodScheduled"
-	PodReady         = "Ready"
-	PodInitialized   = "Initialized"
-	ContainersReady  = "ContainersReady"
-	DisruptionTarget = "DisruptionTarget"
+	PodScheduled   = "PodScheduled"
+	PodReady       = "Ready"
+	PodInitialized = "Initialized"
+	// PodReadyToStartContainers: the sandbox is up (kubelet, GA since 1.29).
+	PodReadyToStartContainers = "PodReadyToStartContainers"
+	ContainersReady           = "ContainersReady"
+	DisruptionTarget          = "DisruptionTarget"
 )
 
 // Preemption policies.
@@ -280,6 +282,8 @@ type PodStatus struct {
 	StartTime         *Time
 	QOSClass          string
 	ContainerStatuses []ContainerStatus
+	// InitContainerStatuses are the init containers' (sidecars included).
+	InitContainerStatuses []ContainerStatus
 }
 
 // ContainerStatus is the part of v1.ContainerStatus the lab uses.
@@ -287,6 +291,39 @@ type ContainerStatus struct {
 	Name         string
 	Ready        bool
 	RestartCount int32
+	// Started is the startup probe's verdict (nil when not reported).
+	Started   *bool
+	State     ContainerState
+	LastState ContainerState
+}
+
+// ContainerState is v1.ContainerState: at most one member is set.
+type ContainerState struct {
+	Waiting    *ContainerStateWaiting
+	Running    *ContainerStateRunning
+	Terminated *ContainerStateTerminated
+}
+
+// ContainerStateWaiting is v1.ContainerStateWaiting (e.g. reason
+// CrashLoopBackOff, ContainerCreating, PodInitializing).
+type ContainerStateWaiting struct {
+	Reason  string
+	Message string
+}
+
+// ContainerStateRunning is v1.ContainerStateRunning.
+type ContainerStateRunning struct {
+	StartedAt Time
+}
+
+// ContainerStateTerminated is v1.ContainerStateTerminated.
+type ContainerStateTerminated struct {
+	ExitCode   int32
+	Signal     int32
+	Reason     string
+	Message    string
+	StartedAt  Time
+	FinishedAt Time
 }
 
 // Condition returns the pod condition of the given type, or nil.

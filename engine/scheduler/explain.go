@@ -61,6 +61,11 @@ type NodeVerdict struct {
 // feasible, every feasible node is scored (upstream skips scoring when
 // only one node is feasible; the chosen node is the same).
 func (s *Scheduler) Explain(pi *framework.PodInfo) *Explanation {
+	prof := s.profileFor(pi.Pod)
+	if prof == nil {
+		return &Explanation{Pod: pi.Pod.Key(), Message: noProfileResult(pi.Pod).Message, Chosen: ""}
+	}
+	s.use(prof)
 	pcg := *s.pcg
 	rng := rand.New(&pcg)
 	o := s.run(pi, true, rng)

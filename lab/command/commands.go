@@ -412,6 +412,7 @@ var kindAliases = map[string]string{
 	"pod": "pod", "pods": "pod", "po": "pod",
 	"deployment": "deployment", "deployments": "deployment", "deploy": "deployment",
 	"replicaset": "replicaset", "replicasets": "replicaset", "rs": "replicaset",
+	"replicationcontroller": "replicationcontroller", "replicationcontrollers": "replicationcontroller", "rc": "replicationcontroller",
 	"statefulset": "statefulset", "statefulsets": "statefulset", "sts": "statefulset",
 	"daemonset": "daemonset", "daemonsets": "daemonset", "ds": "daemonset",
 	"job": "job", "jobs": "job",

@@ -168,7 +168,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestUsageInErrors(t *testing.T) {
 	_, err := Parse("scale deployment/web")
-	if err == nil || !strings.Contains(err.Error(), "(usage: scale deployment|statefulset|replicaset/NAME --replicas=N)") {
+	if err == nil || !strings.Contains(err.Error(), "(usage: scale deployment|statefulset|replicaset|rc/NAME --replicas=N)") {
 		t.Fatalf("usage missing: %v", err)
 	}
 }

@@ -261,12 +261,12 @@ var verbs = map[string]verbSpec{
 		},
 	},
 	"scale": {
-		usage: "scale deployment|statefulset|replicaset/NAME --replicas=N",
+		usage: "scale deployment|statefulset|replicaset|rc/NAME --replicas=N",
 		help:  "set a workload's replica count",
 		flags: map[string]flagKind{"replicas": valueFlag},
 		args:  []ArgKind{ArgObject},
 		build: func(a *args) (Command, error) {
-			kind, name, rest, err := splitKindName(a.pos, "deployment", "statefulset", "replicaset")
+			kind, name, rest, err := splitKindName(a.pos, "deployment", "statefulset", "replicaset", "replicationcontroller")
 			if err != nil {
 				return nil, err
 			}
@@ -305,7 +305,7 @@ var verbs = map[string]verbSpec{
 		flags: map[string]flagKind{"grace-period": valueFlag, "force": boolFlag, "cascade": valueFlag, "now": boolFlag},
 		args:  []ArgKind{ArgObject},
 		build: func(a *args) (Command, error) {
-			kind, name, rest, err := splitKindName(a.pos, "pod", "deployment", "replicaset", "statefulset", "daemonset", "job", "cronjob", "pdb", "priorityclass", "node")
+			kind, name, rest, err := splitKindName(a.pos, "pod", "deployment", "replicaset", "replicationcontroller", "statefulset", "daemonset", "job", "cronjob", "pdb", "priorityclass", "node")
 			if err != nil {
 				return nil, err
 			}
@@ -538,6 +538,7 @@ var verbs = map[string]verbSpec{
 		help:  "what the cluster autoscaler's last loop decided and why, node group by node group",
 		build: func(a *args) (Command, error) { return AutoscalerStatus{}, noMorePositional(a.pos) },
 	},
+	"deschedule": deschedulerVerb,
 	"undo": {
 		usage: "undo",
 		help:  "undo the last command",

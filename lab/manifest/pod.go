@@ -258,42 +258,6 @@ func (d *decoder) probe(n *yaml.Node, path string) *int64 {
 	return grace
 }
 
-func (d *decoder) podStatus(n *yaml.Node, path string, s *api.PodStatus) {
-	d.fields(n, path, schemaPodStatus, func(key string, v *yaml.Node, p string) {
-		switch key {
-		case "phase":
-			s.Phase = d.str(v, p)
-		case "conditions":
-			s.Conditions = d.conditions(v, p, schemaPodCondition)
-		case "reason":
-			s.Reason = d.str(v, p)
-		case "message":
-			s.Message = d.str(v, p)
-		case "nominatedNodeName":
-			s.NominatedNodeName = d.str(v, p)
-		case "startTime":
-			d.timestamp(v, p, true, func(t api.Time) { s.StartTime = &t })
-		case "qosClass":
-			s.QOSClass = d.str(v, p)
-		case "containerStatuses":
-			d.seq(v, p, func(_ int, e *yaml.Node, p string) {
-				var cs api.ContainerStatus
-				d.fields(e, p, schemaContainerStatus, func(key string, v *yaml.Node, p string) {
-					switch key {
-					case "name":
-						cs.Name = d.str(v, p)
-					case "ready":
-						cs.Ready = d.boolean(v, p)
-					case "restartCount":
-						cs.RestartCount, _ = d.int32(v, p)
-					}
-				})
-				s.ContainerStatuses = append(s.ContainerStatuses, cs)
-			})
-		}
-	})
-}
-
 // conditions decodes node or pod conditions.
 func (d *decoder) conditions(n *yaml.Node, path string, s *schema) []api.Condition {
 	var out []api.Condition

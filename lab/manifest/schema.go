@@ -114,10 +114,14 @@ var (
 	schemaToleration       = newSchema("key operator value effect tolerationSeconds", "")
 	schemaSpreadConstraint = newSchema("maxSkew topologyKey whenUnsatisfiable labelSelector minDomains nodeAffinityPolicy nodeTaintsPolicy matchLabelKeys", "")
 
-	schemaPodStatus = newSchema("phase conditions reason message nominatedNodeName startTime qosClass containerStatuses",
-		"hostIP hostIPs podIP podIPs initContainerStatuses ephemeralContainerStatuses resize resourceClaimStatuses observedGeneration allocatedResources resources extendedResourceClaimStatus nodeAllocatableResourceClaimStatuses")
+	schemaPodStatus = newSchema("phase conditions reason message nominatedNodeName startTime qosClass containerStatuses initContainerStatuses",
+		"hostIP hostIPs podIP podIPs ephemeralContainerStatuses resize resourceClaimStatuses observedGeneration allocatedResources resources extendedResourceClaimStatus nodeAllocatableResourceClaimStatuses")
 	schemaPodCondition    = newSchema("type status reason message lastTransitionTime", "lastProbeTime observedGeneration")
-	schemaContainerStatus = newSchema("name ready restartCount", "state lastState image imageID containerID started allocatedResources resources volumeMounts user allocatedResourcesStatus stopSignal")
+	schemaContainerStatus = newSchema("name ready restartCount state lastState started", "image imageID containerID allocatedResources resources volumeMounts user allocatedResourcesStatus stopSignal")
+	schemaContainerState  = newSchema("waiting running terminated", "")
+	schemaStateWaiting    = newSchema("reason message", "")
+	schemaStateRunning    = newSchema("startedAt", "")
+	schemaStateTerminated = newSchema("exitCode signal reason message startedAt finishedAt", "containerID")
 	schemaNamespaceSpec   = newSchema("", "finalizers")
 	schemaPDBSpec         = newSchema("minAvailable maxUnavailable selector unhealthyPodEvictionPolicy", "")
 	schemaPDBStatus       = newSchema("disruptionsAllowed currentHealthy desiredHealthy expectedPods disruptedPods", "observedGeneration conditions")

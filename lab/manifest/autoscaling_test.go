@@ -1,0 +1,88 @@
+package manifest
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+const hpaHead = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n"
+
+func TestHPADecode(t *testing.T) {
+	in := hpaHead + `  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 10
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+  - type: Resource
+    resource: {name: memory, target: {type: AverageValue, averageValue: 300Mi}}
+  - type: Pods
+    pods: {metric: {name: qps}, target: {type: AverageValue, averageValue: "1k"}}
+  behavior:
+    scaleDown:
+      stabilizationWindowSeconds: 60
+      policies: [{type: Pods, value: 1, periodSeconds: 30}]
+`
+	objs, err := Load("t.yaml", []byte(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs.HPAs) != 1 {
+		t.Fatalf("HPAs %d", len(objs.HPAs))
+	}
+	h := objs.HPAs[0]
+	s := h.Spec
+	if h.Namespace != "default" || s.ScaleTargetRef.Kind != "Deployment" || s.ScaleTargetRef.Name != "web" || *s.MinReplicas != 2 || s.MaxReplicas != 10 {
+		t.Fatalf("spec %+v", s)
+	}
+	if len(s.Metrics) != 2 || *s.Metrics[0].Resource.Target.AverageUtilization != 50 || s.Metrics[1].Resource.Target.AverageValue.Value() != 300<<20 {
+		t.Fatalf("metrics %+v", s.Metrics)
+	}
+	if s.Behavior == nil || s.Behavior.ScaleUp != nil || *s.Behavior.ScaleDown.StabilizationWindowSeconds != 60 || s.Behavior.ScaleDown.Policies[0].PeriodSeconds != 30 {
+		t.Fatalf("behavior %+v", s.Behavior)
+	}
+	var warned bool
+	for _, w := range objs.Warnings {
+		if strings.Contains(w.Message, "metric type Pods is not modelled by the lab") && w.Line == 13 {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Fatalf("no warning for the Pods metric at line 13: %+v", objs.Warnings)
+	}
+}
+
+func TestHPAValidation(t *testing.T) {
+	cases := []struct {
+		name, spec string
+		want       []string
+	}{
+		{"max below min", "  scaleTargetRef: {kind: Deployment, name: web}\n  minReplicas: 3\n  maxReplicas: 2\n",
+			[]string{"t.yaml:7:16: HorizontalPodAutoscaler \"web\" is invalid: spec.maxReplicas: Invalid value: 2: must be greater than or equal to `minReplicas`"}},
+		{"no max", "  scaleTargetRef: {kind: Deployment, name: web}\n",
+			[]string{`t.yaml:5:3: HorizontalPodAutoscaler "web" is invalid: spec.maxReplicas: Invalid value: 0: must be greater than 0 (set maxReplicas)`}},
+		{"no target kind", "  scaleTargetRef: {name: web}\n  maxReplicas: 2\n",
+			[]string{`t.yaml:5:19: HorizontalPodAutoscaler "web" is invalid: spec.scaleTargetRef.kind: Required value (Deployment, StatefulSet or ReplicaSet)`}},
+		{"utilization zero", "  scaleTargetRef: {kind: Deployment, name: web}\n  maxReplicas: 2\n  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target: {type: Utilization, averageUtilization: 0}\n",
+			[]string{`t.yaml:11:55: HorizontalPodAutoscaler "web" is invalid: spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0`}},
+		{"no target value", "  scaleTargetRef: {kind: Deployment, name: web}\n  maxReplicas: 2\n  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target: {type: Utilization}\n",
+			[]string{`t.yaml:11:15: HorizontalPodAutoscaler "web" is invalid: spec.metrics[0].resource.target.averageUtilization: Required value: must set either a target raw value or a target utilization (e.g. type: Utilization with averageUtilization: 50)`}},
+		{"bad select policy", "  scaleTargetRef: {kind: Deployment, name: web}\n  maxReplicas: 2\n  behavior:\n    scaleUp: {selectPolicy: Fastest}\n",
+			[]string{`t.yaml:8:29: HorizontalPodAutoscaler "web" is invalid: spec.behavior.scaleUp.selectPolicy: Unsupported value: "Fastest": supported values: "Disabled", "Max", "Min"`}},
+		{"period too long", "  scaleTargetRef: {kind: Deployment, name: web}\n  maxReplicas: 2\n  behavior:\n    scaleDown:\n      policies: [{type: Percent, value: 10, periodSeconds: 3600}]\n",
+			[]string{`t.yaml:9:60: HorizontalPodAutoscaler "web" is invalid: spec.behavior.scaleDown.policies[0].periodSeconds: Invalid value: 3600: must be less than or equal to 1800`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load("t.yaml", []byte(hpaHead+tc.spec), Options{})
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("Load succeeded, want %q", tc.want)
+			}
+			if got := e.Error(); got != strings.Join(tc.want, "\n") {
+				t.Errorf("got:\n%s\nwant:\n%s", got, strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}

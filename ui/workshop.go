@@ -1,0 +1,17 @@
+package ui
+
+// What podlab serve (serve/) needs from the lab model for a participant's
+// session; the server wraps the model and calls these on the program's
+// own goroutine (from its Update), never concurrently.
+
+// noFilesStatus is the status line when a served session presses open,
+// save or the preset picker.
+const noFilesStatus = "this workshop lab cannot open or save files or switch lessons — your progress is kept by the server"
+
+// SetStep moves the lesson to step i (0-based) and shows it, as the
+// instructor's "push the room to step N" does.
+func (m *Model) SetStep(i int) {
+	m.sess.SetStep(i)
+	m.lessonOpen = true
+	m.refresh()
+}
