@@ -155,3 +155,34 @@ func TestNoAutoscaler(t *testing.T) {
 		t.Fatalf("%q, %v", out, err)
 	}
 }
+
+// The lownodeutilization-vs-scale-down preset's claim: without the
+// descheduler pass the autoscaler has removed a node by 6m; with it, the
+// refilled node makes the scale-down start over.
+func TestLowNodeUtilizationDelaysScaleDown(t *testing.T) {
+	for _, tc := range []struct {
+		deschedule bool
+		nodes      int
+	}{{false, 2}, {true, 3}} {
+		f, err := LoadPreset("lownodeutilization-vs-scale-down")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewSession(f, SessionOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := []string{"scale deployment/web --replicas=5", "advance 2m", "scale deployment/web --replicas=4", "advance 2m"}
+		if tc.deschedule {
+			lines = append(lines, "deschedule")
+		}
+		for _, l := range append(lines, "advance 2m") {
+			if _, err := s.Apply(l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := len(s.Engine().Nodes()); n != tc.nodes {
+			t.Errorf("deschedule=%v: %d nodes at %s, want %d", tc.deschedule, n, s.Now(), tc.nodes)
+		}
+	}
+}
