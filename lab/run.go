@@ -218,6 +218,9 @@ func writeRunText(w io.Writer, s *Session, r RunReport) error {
 	for _, e := range s.eng.Events() {
 		fmt.Fprintf(w, "%-8s %-8s %-26s %-34s %s\n", e.Time.String(), e.Type, e.Reason, e.Object, e.Message)
 	}
+	if s.autoscaler != nil {
+		fmt.Fprintf(w, "\n%s\n", s.AutoscalerStatusText())
+	}
 	writeDescheduleText(w, s)
 	for _, d := range r.Drains {
 		state := "in progress"

@@ -128,6 +128,7 @@ type scenarioYAML struct {
 	Cluster     map[string]any      `yaml:"cluster,omitempty"`
 	Scheduler   map[string]any      `yaml:"scheduler,omitempty"`
 	Kubelet     map[string]any      `yaml:"kubelet,omitempty"`
+	Autoscaler  *yaml.Node          `yaml:"autoscaler,omitempty"`
 	Timeline    []map[string]string `yaml:"timeline,omitempty"`
 	Fork        map[string]string   `yaml:"fork,omitempty"`
 	Lesson      map[string]any      `yaml:"lesson,omitempty"`
@@ -218,6 +219,9 @@ func renderScenario(sc *Scenario) ([]byte, error) {
 	}
 	if sc.Fork != nil {
 		y.Fork = map[string]string{"at": sc.Fork.At.String()}
+	}
+	if sc.Autoscaler != nil {
+		y.Autoscaler = sc.Autoscaler.Node
 	}
 	for _, e := range sc.Timeline {
 		entry := map[string]string{"at": e.At.String()}

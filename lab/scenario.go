@@ -31,6 +31,7 @@ type Scenario struct {
 	Cluster     ClusterSpec
 	Scheduler   SchedulerSpec
 	Kubelet     KubeletSpec
+	Autoscaler  *AutoscalerSpec // the cluster autoscaler (lab/autoscaler.go); nil: none
 	Descheduler DeschedulerSpec
 	Timeline    []TimelineEntry
 	// Fork is set in a saved forked session: where it split into lanes

@@ -213,7 +213,7 @@ func (p *scenarioParser) commands(n *yaml.Node, what string) []string {
 
 func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
 	s := &Scenario{Pos: p.pos(n)}
-	p.fields(n, "Scenario", []string{"apiVersion", "kind", "metadata", "title", "description", "seed", "clock", "cluster", "scheduler", "kubelet", "descheduler", "timeline", "fork", "lesson"}, func(key string, v *yaml.Node) {
+	p.fields(n, "Scenario", []string{"apiVersion", "kind", "metadata", "title", "description", "seed", "clock", "cluster", "scheduler", "kubelet", "descheduler", "autoscaler", "timeline", "fork", "lesson"}, func(key string, v *yaml.Node) {
 		switch key {
 		case "apiVersion":
 		case "kind":
@@ -249,6 +249,8 @@ func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
 			p.schedulerSpec(v, &s.Scheduler)
 		case "kubelet":
 			p.kubelet(v, &s.Kubelet)
+		case "autoscaler":
+			s.Autoscaler = p.autoscalerSpec(v)
 		case "descheduler":
 			p.descheduler(v, &s.Descheduler)
 		case "timeline":

@@ -9,6 +9,7 @@ import (
 
 	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/autoscaler"
 	"podlab.dev/podlab/engine/controllers"
 	"podlab.dev/podlab/engine/controllers/attach"
 	"podlab.dev/podlab/engine/descheduler"
@@ -62,6 +63,8 @@ type Session struct {
 	// services are the Services (by namespace/name) whose selectors the
 	// spreading defaults count with (api.DefaultSelector).
 	services map[string]*api.Service
+	// autoscaler is the cluster autoscaler (nil: the scenario has none).
+	autoscaler *autoscaler.Autoscaler
 	// nextTimeline is the index of the first scenario timeline entry not yet run.
 	nextTimeline int
 
@@ -143,12 +146,16 @@ func (s *Session) reset() error {
 	s.eng = engine.New(cfg)
 	s.ctl = attach.New(s.eng, s.seed)
 	s.nextTimeline = 0
+	if err := s.buildAutoscaler(); err != nil {
+		return err
+	}
 	if err := s.load(); err != nil {
 		return err
 	}
 	if err := s.ctl.Start(); err != nil {
 		return err
 	}
+	s.startAutoscaler()
 	s.startDescheduler()
 	return s.eng.RunUntil(0)
 }
@@ -323,6 +330,9 @@ func (s *Session) load() error {
 			return fmt.Errorf("%s: node %s: %w", objs.PosOf(n), n.Name, err)
 		}
 	}
+	if err := s.addGroupNodes(); err != nil {
+		return err
+	}
 	for _, pdb := range objs.PodDisruptionBudgets {
 		cp := *pdb
 		if err := s.eng.AddPDB(&cp); err != nil {
@@ -486,6 +496,8 @@ func (s *Session) Apply(line string) (string, error) {
 		return s.Undo()
 	case command.Redo:
 		return s.Redo()
+	case command.AutoscalerStatus:
+		return s.AutoscalerStatusText(), nil
 	case command.Apply:
 		if c.File != "" && s.opts.NoFiles {
 			return "", ErrNoFiles

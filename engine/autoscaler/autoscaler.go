@@ -197,6 +197,9 @@ func (a *Autoscaler) registerProvisioned(e *engine.Engine, now api.Time) {
 		}
 		n := nodeFromTemplate(g.Template, u.Name)
 		n.Labels[NodeGroupLabel] = g.Name
+		for e.Node(n.Name) != nil { // a node of that name was added meanwhile
+			n = a.newNode(*g)
+		}
 		_ = e.AddNode(n)
 	}
 }
@@ -291,4 +294,15 @@ func since(t *api.Time, now api.Time) time.Duration {
 		return 1 << 62
 	}
 	return time.Duration(now - *t)
+}
+
+// NewGroupNode returns the group's next node (GROUP-N, labelled into the
+// group) for a loader that starts the group with nodes; nil for an
+// unknown group.
+func (a *Autoscaler) NewGroupNode(group string) *api.Node {
+	g := a.group(group)
+	if g == nil {
+		return nil
+	}
+	return a.newNode(*g)
 }

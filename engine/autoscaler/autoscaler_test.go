@@ -133,3 +133,28 @@ func TestDeterministicClone(t *testing.T) {
 	}
 	_ = engine.EventNormal
 }
+
+// Utilisation is read before any removal is simulated
+// (eligibility.FilterOutUnremovable runs over every candidate first): the
+// second node reports its own 25 %, not the pods the first would send it.
+func TestUtilizationIsReadBeforeRemovalSimulation(t *testing.T) {
+	e, a := cluster(t, []NodeGroup{group("pool", 0, 5, template("4", "8Gi", "zone-a"))}, Options{})
+	for _, name := range []string{"pool-7", "pool-8"} {
+		n := nodeFromTemplate(template("4", "8Gi", "zone-a"), name)
+		n.Labels[NodeGroupLabel] = "pool"
+		if err := e.AddNode(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p1, p2 := pod("p1", "1", "1Gi", "rs"), pod("p2", "1", "1Gi", "rs")
+	p1.Spec.NodeName, p2.Spec.NodeName = "pool-7", "pool-8"
+	create(t, e, p1, p2)
+	run(t, e, 10*time.Second)
+	nodes := a.Status().ScaleDown.Nodes
+	if len(nodes) != 2 || nodes[0].Utilization != 0.25 || nodes[1].Utilization != 0.25 {
+		t.Fatalf("utilisation: %+v", nodes)
+	}
+	if !nodes[0].Unneeded || nodes[1].Unneeded || !strings.HasPrefix(nodes[1].Reason, "NoPlaceToMovePods") {
+		t.Fatalf("verdicts: %+v", nodes)
+	}
+}

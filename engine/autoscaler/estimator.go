@@ -69,9 +69,11 @@ func podScore(p *api.Pod, template *api.Node) float64 {
 // reverted before returning.
 func (s *simulation) estimate(groups []*podGroup, template *api.Node, limit int) (int, []*api.Pod) {
 	ordered := append([]*podGroup(nil), groups...)
-	sort.SliceStable(ordered, func(i, j int) bool {
-		return podScore(ordered[i].Pods[0], template) > podScore(ordered[j].Pods[0], template)
-	})
+	score := make(map[*podGroup]float64, len(ordered))
+	for _, g := range ordered {
+		score[g] = podScore(g.Pods[0], template)
+	}
+	sort.SliceStable(ordered, func(i, j int) bool { return score[ordered[i]] > score[ordered[j]] })
 	s.fork()
 	defer s.revert()
 	var (

@@ -84,6 +84,10 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, sim *simulation, nodes []*api.N
 	removed := map[string]bool{}
 	unneeded := map[string]bool{}
 	toMove := map[string][]*api.Pod{}
+	// eligibility first (FilterOutUnremovable): every node's utilisation is
+	// read before any removal is simulated, so pods moved in the simulation
+	// do not count against their destination.
+	var eligible []int
 	for _, n := range nodes {
 		g := a.groupOf(n)
 		if g == "" {
@@ -107,24 +111,29 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, sim *simulation, nodes []*api.N
 		case ns.Utilization >= a.opts.ScaleDownUtilizationThreshold:
 			ns.Reason = fmt.Sprintf("NotUnderutilized: %s requested is %.0f%% of allocatable, not below the %.0f%% threshold", ns.Resource, ns.Utilization*100, a.opts.ScaleDownUtilizationThreshold*100)
 		default:
-			pods, dests, reason := a.simulateRemoval(sim, ni, tracker, ksPDBs, skipSystem, removed, deletingSet, now)
-			if reason != "" {
-				ns.Reason = reason
-				break
-			}
-			removed[n.Name] = true
-			unneeded[n.Name] = true
-			toMove[n.Name] = pods
-			ns.Unneeded = true
-			ns.Destinations = dests
-			since, ok := a.unneededSince[n.Name]
-			if !ok {
-				since = now
-				a.unneededSince[n.Name] = now
-			}
-			ns.UnneededSince = since
+			eligible = append(eligible, len(sd.Nodes))
 		}
 		sd.Nodes = append(sd.Nodes, ns)
+	}
+	// then the removal simulation, candidate by candidate (name order)
+	for _, i := range eligible {
+		ns := &sd.Nodes[i]
+		pods, dests, reason := a.simulateRemoval(sim, sim.snap.Get(ns.Node), tracker, ksPDBs, skipSystem, removed, deletingSet, now)
+		if reason != "" {
+			ns.Reason = reason
+			continue
+		}
+		removed[ns.Node] = true
+		unneeded[ns.Node] = true
+		toMove[ns.Node] = pods
+		ns.Unneeded = true
+		ns.Destinations = dests
+		since, ok := a.unneededSince[ns.Node]
+		if !ok {
+			since = now
+			a.unneededSince[ns.Node] = now
+		}
+		ns.UnneededSince = since
 	}
 	for name := range a.unneededSince {
 		if !unneeded[name] {

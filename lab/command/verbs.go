@@ -524,6 +524,11 @@ var verbs = map[string]verbSpec{
 			return NodeHealth{Node: n}, noMorePositional(rest)
 		},
 	},
+	"autoscaler status": {
+		usage: "autoscaler status",
+		help:  "what the cluster autoscaler's last loop decided and why, node group by node group",
+		build: func(a *args) (Command, error) { return AutoscalerStatus{}, noMorePositional(a.pos) },
+	},
 	"deschedule": deschedulerVerb,
 	"undo": {
 		usage: "undo",
