@@ -25,7 +25,9 @@ var epoch = time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
 
 func ts(sec int) string { return epoch.Add(time.Duration(sec) * time.Second).Format(time.RFC3339) }
 
-func uid(kind, i int) string { return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", i, kind, i%4096, kind, i) }
+func uid(kind, i int) string {
+	return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", i, kind, i%4096, kind, i)
+}
 
 const (
 	replicasPerDeployment = 10
@@ -104,7 +106,9 @@ func namespace(name string, i int) obj {
 		set("status", obj{}.set("phase", "Active"))
 }
 
-func nodeName(i int) string { return fmt.Sprintf("ip-10-%d-%d-%d.eu-west-1.compute.internal", i/65536%256, i/256%256, i%256) }
+func nodeName(i int) string {
+	return fmt.Sprintf("ip-10-%d-%d-%d.eu-west-1.compute.internal", i/65536%256, i/256%256, i%256)
+}
 
 func zone(i int) string { return "eu-west-1" + string(rune('a'+i%3)) }
 
