@@ -3,6 +3,7 @@ package ui
 import (
 	"image/color"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 
 	"podlab.dev/podlab/assets"
@@ -67,6 +68,14 @@ func NewStyles(t assets.Theme, noColor bool) *Styles {
 	s.borderSide = s.Border.Render("│")
 	s.borderSideActive = s.Accent.Render("│")
 	return s
+}
+
+// helpStyles are the footer's and the help overlay's styles (bubbles/help).
+func (s *Styles) helpStyles() help.Styles {
+	return help.Styles{
+		Ellipsis: s.Muted, ShortKey: s.Key, ShortDesc: s.Muted, ShortSeparator: s.Muted,
+		FullKey: s.Key, FullDesc: s.Base, FullSeparator: s.Muted,
+	}
 }
 
 // Workload returns the colour style of the i-th workload.
