@@ -96,6 +96,8 @@ func (m *Model) setKeys() {
 	g.NextStep.SetEnabled(l != nil && m.sess.Step() < len(l.Steps)-1)
 	g.PrevStep.SetEnabled(l != nil && m.sess.Step() > 0)
 	g.Apply.SetEnabled(l != nil && len(l.Steps[m.sess.Step()].Do) > 0)
+	// only the cluster view shows the lesson
+	g.ToggleLesson.SetEnabled(m.view == 0)
 	m.views[m.view].SetKeys()
 	if ov := m.overlay(); ov != nil {
 		ov.SetKeys()

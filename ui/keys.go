@@ -113,6 +113,9 @@ func (k *globalKeys) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (k *globalKeys) FullHelp() [][]key.Binding { return fullHelp(k.groups()) }
 
+// quitKey quits from an overlay too (the overlays take every other key).
+var quitKey = bind("", "quit", "ctrl+c")
+
 // scrollKeys scroll a view line by line, by pages and to its ends.
 type scrollKeys struct {
 	Up, Down, PageUp, PageDown, Home, End key.Binding
@@ -133,10 +136,14 @@ func (k *scrollKeys) all() []*key.Binding {
 	return []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Home, &k.End}
 }
 
-// setEnabled enables the scroll keys when there is something to scroll.
-func (k *scrollKeys) setEnabled(on bool) {
-	for _, b := range k.all() {
-		b.SetEnabled(on)
+// setEnabled enables the keys that move from line off of a view that
+// scrolls to limit: not up from the top, not down from the bottom.
+func (k *scrollKeys) setEnabled(off, limit int) {
+	for _, b := range []*key.Binding{&k.Up, &k.PageUp, &k.Home} {
+		b.SetEnabled(off > 0)
+	}
+	for _, b := range []*key.Binding{&k.Down, &k.PageDown, &k.End} {
+		b.SetEnabled(off < limit)
 	}
 }
 

@@ -39,23 +39,24 @@ func newHelpOverlay(m *Model) *helpOverlay {
 
 // ShortHelp implements help.KeyMap.
 func (o *helpOverlay) ShortHelp() []key.Binding {
-	return []key.Binding{o.keys.Down, o.keys.Up, o.keys.Close}
+	return []key.Binding{o.keys.Down, o.keys.Up, o.keys.Close, quitKey}
 }
 
 // FullHelp implements help.KeyMap.
 func (o *helpOverlay) FullHelp() [][]key.Binding {
-	return fullHelp([]keyGroup{{"Help", append(o.keys.all(), &o.keys.Close)}})
+	quit := quitKey
+	return fullHelp([]keyGroup{{"Help", append(o.keys.all(), &o.keys.Close, &quit)}})
 }
 
 // SetKeys implements overlay: the scroll keys only when it scrolls.
 func (o *helpOverlay) SetKeys() {
 	o.layout(o.m.w, o.m.h)
-	o.keys.setEnabled(o.vp.TotalLineCount() > o.vp.Height())
+	o.keys.setEnabled(o.vp.YOffset(), max(o.vp.TotalLineCount()-o.vp.Height(), 0))
 }
 
 // Update implements overlay.
 func (o *helpOverlay) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if msg.String() == "ctrl+c" {
+	if key.Matches(msg, quitKey) {
 		return tea.Quit, true
 	}
 	if d, ok := o.keys.delta(msg, o.vp.Height()); ok {

@@ -17,17 +17,17 @@ func newLegend(m *Model) *legendOverlay {
 }
 
 // ShortHelp implements help.KeyMap.
-func (o *legendOverlay) ShortHelp() []key.Binding { return []key.Binding{o.Close} }
+func (o *legendOverlay) ShortHelp() []key.Binding { return []key.Binding{o.Close, quitKey} }
 
 // FullHelp implements help.KeyMap.
-func (o *legendOverlay) FullHelp() [][]key.Binding { return [][]key.Binding{{o.Close}} }
+func (o *legendOverlay) FullHelp() [][]key.Binding { return [][]key.Binding{o.ShortHelp()} }
 
 // SetKeys implements overlay.
 func (o *legendOverlay) SetKeys() {}
 
 // Update implements overlay.
 func (o *legendOverlay) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if msg.String() == "ctrl+c" {
+	if key.Matches(msg, quitKey) {
 		return tea.Quit, true
 	}
 	return nil, key.Matches(msg, o.Close)

@@ -40,7 +40,7 @@ func newPicker(m *Model) *picker {
 
 // ShortHelp implements help.KeyMap.
 func (p *picker) ShortHelp() []key.Binding {
-	return []key.Binding{p.keys.Down, p.keys.Up, p.keys.Open, p.keys.Close}
+	return []key.Binding{p.keys.Down, p.keys.Up, p.keys.Open, p.keys.Close, quitKey}
 }
 
 // FullHelp implements help.KeyMap.
@@ -57,7 +57,7 @@ func (p *picker) SetKeys() {
 func (p *picker) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := &p.keys
 	switch {
-	case msg.String() == "ctrl+c":
+	case key.Matches(msg, quitKey):
 		return tea.Quit, true
 	case key.Matches(msg, k.Close):
 		return nil, true

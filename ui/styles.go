@@ -46,7 +46,8 @@ func NewStyles(t assets.Theme, noColor bool) *Styles {
 	s := &Styles{Theme: t, NoColor: noColor}
 	s.Base = lipgloss.NewStyle().Foreground(c(t.Fg))
 	s.Muted = lipgloss.NewStyle().Foreground(c(t.Muted))
-	s.Accent = lipgloss.NewStyle().Foreground(c(t.Accent))
+	// without colour the focused box's border is bold: the focus still shows
+	s.Accent = lipgloss.NewStyle().Foreground(c(t.Accent)).Bold(noColor)
 	s.Bold = lipgloss.NewStyle().Bold(true).Foreground(c(t.Fg))
 	s.OK = lipgloss.NewStyle().Foreground(c(t.OK))
 	s.Warn = lipgloss.NewStyle().Foreground(c(t.Warn))

@@ -81,16 +81,29 @@ func (v *clusterView) SetKeys() {
 	m, k := v.m, &v.keys
 	_, hasNode := m.selectedNode()
 	wl, hasWl := m.selectedWorkload()
-	n := m.focusLen()
-	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Home, &k.End} {
-		b.SetEnabled(n > 1)
+	// moves are on when they move: not up from the first row
+	n, cur := m.focusLen(), m.focusIndex()
+	for _, b := range []*key.Binding{&k.Up, &k.PageUp, &k.Home} {
+		b.SetEnabled(cur > 0)
 	}
-	side := len(m.data.domains) > 1
-	if m.focus == focusPods {
-		side = n > 1
+	for _, b := range []*key.Binding{&k.Down, &k.PageDown, &k.End} {
+		b.SetEnabled(cur < n-1)
 	}
-	k.Left.SetEnabled(side && (m.focus == focusNodes || m.focus == focusPods))
-	k.Right.SetEnabled(k.Left.Enabled())
+	switch m.focus {
+	case focusNodes:
+		dom := 0
+		if len(m.data.nodes) > 0 {
+			dom = m.data.nodeDom[clamp(m.nodeIdx, len(m.data.nodes))]
+		}
+		k.Left.SetEnabled(dom > 0)
+		k.Right.SetEnabled(dom < len(m.data.domains)-1)
+	case focusPods:
+		k.Left.SetEnabled(k.Up.Enabled())
+		k.Right.SetEnabled(k.Down.Enabled())
+	default:
+		k.Left.SetEnabled(false)
+		k.Right.SetEnabled(false)
+	}
 	for _, b := range []*key.Binding{&k.Taint, &k.Cordon, &k.Drain, &k.Pressure} {
 		b.SetEnabled(hasNode)
 	}
@@ -181,6 +194,21 @@ func (v *clusterView) Wheel(delta int) { v.m.move(delta) }
 
 // Reset implements view.
 func (v *clusterView) Reset() {}
+
+// focusIndex is the cursor's row in the focused list.
+func (m *Model) focusIndex() int {
+	switch m.focus {
+	case focusNodes:
+		return clamp(m.nodeIdx, len(m.data.nodes))
+	case focusPods:
+		return clamp(m.podIdx, m.focusLen())
+	case focusWorkloads:
+		return clamp(m.wlIdx, len(m.data.workloads))
+	case focusPending:
+		return clamp(m.pendIdx, m.focusLen())
+	}
+	return 0
+}
 
 // focusLen is the length of the focused list.
 func (m *Model) focusLen() int {

@@ -42,7 +42,11 @@ func (v *eventsView) FullHelp() [][]key.Binding {
 }
 
 // SetKeys implements view.
-func (v *eventsView) SetKeys() { v.keys.setEnabled(v.maxScroll() > 0) }
+func (v *eventsView) SetKeys() {
+	// off counts back from the newest: "up" (older) goes towards the limit
+	limit := v.maxScroll()
+	v.keys.setEnabled(limit-v.scroll.off, limit)
+}
 
 // Update implements view.
 func (v *eventsView) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {

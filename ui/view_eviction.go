@@ -40,7 +40,7 @@ func (v *evictionView) FullHelp() [][]key.Binding {
 
 // SetKeys implements view.
 func (v *evictionView) SetKeys() {
-	v.keys.setEnabled(v.maxScroll() > 0)
+	v.keys.setEnabled(v.scroll.off, v.maxScroll())
 	_, ok := v.m.selectedNode()
 	v.keys.Pressure.SetEnabled(ok)
 }

@@ -40,7 +40,7 @@ func (v *explainView) FullHelp() [][]key.Binding {
 
 // SetKeys implements view.
 func (v *explainView) SetKeys() {
-	v.keys.setEnabled(v.maxScroll() > 0)
+	v.keys.setEnabled(v.scroll.off, v.maxScroll())
 	v.keys.Delete.SetEnabled(v.podKey != "" && v.m.data.explain != nil && v.m.data.explainErr == nil)
 }
 

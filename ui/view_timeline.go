@@ -47,7 +47,7 @@ func (v *timelineView) FullHelp() [][]key.Binding {
 // SetKeys implements view.
 func (v *timelineView) SetKeys() {
 	k := &v.keys
-	k.setEnabled(v.maxScroll() > 0)
+	k.setEnabled(v.scroll.off, v.maxScroll())
 	has := len(v.m.data.timelines) > 0
 	zoom := v.currentZoom()
 	k.ZoomIn.SetEnabled(has && zoom > 0)
