@@ -102,6 +102,16 @@ type Model struct {
 	hits hitMap
 }
 
+// setViews installs the views: their tabs and number keys follow.
+func (m *Model) setViews(views []view) {
+	m.views = views
+	names := make([]string, len(views))
+	for i, v := range views {
+		names[i] = v.Title()
+	}
+	m.global = newGlobalKeys(names)
+}
+
 // tickMsg advances the clock; id guards against two loops running.
 type tickMsg struct {
 	id int
@@ -114,12 +124,7 @@ func New(sess *lab.Session, opts Options) *Model {
 		opts.NoColor = true
 	}
 	m := &Model{opts: opts, lessonOpen: true, help: help.New()}
-	m.views = newViews(m)
-	names := make([]string, len(m.views))
-	for i, v := range m.views {
-		names[i] = v.Title()
-	}
-	m.global = newGlobalKeys(names)
+	m.setViews(newViews(m))
 	m.pal = newPalette()
 	m.setTheme(opts.Theme)
 	m.adopt(sess)
