@@ -10,23 +10,12 @@ import (
 	"os"
 	"time"
 
+	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
 	"podlab.dev/podlab/assets"
 	"podlab.dev/podlab/lab"
 )
-
-type viewID int
-
-const (
-	viewCluster viewID = iota
-	viewExplain
-	viewTimeline
-	viewEviction
-	viewEvents
-)
-
-var viewNames = [...]string{"cluster", "explain", "timeline", "eviction", "events"}
 
 type focusID int
 
@@ -65,17 +54,24 @@ type Options struct {
 	NoFiles bool
 }
 
-// Model is the root model.
+// Model is the root model: it owns the session, the clock, the shared
+// selection, the layout and the global keys, and routes the rest to the
+// current view or the open overlay (see component.go).
 type Model struct {
-	sess *lab.Session
-	opts Options
-	keys KeyMap
-	st   *Styles
+	sess   *lab.Session
+	opts   Options
+	global *globalKeys
+	st     *Styles
+	help   help.Model
 
 	themeName string
 	w, h      int
 
-	view  viewID
+	views []view
+	view  int // index in views of the current view
+	// top is the open overlay other than the palette (help, legend,
+	// presets); the palette, when open, is above it.
+	top   overlay
 	focus focusID
 
 	nodeIdx, podIdx, wlIdx, pendIdx int
@@ -88,31 +84,35 @@ type Model struct {
 	quietTicks int
 
 	lessonOpen bool
-	help       bool
-	helpScroll int
-	legend     bool
 	pal        palette
-	picker     *picker
 
 	status    string
 	statusErr bool
 
-	scroll      [len(viewNames)]int
 	eventFilter string
-	explainKey  string
-	tlZoom      int // timeline: seconds per cell, as an index into zooms
 
 	data frameData
 	// applied counts commands applied (a change the stamp cannot see).
 	applied int
+	// keysGen counts setKeys calls (the footer is memoised on it).
+	keysGen int
 	// cards caches rendered node cards and rows; podRefs the workload of
 	// each pod key.
-	cards     cardCache
-	podRefs   map[string]string
-	helpCache helpCache
-	memos     memos
-	// wlRows is where the last frame drew the workload list's rows.
-	wlRows rowSpan
+	cards   cardCache
+	podRefs map[string]string
+	memos   memos
+	// hits are the regions the last frame drew that a click can select.
+	hits hitMap
+}
+
+// setViews installs the views: their tabs and number keys follow.
+func (m *Model) setViews(views []view) {
+	m.views = views
+	names := make([]string, len(views))
+	for i, v := range views {
+		names[i] = v.Title()
+	}
+	m.global = newGlobalKeys(names)
 }
 
 // tickMsg advances the clock; id guards against two loops running.
@@ -126,10 +126,10 @@ func New(sess *lab.Session, opts Options) *Model {
 	if os.Getenv("NO_COLOR") != "" {
 		opts.NoColor = true
 	}
-	m := &Model{opts: opts, keys: DefaultKeyMap(), lessonOpen: true}
+	m := &Model{opts: opts, lessonOpen: true, help: help.New()}
+	m.setViews(newViews(m))
 	m.pal = newPalette()
 	m.setTheme(opts.Theme)
-	m.tlZoom = 2
 	m.adopt(sess)
 	// the command line's options override the first scenario's clock: a
 	// --speed means play at that speed (unless --paused too)
@@ -153,10 +153,11 @@ func (m *Model) adopt(sess *lab.Session) {
 		speed, paused = sc.Clock.Speed, sc.Clock.Paused
 	}
 	m.speedIdx, m.paused = speedIndex(speed), paused
-	m.view, m.focus = viewCluster, focusNodes
+	m.view, m.focus = 0, focusNodes
 	m.nodeIdx, m.podIdx, m.wlIdx, m.pendIdx = 0, 0, 0, 0
-	m.scroll = [len(viewNames)]int{}
-	m.explainKey = ""
+	for _, v := range m.views {
+		v.Reset()
+	}
 }
 
 func speedIndex(speed float64) int {
@@ -183,6 +184,8 @@ func (m *Model) setTheme(name string) {
 	}
 	m.themeName = t.Name
 	m.st = NewStyles(t, m.opts.NoColor)
+	m.help.Styles = m.st.helpStyles()
+	m.help.ShortSeparator = "  "
 }
 
 // Init implements tea.Model.
@@ -234,9 +237,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleKey(msg)
 	case tea.MouseClickMsg:
 		m.handleClick(msg.Mouse())
+		m.setKeys()
 		return m, nil
 	case tea.MouseWheelMsg:
 		m.handleWheel(msg.Mouse())
+		m.setKeys()
 		return m, nil
 	case fileLoadedMsg:
 		return m, m.finishOpen(msg)
@@ -269,8 +274,23 @@ func (m *Model) apply(line string) error {
 	return err
 }
 
-func (m *Model) togglePause() {
-	m.paused = !m.paused
+// overlay is the overlay that takes the keys (nil: none).
+func (m *Model) overlay() overlay {
+	if m.pal.open {
+		return paletteOverlay{m}
+	}
+	return m.top
+}
+
+// openOverlay opens the help, the legend or the presets.
+func (m *Model) openOverlay(o overlay) {
+	m.top = o
+	o.SetKeys()
+}
+
+// openPalette opens the command line in a mode with a value to edit.
+func (m *Model) openPalette(mode paletteMode, value string) tea.Cmd {
+	return m.pal.start(mode, value)
 }
 
 func (m *Model) clockText() string {

@@ -37,7 +37,7 @@ func (m *Model) legendBox(w, h int) []string {
 		wls = []string{m.st.Muted.Render("no workloads yet")}
 	}
 	section("workloads — the colour is the workload", wls...)
-	lines = append(lines, "", m.st.Muted.Render("any key closes the legend"))
+	lines = append(lines, "", m.st.Muted.Render("esc or i closes the legend"))
 	return box(m.st, "legend", lines, bw, min(len(lines)+2, h-2), true)
 }
 
