@@ -244,3 +244,37 @@ func TestTimelineLaneValidated(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestExplainDiffNamesTheDecidingPlugin(t *testing.T) {
+	s := presetSession(t, "spread-basics")
+	f, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// lane b cordons zoneA: web's third pod goes to zoneB there (the same
+	// pod: both lanes create the same names from the same seed)
+	mustApply(t, f, "@b cordon node1", "@b cordon node2", "scale deployment/web --replicas=3", "advance 10s")
+	c := f.Compare()
+	var pod string
+	for _, p := range c.Placement {
+		if p.Node[0] != "" && p.Node[1] != "" && p.Zone[0] != p.Zone[1] {
+			pod = p.Pod
+			break
+		}
+	}
+	if pod == "" {
+		t.Fatalf("no pod placed in different zones: %+v", c.Placement)
+	}
+	d, err := f.ExplainDiff(pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := d.Lanes[0], d.Lanes[1]
+	if b.Plugin != "NodeUnschedulable" || !strings.Contains(b.Why, "is filtered out here by NodeUnschedulable") {
+		t.Fatalf("lane b verdict %+v", b)
+	}
+	// lane a had the choice: its verdict is a score lead or a tie
+	if a.Node == "" || a.Other != b.Node || a.Node != b.Other || !(strings.Contains(a.Why, "leads") || strings.Contains(a.Why, "tie broken at random")) {
+		t.Fatalf("lane a verdict %+v", a)
+	}
+}
