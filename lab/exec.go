@@ -113,6 +113,8 @@ func (s *Session) exec(c command.Command) (string, error) {
 		return fmt.Sprintf("advanced to %s", s.eng.Now().Add(c.D).Clock()), s.Advance(c.D)
 	case command.Seed:
 		return s.reseed(c.N)
+	case command.Fork:
+		return "", fmt.Errorf("fork splits the whole lab into two lanes: press F in the terminal lab, or use podlab compare headless")
 	case command.Deschedule:
 		return s.deschedule(c)
 	case command.ProbeFault:

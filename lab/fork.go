@@ -126,6 +126,12 @@ func (f *Fork) Lane(name string) *Session {
 	return nil
 }
 
+// CanUndo reports whether a command since the fork can be undone.
+func (f *Fork) CanUndo() bool { return len(f.history) > 0 }
+
+// CanRedo reports whether an undone command can be redone.
+func (f *Fork) CanRedo() bool { return len(f.redo) > 0 }
+
 // History is what was applied since the fork, oldest first.
 func (f *Fork) History() []ForkEntry { return append([]ForkEntry(nil), f.history...) }
 

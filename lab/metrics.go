@@ -67,6 +67,20 @@ func (s *Series) At(t api.Time) float64 {
 	return s.Points[i-1].V
 }
 
+// Sample is the series' value at n evenly spaced instants from from to
+// to (both included), for drawing a chart n columns wide.
+func (s *Series) Sample(from, to time.Duration, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		t := from
+		if n > 1 {
+			t += time.Duration(int64(to-from) * int64(i) / int64(n-1))
+		}
+		out[i] = s.At(api.Time(t))
+	}
+	return out
+}
+
 // DefaultMetricsPoints bounds each series: 4,096 change points.
 const DefaultMetricsPoints = 4096
 

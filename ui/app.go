@@ -58,7 +58,10 @@ type Options struct {
 // selection, the layout and the global keys, and routes the rest to the
 // current view or the open overlay (see component.go).
 type Model struct {
-	sess   *lab.Session
+	sess *lab.Session
+	// fork is the forked lab (nil: not forked); lane is the lane m.sess is.
+	fork   *lab.Fork
+	lane   string
 	opts   Options
 	global *globalKeys
 	st     *Styles
@@ -147,7 +150,10 @@ func New(sess *lab.Session, opts Options) *Model {
 // do: the clock takes the scenario's speed and paused setting, and the
 // selection, views and their scrolling start over.
 func (m *Model) adopt(sess *lab.Session) {
-	m.sess = sess
+	m.sess, m.fork, m.lane = sess, nil, ""
+	if sess.Metrics() == nil {
+		sess.EnableMetrics(0) // the metrics view's history
+	}
 	speed, paused := 0.0, false
 	if sc := sess.File().Scenario; sc != nil {
 		speed, paused = sc.Clock.Speed, sc.Clock.Paused
@@ -226,7 +232,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if !m.paused {
 			d := time.Duration(float64(tickEvery) * speeds[m.speedIdx])
-			if err := m.sess.Advance(d); err != nil {
+			if err := m.advance(d); err != nil {
 				m.setStatus(err.Error(), true)
 				m.paused = true
 			}
@@ -260,7 +266,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // error) in the status line and refreshes; the error is returned for
 // callers that show it elsewhere too (the palette keeps it inline).
 func (m *Model) apply(line string) error {
-	out, err := m.sess.Apply(line)
+	out, err := m.run(line)
 	m.changed()
 	if err != nil {
 		m.setStatus(err.Error(), true)

@@ -46,6 +46,8 @@ func newViews(m *Model) []view {
 		newTimelineView(m),
 		newEvictionView(m),
 		newEventsView(m),
+		newCompareView(m),
+		newMetricsView(m),
 	}
 }
 

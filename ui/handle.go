@@ -47,6 +47,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.apply("undo")
 	case key.Matches(msg, g.Redo):
 		m.apply("redo")
+	case key.Matches(msg, g.Fork):
+		m.toggleFork()
+	case key.Matches(msg, g.Lane):
+		m.switchLane()
 	case key.Matches(msg, g.NextStep):
 		m.sess.SetStep(m.sess.Step() + 1)
 		m.lessonOpen = true
@@ -90,8 +94,9 @@ func (m *Model) setKeys() {
 	for i := range g.Views {
 		g.Views[i].SetEnabled(i != m.view)
 	}
-	g.Undo.SetEnabled(m.sess.CanUndo())
-	g.Redo.SetEnabled(m.sess.CanRedo())
+	g.Undo.SetEnabled(m.canUndo())
+	g.Redo.SetEnabled(m.canRedo())
+	g.Lane.SetEnabled(m.fork != nil)
 	g.Faster.SetEnabled(m.speedIdx < len(speeds)-1)
 	g.Slower.SetEnabled(m.speedIdx > 0)
 	l := m.sess.Lesson()

@@ -56,6 +56,7 @@ type globalKeys struct {
 	NextStep, PrevStep, Apply     key.Binding
 	ToggleLesson                  key.Binding
 	Presets, Open, Save, Theme    key.Binding
+	Fork, Lane                    key.Binding
 	viewNames                     []string
 	groupsCache                   []keyGroup
 	hasLesson, lessonOpen, atHome bool
@@ -81,6 +82,8 @@ func newGlobalKeys(viewNames []string) *globalKeys {
 		Open:         bind("", "open file", "ctrl+o"),
 		Save:         bind("", "save the session", "ctrl+s"),
 		Theme:        bind("", "next theme", "T"),
+		Fork:         bind("", "fork lanes a|b / close", "F"),
+		Lane:         bind("", "show the other lane", "B"),
 		viewNames:    viewNames,
 	}
 	for i, n := range viewNames {
@@ -99,7 +102,7 @@ func (k *globalKeys) groups() []keyGroup {
 	return []keyGroup{
 		{"Views", views},
 		{"Time", []*key.Binding{&k.Play, &k.Step, &k.Faster, &k.Slower}},
-		{"Lab", []*key.Binding{&k.Palette, &k.Undo, &k.Redo, &k.Help, &k.Quit}},
+		{"Lab", []*key.Binding{&k.Palette, &k.Undo, &k.Redo, &k.Fork, &k.Lane, &k.Help, &k.Quit}},
 		{"Lesson", []*key.Binding{&k.NextStep, &k.PrevStep, &k.Apply, &k.ToggleLesson}},
 		{"Files", []*key.Binding{&k.Presets, &k.Open, &k.Save, &k.Theme}},
 	}

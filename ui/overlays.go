@@ -133,16 +133,15 @@ func (m *Model) finishOpen(msg fileLoadedMsg) tea.Cmd {
 	if msg.err != nil {
 		return fail("open", msg.err)
 	}
-	sess, err := lab.NewSession(msg.file, lab.SessionOptions{})
+	sess, fork, err := lab.OpenSession(msg.file, lab.SessionOptions{})
 	if err != nil {
 		return fail("load", err)
 	}
-	if sc := msg.file.Scenario; sc != nil && sc.Clock.ResumeAt > 0 {
-		if err := sess.Advance(sc.Clock.ResumeAt); err != nil {
-			return fail("load", err)
-		}
+	if err := resume(sess, fork); err != nil {
+		return fail("load", err)
 	}
 	m.adopt(sess)
+	m.adoptFork(fork)
 	m.setStatus("opened "+msg.path, false)
 	m.refresh()
 	return nil
@@ -166,9 +165,7 @@ func (m *Model) defaultSaveName() string {
 
 // saveCmd writes the session; only an explicit save writes a file.
 func (m *Model) saveCmd(path string) tea.Cmd {
-	var buf strings.Builder
-	err := m.sess.Save(&buf)
-	data := buf.String()
+	data, err := m.saveText()
 	return func() tea.Msg {
 		if err != nil {
 			return fileSavedMsg{path: path, err: err}

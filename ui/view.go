@@ -60,6 +60,9 @@ func (m *Model) header(w int) string {
 		step = fmt.Sprintf(" · step %d/%d", m.sess.Step()+1, len(l.Steps))
 	}
 	right := m.st.Bold.Render(m.clockText()) + m.st.Muted.Render(fmt.Sprintf("  seed %d", m.sess.Seed()))
+	if tag := m.laneTag(); tag != "" {
+		right = m.st.Accent.Render(tag) + "  " + right
+	}
 	left := m.st.Title.Render(title + step)
 	rw := cellWidth(right)
 	// tabs: every view named when there is room, else only the current one
@@ -82,9 +85,13 @@ func (m *Model) header(w int) string {
 		mid := strings.Join(tabs, " ")
 		mw := cellWidth(mid)
 		lw := cellWidth(left)
-		if !full {
-			lw = min(lw, max(w-rw-mw-4, 8))
+		// the title shrinks to make room: to 24 cells for named tabs,
+		// further for numbered ones
+		minTitle := 8
+		if full {
+			minTitle = 24
 		}
+		lw = min(lw, max(w-rw-mw-4, minTitle))
 		if space := w - lw - rw - 2; space >= mw+2 {
 			pad := space - mw
 			l := left

@@ -95,6 +95,7 @@ func shapeOf(a *args) (Shape, []KV, []TaintSpec, error) {
 }
 
 var verbs = map[string]verbSpec{
+	"fork": forkVerb,
 	"add zone": {
 		usage: "add zone NAME [--nodes N] [--cpu 4 --memory 16Gi --pods 110] [--label k=v]... [--taint k=v:Effect]...",
 		help:  "add a topology zone with N nodes (labelled topology.kubernetes.io/zone=NAME)",
