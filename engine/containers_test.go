@@ -145,3 +145,56 @@ func TestInitContainersRunInOrder(t *testing.T) {
 		t.Fatalf("bad: phase %s init %+v, want Pending and restarting", st.Phase, st.InitContainerStatuses[0])
 	}
 }
+
+// A slow app (60 s to answer) under a liveness probe with the default
+// failureThreshold is killed before it is up; a startupProbe holds the
+// liveness probe back until the app answers (the docs' "protect slow
+// starting containers").
+func TestStartupProbeProtectsSlowStart(t *testing.T) {
+	e := newTestEngine(t)
+	must(t, e.AddNode(node("n1", "4", "8Gi")))
+	bare := pod("bare").ann("lab.podlab.dev/ready-after", "60s").obj()
+	bare.Spec.Containers[0].LivenessProbe = probe(10, 3)
+	must(t, e.CreatePod(bare))
+	guarded := pod("guarded").ann("lab.podlab.dev/ready-after", "60s").obj()
+	guarded.Spec.Containers[0].LivenessProbe = probe(10, 3)
+	guarded.Spec.Containers[0].StartupProbe = probe(10, 30)
+	guarded.Spec.Containers[0].ReadinessProbe = probe(5, 3)
+	must(t, e.CreatePod(guarded))
+	must(t, e.RunUntil(sec(120)))
+	if got := e.Pod("default/bare").Status.ContainerStatuses[0].RestartCount; got == 0 {
+		t.Errorf("bare: no restart in 2 minutes; liveness (runs at 2, 12, 22) should kill it at 22s")
+	}
+	cs := e.Pod("default/guarded").Status.ContainerStatuses[0]
+	if cs.RestartCount != 0 || cs.Started == nil || !*cs.Started {
+		t.Errorf("guarded: %+v, want started and never restarted", cs)
+	}
+	// startup passes at 62 (runs every 10 s from 2); readiness then runs
+	// from 62 every 5 s and the app answers: ready at 62
+	if c := e.Pod("default/guarded").Condition(api.PodReady); c == nil || c.Status != api.ConditionTrue || c.LastTransitionTime != sec(62) {
+		t.Errorf("guarded Ready %+v, want True since 62s", c)
+	}
+}
+
+// Restored pods with probes keep their recorded readiness until the next
+// probe run, one period after t=0.
+func TestRestoredPodWithProbe(t *testing.T) {
+	e := newTestEngine(t)
+	must(t, e.AddNode(node("n1", "4", "8Gi")))
+	p := restored("nr", api.PodRunning, api.ConditionFalse, sec(-30))
+	p.Spec.Containers[0].ReadinessProbe = probe(10, 3)
+	must(t, e.RestorePod(p))
+	if readyAt(e, "default/nr") {
+		t.Fatalf("ready at t=0; the recorded status says not ready")
+	}
+	if got := e.Pod("default/nr").Status.ContainerStatuses[0].RestartCount; got != 3 {
+		t.Fatalf("restarts %d, want the recorded 3", got)
+	}
+	must(t, e.RunUntil(sec(10)))
+	if !readyAt(e, "default/nr") {
+		t.Fatalf("not ready at 10s; the probe (which passes) runs one period after t=0")
+	}
+	if got := e.Pod("default/nr").Status.ContainerStatuses[0].RestartCount; got != 3 {
+		t.Fatalf("restarts %d after the probe, want the recorded 3", got)
+	}
+}
