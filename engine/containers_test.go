@@ -198,3 +198,35 @@ func TestRestoredPodWithProbe(t *testing.T) {
 		t.Fatalf("restarts %d after the probe, want the recorded 3", got)
 	}
 }
+
+// A clone taken mid-crash-loop runs on exactly like the original (undo
+// and previews rely on it): same events, same container statuses.
+func TestCloneKeepsContainerRuntime(t *testing.T) {
+	build := func() *Engine {
+		e := newTestEngine(t)
+		must(t, e.AddNode(node("n1", "4", "8Gi")))
+		p := pod("web").ann("lab.podlab.dev/liveness-fails-at", "30s").ann("lab.podlab.dev/ready-after", "5s").obj()
+		p.Spec.Containers[0].LivenessProbe = probe(10, 3)
+		p.Spec.Containers[0].ReadinessProbe = probe(5, 1)
+		must(t, e.CreatePod(p))
+		return e
+	}
+	a := build()
+	must(t, a.RunUntil(sec(150)))
+	must(t, a.BreakProbe("default/web", "readiness"))
+	b := a.Clone()
+	must(t, a.RunUntil(sec(900)))
+	must(t, b.RunUntil(sec(900)))
+	ea, eb := eventLines(a.Events()), eventLines(b.Events())
+	if len(ea) != len(eb) {
+		t.Fatalf("original %d events, clone %d", len(ea), len(eb))
+	}
+	for i := range ea {
+		if ea[i] != eb[i] {
+			t.Fatalf("event %d: original %q, clone %q", i, ea[i], eb[i])
+		}
+	}
+	if ra, rb := a.Pod("default/web").Status.ContainerStatuses[0].RestartCount, b.Pod("default/web").Status.ContainerStatuses[0].RestartCount; ra != rb || ra < 5 {
+		t.Fatalf("restarts original %d clone %d, want equal and ≥ 5", ra, rb)
+	}
+}
