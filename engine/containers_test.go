@@ -230,3 +230,25 @@ func TestCloneKeepsContainerRuntime(t *testing.T) {
 		t.Fatalf("restarts original %d clone %d, want equal and ≥ 5", ra, rb)
 	}
 }
+
+// An unreachable kubelet neither probes nor restarts; when it is back it
+// catches up with what came due (here a liveness failure: a kill).
+func TestRuntimeCatchesUpAfterUnreachable(t *testing.T) {
+	e := newTestEngine(t)
+	must(t, e.AddNode(node("n1", "4", "8Gi")))
+	p := pod("web").ann("lab.podlab.dev/liveness-fails-at", "30s").obj()
+	p.Spec.Containers[0].LivenessProbe = probe(10, 3)
+	p.Spec.Tolerations = []api.Toleration{{Operator: api.TolerationOpExists}}
+	must(t, e.CreatePod(p))
+	must(t, e.RunUntil(sec(10)))
+	must(t, e.SetNodeCondition("n1", NodeConditionUnreachable))
+	must(t, e.RunUntil(sec(100)))
+	if got := e.Pod("default/web").Status.ContainerStatuses[0].RestartCount; got != 0 {
+		t.Fatalf("restarts %d while unreachable, want 0", got)
+	}
+	must(t, e.SetNodeCondition("n1", NodeConditionReady))
+	must(t, e.RunUntil(sec(102)))
+	if got := e.Pod("default/web").Status.ContainerStatuses[0].RestartCount; got != 1 {
+		t.Fatalf("restarts %d after the kubelet came back, want 1 (killed on catch-up, exits 1s later)", got)
+	}
+}
