@@ -28,7 +28,9 @@ type listChunk struct {
 
 // fastList decodes the shape `kubectl get … -o yaml` prints — one List
 // document, keys in order apiVersion: v1, items:, kind: List, metadata:,
-// every item a "- " entry at the first column — item by item: each item
+// every item a "- " entry at the first column — or `-o json` prints (the
+// same List as one JSON object, split with encoding/json's tokenizer),
+// item by item: each item
 // is parsed on its own (in parallel, in bounded batches) and decoded in
 // file order, so the parse trees of a 150 MB cluster dump never exist all
 // at once. managedFields (often half the bytes) are blanked before
@@ -36,11 +38,25 @@ type listChunk struct {
 // file:line:col. It reports false, having done nothing, when the input
 // does not have that shape; the general path then decodes it.
 func (d *decoder) fastList(data []byte, objs *Objects, threshold int) bool {
-	if len(data) < threshold || !bytes.HasPrefix(data, []byte("apiVersion: v1\nitems:\n")) {
+	if len(data) < threshold {
 		return false
 	}
-	starts, tailKind, ok := listItemStarts(data)
-	if !ok || tailKind != "List" {
+	var starts []itemStart
+	var cols []int // JSON items start mid-line
+	switch {
+	case bytes.HasPrefix(data, []byte("apiVersion: v1\nitems:\n")):
+		s, tailKind, ok := listItemStarts(data)
+		if !ok || tailKind != "List" {
+			return false
+		}
+		starts = s
+	case bytes.HasPrefix(data, jsonListPrefix):
+		s, c, ok := jsonItemStarts(data)
+		if !ok {
+			return false
+		}
+		starts, cols = s, c
+	default:
 		return false
 	}
 	workers := max(runtime.GOMAXPROCS(0), 1)
@@ -59,7 +75,16 @@ func (d *decoder) fastList(data []byte, objs *Objects, threshold int) bool {
 					i := b + j
 					end := starts[i].end
 					c := &batch[j]
-					text, mf := blankManagedFields(data[starts[i].off:end])
+					var text []byte
+					var mf int
+					if cols == nil {
+						text, mf = blankManagedFields(data[starts[i].off:end])
+					} else {
+						// pad to the item's column so columns stay the file's
+						item, n := blankJSONManagedFields(data[starts[i].off:end])
+						text = append(bytes.Repeat([]byte(" "), cols[i]-1), item...)
+						mf = n
+					}
 					c.text = text
 					var doc yaml.Node
 					if err := yaml.Unmarshal(text, &doc); err != nil {
@@ -88,13 +113,16 @@ func (d *decoder) fastList(data []byte, objs *Objects, threshold int) bool {
 				d.diag(d.at(err.node), SeverityError, err.msg, err.hint)
 				continue
 			}
-			// the chunk is a one-element sequence: "- apiVersion: …"
-			seq := resolve(c.node)
-			if seq == nil || seq.Kind != yaml.SequenceNode || len(seq.Content) != 1 {
-				d.diag(d.at(seq), SeverityError, "expected one list item", "")
-				continue
+			item := resolve(c.node)
+			if cols == nil {
+				// a YAML chunk is a one-element sequence: "- apiVersion: …"
+				if item == nil || item.Kind != yaml.SequenceNode || len(item.Content) != 1 {
+					d.diag(d.at(item), SeverityError, "expected one list item", "")
+					continue
+				}
+				item = item.Content[0]
 			}
-			d.object(seq.Content[0], objs, 1)
+			d.object(item, objs, 1)
 			if d.full {
 				break
 			}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // kubectlList is `kubectl get nodes,pods -A -o yaml` of a small cluster,
@@ -164,5 +166,50 @@ func TestBlankManagedFields(t *testing.T) {
 	want := "- kind: Pod\n  metadata:\n    managedFields:\n\n\n\n\n    name: p\n"
 	if string(out) != want || n != 2 {
 		t.Fatalf("got %q (%d entries), want %q (2)", out, n, want)
+	}
+}
+
+// kubectlJSON is kubectlList as `kubectl get -o json` prints it.
+func kubectlJSON(t testing.TB, nodes, pods int, bad bool) []byte {
+	var v any
+	if err := yaml.Unmarshal([]byte(kubectlList(nodes, pods, bad)), &v); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.MarshalIndent(v, "", "    ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+// The JSON List is decoded item by item with the general path's results,
+// positions (line:col in the JSON) included.
+func TestFastJSONListMatchesGeneralPath(t *testing.T) {
+	for _, bad := range []bool{false, true} {
+		data := kubectlJSON(t, 5, 40, bad)
+		if starts, _, ok := jsonItemStarts(data); !ok || len(starts) != 45+map[bool]int{false: 0, true: 2}[bad] {
+			t.Fatalf("bad=%v: jsonItemStarts found %d items (ok=%v)", bad, len(starts), ok)
+		}
+		slow, errSlow := Load("dump.json", data, Options{})
+		fast, errFast := Load("dump.json", data, Options{fastListMin: 1})
+		ds, df := digest(t, slow, errSlow), digest(t, fast, errFast)
+		if ds != df {
+			t.Fatalf("bad=%v: general and item-by-item paths differ:\n--- general\n%s\n--- item by item\n%s", bad, ds, df)
+		}
+		if !bad && (errFast != nil || len(fast.Pods) != 40) {
+			t.Fatalf("fast: %v", errFast)
+		}
+		if !bad && !strings.Contains(df, "ignored 85 managedFields entries") {
+			t.Fatalf("managedFields not counted:\n%s", df[len(df)-300:])
+		}
+	}
+}
+
+func TestBlankJSONManagedFields(t *testing.T) {
+	in := "{\n    \"managedFields\": [\n        {\"a\": \"]}\\\"\"},\n        {\"b\": [1]}\n    ],\n    \"name\": \"p\"\n}"
+	out, n := blankJSONManagedFields([]byte(in))
+	var v map[string]any
+	if err := json.Unmarshal(out, &v); err != nil || n != 2 || len(v["managedFields"].([]any)) != 0 || v["name"] != "p" || strings.Count(string(out), "\n") != strings.Count(in, "\n") {
+		t.Fatalf("got %q (%d entries, %v), want managedFields empty, 2 entries, lines kept", out, n, err)
 	}
 }
