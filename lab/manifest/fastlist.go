@@ -20,7 +20,6 @@ const fastListBatch = 512
 // listChunk is one item of a List: its bytes (managedFields blanked) and
 // the line it starts on.
 type listChunk struct {
-	text []byte
 	line int
 	node *yaml.Node
 	err  error
@@ -80,12 +79,17 @@ func (d *decoder) fastList(data []byte, objs *Objects, threshold int) bool {
 					if cols == nil {
 						text, mf = blankManagedFields(data[starts[i].off:end])
 					} else {
-						// pad to the item's column so columns stay the file's
+						// JSON: built straight into nodes (jsonnode.go)
+						if n, m, err := jsonNode(data[starts[i].off:end], c.line, cols[i]); err == nil {
+							c.node, starts[i].managed = n, m
+							continue
+						}
+						// malformed: yaml.v3 on the item, padded to its
+						// column so positions stay the file's
 						item, n := blankJSONManagedFields(data[starts[i].off:end])
 						text = append(bytes.Repeat([]byte(" "), cols[i]-1), item...)
 						mf = n
 					}
-					c.text = text
 					var doc yaml.Node
 					if err := yaml.Unmarshal(text, &doc); err != nil {
 						c.err = err

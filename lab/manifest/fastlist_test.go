@@ -213,3 +213,49 @@ func TestBlankJSONManagedFields(t *testing.T) {
 		t.Fatalf("got %q (%d entries, %v), want managedFields empty, 2 entries, lines kept", out, n, err)
 	}
 }
+
+// jsonNode builds the tree yaml.v3 builds for the same JSON: kinds,
+// values, tags, styles and positions (columns in characters).
+func TestJSONNodeMatchesYAMLParser(t *testing.T) {
+	data := kubectlJSON(t, 2, 5, true)
+	extra := []byte(`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "é-ü", "annotations": {"a": "x\"\\y\u00e9", "b": "ünïcödé", "c": "z"}}, "spec": {"n": -1.5e3, "t": true, "f": false, "z": null, "e": [], "o": {}}}`)
+	starts, cols, ok := jsonItemStarts(data)
+	if !ok {
+		t.Fatal("not a kubectl JSON List")
+	}
+	type item struct {
+		text      []byte
+		line, col int
+	}
+	items := []item{{extra, 1, 1}}
+	for i, st := range starts {
+		items = append(items, item{data[st.off:st.end], st.line, cols[i]})
+	}
+	var compare func(path string, a, b *yaml.Node)
+	compare = func(path string, a, b *yaml.Node) {
+		if a.Kind != b.Kind || a.Value != b.Value || a.ShortTag() != b.ShortTag() || a.Line != b.Line || a.Column != b.Column || a.Style != b.Style || len(a.Content) != len(b.Content) {
+			t.Fatalf("%s: jsonNode %v %q %s %d:%d style %v (%d children); yaml %v %q %s %d:%d style %v (%d children)", path,
+				a.Kind, a.Value, a.ShortTag(), a.Line, a.Column, a.Style, len(a.Content), b.Kind, b.Value, b.ShortTag(), b.Line, b.Column, b.Style, len(b.Content))
+		}
+		for i := range a.Content {
+			compare(fmt.Sprintf("%s/%d", path, i), a.Content[i], b.Content[i])
+		}
+	}
+	for i, it := range items {
+		got, _, err := jsonNode(it.text, it.line, it.col)
+		if err != nil {
+			t.Fatalf("item %d: %v", i, err)
+		}
+		var doc yaml.Node
+		padded, _ := blankJSONManagedFields(it.text)
+		padded = append([]byte(strings.Repeat(" ", it.col-1)), padded...)
+		if err := yaml.Unmarshal(padded, &doc); err != nil {
+			t.Fatal(err)
+		}
+		shiftLines(&doc, it.line-1)
+		compare(fmt.Sprintf("item %d", i), got, doc.Content[0])
+	}
+	if _, _, err := jsonNode([]byte(`{"a": [1, }`), 1, 1); err == nil {
+		t.Fatal("malformed JSON accepted")
+	}
+}
