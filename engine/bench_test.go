@@ -27,11 +27,7 @@ func withProbes(p *api.Pod, i int, probes bool) *api.Pod {
 	return p
 }
 
-// dayCluster is 500 nodes with 5,000 running pods.
-func dayCluster(b *testing.B, factory SchedulerFactory) (*Engine, []string) {
-	return dayClusterProbes(b, factory, false)
-}
-
+// dayClusterProbes is 500 nodes with 5,000 running pods (withProbes).
 func dayClusterProbes(b *testing.B, factory SchedulerFactory, probes bool) (*Engine, []string) {
 	e := New(Config{Seed: 1, NewScheduler: factory})
 	var names []string

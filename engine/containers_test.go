@@ -145,3 +145,110 @@ func TestInitContainersRunInOrder(t *testing.T) {
 		t.Fatalf("bad: phase %s init %+v, want Pending and restarting", st.Phase, st.InitContainerStatuses[0])
 	}
 }
+
+// A slow app (60 s to answer) under a liveness probe with the default
+// failureThreshold is killed before it is up; a startupProbe holds the
+// liveness probe back until the app answers (the docs' "protect slow
+// starting containers").
+func TestStartupProbeProtectsSlowStart(t *testing.T) {
+	e := newTestEngine(t)
+	must(t, e.AddNode(node("n1", "4", "8Gi")))
+	bare := pod("bare").ann("lab.podlab.dev/ready-after", "60s").obj()
+	bare.Spec.Containers[0].LivenessProbe = probe(10, 3)
+	must(t, e.CreatePod(bare))
+	guarded := pod("guarded").ann("lab.podlab.dev/ready-after", "60s").obj()
+	guarded.Spec.Containers[0].LivenessProbe = probe(10, 3)
+	guarded.Spec.Containers[0].StartupProbe = probe(10, 30)
+	guarded.Spec.Containers[0].ReadinessProbe = probe(5, 3)
+	must(t, e.CreatePod(guarded))
+	must(t, e.RunUntil(sec(120)))
+	if got := e.Pod("default/bare").Status.ContainerStatuses[0].RestartCount; got == 0 {
+		t.Errorf("bare: no restart in 2 minutes; liveness (runs at 2, 12, 22) should kill it at 22s")
+	}
+	cs := e.Pod("default/guarded").Status.ContainerStatuses[0]
+	if cs.RestartCount != 0 || cs.Started == nil || !*cs.Started {
+		t.Errorf("guarded: %+v, want started and never restarted", cs)
+	}
+	// startup passes at 62 (runs every 10 s from 2); readiness then runs
+	// from 62 every 5 s and the app answers: ready at 62
+	if c := e.Pod("default/guarded").Condition(api.PodReady); c == nil || c.Status != api.ConditionTrue || c.LastTransitionTime != sec(62) {
+		t.Errorf("guarded Ready %+v, want True since 62s", c)
+	}
+}
+
+// Restored pods with probes keep their recorded readiness until the next
+// probe run, one period after t=0.
+func TestRestoredPodWithProbe(t *testing.T) {
+	e := newTestEngine(t)
+	must(t, e.AddNode(node("n1", "4", "8Gi")))
+	p := restored("nr", api.PodRunning, api.ConditionFalse, sec(-30))
+	p.Spec.Containers[0].ReadinessProbe = probe(10, 3)
+	must(t, e.RestorePod(p))
+	if readyAt(e, "default/nr") {
+		t.Fatalf("ready at t=0; the recorded status says not ready")
+	}
+	if got := e.Pod("default/nr").Status.ContainerStatuses[0].RestartCount; got != 3 {
+		t.Fatalf("restarts %d, want the recorded 3", got)
+	}
+	must(t, e.RunUntil(sec(10)))
+	if !readyAt(e, "default/nr") {
+		t.Fatalf("not ready at 10s; the probe (which passes) runs one period after t=0")
+	}
+	if got := e.Pod("default/nr").Status.ContainerStatuses[0].RestartCount; got != 3 {
+		t.Fatalf("restarts %d after the probe, want the recorded 3", got)
+	}
+}
+
+// A clone taken mid-crash-loop runs on exactly like the original (undo
+// and previews rely on it): same events, same container statuses.
+func TestCloneKeepsContainerRuntime(t *testing.T) {
+	build := func() *Engine {
+		e := newTestEngine(t)
+		must(t, e.AddNode(node("n1", "4", "8Gi")))
+		p := pod("web").ann("lab.podlab.dev/liveness-fails-at", "30s").ann("lab.podlab.dev/ready-after", "5s").obj()
+		p.Spec.Containers[0].LivenessProbe = probe(10, 3)
+		p.Spec.Containers[0].ReadinessProbe = probe(5, 1)
+		must(t, e.CreatePod(p))
+		return e
+	}
+	a := build()
+	must(t, a.RunUntil(sec(150)))
+	must(t, a.BreakProbe("default/web", "readiness"))
+	b := a.Clone()
+	must(t, a.RunUntil(sec(900)))
+	must(t, b.RunUntil(sec(900)))
+	ea, eb := eventLines(a.Events()), eventLines(b.Events())
+	if len(ea) != len(eb) {
+		t.Fatalf("original %d events, clone %d", len(ea), len(eb))
+	}
+	for i := range ea {
+		if ea[i] != eb[i] {
+			t.Fatalf("event %d: original %q, clone %q", i, ea[i], eb[i])
+		}
+	}
+	if ra, rb := a.Pod("default/web").Status.ContainerStatuses[0].RestartCount, b.Pod("default/web").Status.ContainerStatuses[0].RestartCount; ra != rb || ra < 5 {
+		t.Fatalf("restarts original %d clone %d, want equal and ≥ 5", ra, rb)
+	}
+}
+
+// An unreachable kubelet neither probes nor restarts; when it is back it
+// catches up with what came due (here a liveness failure: a kill).
+func TestRuntimeCatchesUpAfterUnreachable(t *testing.T) {
+	e := newTestEngine(t)
+	must(t, e.AddNode(node("n1", "4", "8Gi")))
+	p := pod("web").ann("lab.podlab.dev/liveness-fails-at", "30s").obj()
+	p.Spec.Containers[0].LivenessProbe = probe(10, 3)
+	p.Spec.Tolerations = []api.Toleration{{Operator: api.TolerationOpExists}}
+	must(t, e.CreatePod(p))
+	must(t, e.RunUntil(sec(10)))
+	must(t, e.SetNodeCondition("n1", NodeConditionUnreachable))
+	must(t, e.RunUntil(sec(100)))
+	if got := e.Pod("default/web").Status.ContainerStatuses[0].RestartCount; got != 0 {
+		t.Fatalf("restarts %d while unreachable, want 0", got)
+	}
+	must(t, e.SetNodeCondition("n1", NodeConditionReady))
+	must(t, e.RunUntil(sec(102)))
+	if got := e.Pod("default/web").Status.ContainerStatuses[0].RestartCount; got != 1 {
+		t.Fatalf("restarts %d after the kubelet came back, want 1 (killed on catch-up, exits 1s later)", got)
+	}
+}

@@ -80,6 +80,9 @@ func (s *Session) Complete(line string) (start int, candidates []string) {
 	if spec.Name == "rollout" && pos == 0 {
 		return start, filter([]string{"restart", "undo", "status", "pause", "resume"})
 	}
+	if spec.Name == "break pod" && pos == 1 {
+		return start, filter([]string{"readiness", "liveness"})
+	}
 	return start, filter(s.argCandidates(kind, spec.Name))
 }
 

@@ -127,3 +127,53 @@ func TestBreakAndHealPod(t *testing.T) {
 		t.Fatalf("api health %q after undo/redo, want ready", got)
 	}
 }
+
+// The palette completes break pod's probe and the pod names.
+func TestCompleteBreakPod(t *testing.T) {
+	f, err := LoadFile("crash.yaml", []byte(crashScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, got := s.Complete("break pod api re"); len(got) != 1 || got[0] != "readiness" {
+		t.Errorf("break pod api re → %v, want [readiness]", got)
+	}
+	if _, got := s.Complete("heal pod a"); len(got) != 1 || got[0] != "api" {
+		t.Errorf("heal pod a → %v, want [api]", got)
+	}
+	if _, got := s.Complete("br"); len(got) != 1 || got[0] != "break" {
+		t.Errorf("br → %v, want [break]", got)
+	}
+}
+
+// The container timeline of a crash-looping pod: the init container's
+// run, then runs of 20 s separated by back-off waits of 10, 20, 40 s.
+func TestContainerTimeline(t *testing.T) {
+	f, err := LoadFile("crash.yaml", []byte(crashScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Advance(2 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	spans, _ := s.ContainerTimeline("default/web")
+	var got []string
+	for _, sp := range spans {
+		got = append(got, sp.Container+" "+sp.Kind+" "+sp.From.String()+"-"+sp.To.String())
+	}
+	want := []string{
+		"migrate init 2s-5s",
+		"app run 5s-25s", "app run 25s-45s", "app back-off 45s-55s", "app run 55s-75s",
+		"app back-off 75s-95s", "app run 95s-115s", "app back-off 115s-120s",
+	}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Fatalf("spans\n%s\nwant\n%s", strings.Join(got, ", "), strings.Join(want, ", "))
+	}
+}
