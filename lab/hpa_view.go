@@ -14,16 +14,24 @@ import (
 // HPARow is one line of `kubectl get hpa`, plus the conditions `kubectl
 // describe hpa` shows; the UI and `podlab run` print it.
 type HPARow struct {
-	Namespace  string   `json:"namespace"`
-	Name       string   `json:"name"`
-	Reference  string   `json:"reference"`
-	Targets    string   `json:"targets"`
-	MinPods    int32    `json:"minPods"`
-	MaxPods    int32    `json:"maxPods"`
-	Replicas   int32    `json:"replicas"`
-	Desired    int32    `json:"desired"`
-	Age        string   `json:"age"`
-	Conditions []string `json:"conditions"`
+	Namespace  string         `json:"namespace"`
+	Name       string         `json:"name"`
+	Reference  string         `json:"reference"`
+	Targets    string         `json:"targets"`
+	MinPods    int32          `json:"minPods"`
+	MaxPods    int32          `json:"maxPods"`
+	Replicas   int32          `json:"replicas"`
+	Desired    int32          `json:"desired"`
+	Age        string         `json:"age"`
+	Conditions []HPACondition `json:"conditions"`
+}
+
+// HPACondition is one row of kubectl describe hpa's Conditions.
+type HPACondition struct {
+	Type    string `json:"type"`
+	Status  string `json:"status"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
 }
 
 // HPARows lists the autoscalers as kubectl get hpa does, sorted by
@@ -35,7 +43,7 @@ func (s *Session) HPARows() []HPARow {
 			MinPods: *h.Spec.MinReplicas, MaxPods: h.Spec.MaxReplicas, Replicas: h.Status.CurrentReplicas,
 			Desired: h.Status.DesiredReplicas, Age: kubectlAge(s.Now().Sub(h.CreationTimestamp))}
 		for _, c := range h.Status.Conditions {
-			r.Conditions = append(r.Conditions, fmt.Sprintf("%s=%s %s: %s", c.Type, c.Status, c.Reason, c.Message))
+			r.Conditions = append(r.Conditions, HPACondition{c.Type, c.Status, c.Reason, c.Message})
 		}
 		out = append(out, r)
 	}
@@ -103,10 +111,21 @@ func kubectlAge(d time.Duration) string {
 	return strconv.Itoa(s/3600) + "h"
 }
 
-// writeHPATable prints rows as kubectl get hpa.
+// writeHPATable prints rows as kubectl get hpa, then each one's
+// conditions as kubectl describe hpa does.
 func writeHPATable(w io.Writer, rows []HPARow, indent string) {
 	fmt.Fprintf(w, "%s%-16s %-22s %-24s %-8s %-8s %-9s %s\n", indent, "NAME", "REFERENCE", "TARGETS", "MINPODS", "MAXPODS", "REPLICAS", "AGE")
 	for _, r := range rows {
 		fmt.Fprintf(w, "%s%-16s %-22s %-24s %-8d %-8d %-9d %s\n", indent, r.Name, r.Reference, r.Targets, r.MinPods, r.MaxPods, r.Replicas, r.Age)
+	}
+	for _, r := range rows {
+		if len(r.Conditions) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s%s conditions:\n", indent, r.Name)
+		fmt.Fprintf(w, "%s  %-15s %-6s %-28s %s\n", indent, "TYPE", "STATUS", "REASON", "MESSAGE")
+		for _, c := range r.Conditions {
+			fmt.Fprintf(w, "%s  %-15s %-6s %-28s %s\n", indent, c.Type, c.Status, c.Reason, c.Message)
+		}
 	}
 }
