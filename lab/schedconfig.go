@@ -211,6 +211,16 @@ func resourceSpecs(rs []manifest.ResourceSpec) []noderesources.ResourceSpec {
 	return out
 }
 
+// SchedulerProfiles converts a KubeSchedulerConfiguration's profiles to
+// the engine's (nil for nil: the default profile), for tools that build a
+// scheduler themselves (the conformance harness).
+func SchedulerProfiles(c *manifest.SchedulerConfiguration) []scheduler.ProfileConfig {
+	if c == nil {
+		return nil
+	}
+	return profilesOf(c, nil)
+}
+
 // ignoredByLab lists what a configuration asks that the lab does not
 // model, for the note printed on load.
 func ignoredByLab(c *manifest.SchedulerConfiguration) []string {

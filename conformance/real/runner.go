@@ -14,6 +14,9 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
+
+	"github.com/go-logr/logr"
 
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -26,6 +29,7 @@ import (
 	"k8s.io/kubernetes/pkg/features"
 	schedulerapi "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
+	schedvalidation "k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
@@ -102,9 +106,37 @@ func defaultProfile() (*schedulerapi.KubeSchedulerProfile, error) {
 	return &cfg.Profiles[0], nil
 }
 
+var quietDefaulting sync.Once
+
+// configProfile loads a KubeSchedulerConfiguration as kube-scheduler
+// --config does (options.LoadConfigFromFile: the config scheme's
+// universal decoder, which applies the v1 defaults and converts to the
+// internal config), validates it (validation.ValidateKubeSchedulerConfiguration)
+// and returns its first profile.
+func configProfile(data []byte) (*schedulerapi.KubeSchedulerProfile, error) {
+	// v1 defaulting logs every re-configured default plugin at V(0)
+	// through klog's global logger: keep the harness's output readable
+	quietDefaulting.Do(func() { klog.SetLogger(logr.Discard()) })
+	obj, gvk, err := scheme.Codecs.UniversalDecoder().Decode(data, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("decode scheduler config: %w", err)
+	}
+	cfg, ok := obj.(*schedulerapi.KubeSchedulerConfiguration)
+	if !ok {
+		return nil, fmt.Errorf("scheduler config: got %v", gvk)
+	}
+	if err := schedvalidation.ValidateKubeSchedulerConfiguration(cfg); err != nil {
+		return nil, fmt.Errorf("scheduler config: %w", err)
+	}
+	return &cfg.Profiles[0], nil
+}
+
 func (r *Runner) build(s *scenario.Scenario, opts Options) error {
 	metrics.Register()
 	profile, err := defaultProfile()
+	if s.SchedulerConfig != nil {
+		profile, err = configProfile(s.SchedulerConfig)
+	}
 	if err != nil {
 		return err
 	}
