@@ -25,7 +25,30 @@ var filterPluginNames = []string{"TaintToleration", "NodeAffinity", "NodePorts",
 
 func (g *gen) policy(seed uint64, i int) obj {
 	pg := &gen{r: rand.New(rand.NewPCG(seed^0x5bd1e995, uint64(i)*0x9e3779b97f4a7c15+7))}
-	profile := obj{"schedulerName": "default-scheduler"}
+	profiles := []any{pg.profile("default-scheduler")}
+	if pg.chance(0.3) {
+		// a second profile: about half the pending pods ask for it
+		profiles = append(profiles, pg.profile("batch"))
+		for _, d := range g.docs {
+			spec, _ := d["spec"].(obj)
+			if d["kind"] != "Pod" || spec == nil || spec["nodeName"] != nil {
+				continue
+			}
+			if pg.chance(0.5) {
+				spec["schedulerName"] = "batch"
+			}
+		}
+	}
+	return obj{
+		"apiVersion": "kubescheduler.config.k8s.io/v1",
+		"kind":       "KubeSchedulerConfiguration",
+		"profiles":   profiles,
+	}
+}
+
+// profile draws one profile.
+func (pg *gen) profile(name string) obj {
+	profile := obj{"schedulerName": name}
 	var pluginConfig []any
 	if pg.chance(0.8) {
 		pluginConfig = append(pluginConfig, obj{"name": "NodeResourcesFit", "args": pg.fitArgs()})
@@ -97,11 +120,7 @@ func (g *gen) policy(seed uint64, i int) obj {
 	if len(plugins) > 0 {
 		profile["plugins"] = plugins
 	}
-	return obj{
-		"apiVersion": "kubescheduler.config.k8s.io/v1",
-		"kind":       "KubeSchedulerConfiguration",
-		"profiles":   []any{profile},
-	}
+	return profile
 }
 
 func (g *gen) fitArgs() obj {
