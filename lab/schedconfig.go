@@ -237,3 +237,17 @@ func ignoredByLab(c *manifest.SchedulerConfiguration) []string {
 	}
 	return out
 }
+
+// SchedulerPolicy names the policy in force for the header: the profiles'
+// scheduler names when a KubeSchedulerConfiguration (or `set scheduler`)
+// is in force, nil with the built-in default profile.
+func (s *Session) SchedulerPolicy() []string {
+	if s.policy == nil {
+		return nil
+	}
+	out := make([]string, len(s.policy.Profiles))
+	for i, p := range s.policy.Profiles {
+		out[i] = p.SchedulerName
+	}
+	return out
+}
