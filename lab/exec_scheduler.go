@@ -25,12 +25,17 @@ func (s *Session) setScheduler(c command.SetScheduler) (string, error) {
 		if next == nil {
 			next = manifest.DefaultSchedulerConfiguration()
 		}
-		prof, err := profileNamed(next, c.Profile)
-		if err != nil {
-			return "", err
-		}
-		if err := editProfile(prof, c); err != nil {
-			return "", err
+		if c.Action == "add-profile" {
+			// validation reports a name that exists (Duplicate value)
+			next.Profiles = append(next.Profiles, manifest.SchedulerProfile{SchedulerName: c.Profile})
+		} else {
+			prof, err := profileNamed(next, c.Profile)
+			if err != nil {
+				return "", err
+			}
+			if err := editProfile(prof, c); err != nil {
+				return "", err
+			}
 		}
 		if err := manifest.ValidateSchedulerConfiguration(next); err != nil {
 			return "", fmt.Errorf("set scheduler: %w", err)

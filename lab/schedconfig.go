@@ -211,6 +211,16 @@ func resourceSpecs(rs []manifest.ResourceSpec) []noderesources.ResourceSpec {
 	return out
 }
 
+// SchedulerProfiles converts a KubeSchedulerConfiguration's profiles to
+// the engine's (nil for nil: the default profile), for tools that build a
+// scheduler themselves (the conformance harness).
+func SchedulerProfiles(c *manifest.SchedulerConfiguration) []scheduler.ProfileConfig {
+	if c == nil {
+		return nil
+	}
+	return profilesOf(c, nil)
+}
+
 // ignoredByLab lists what a configuration asks that the lab does not
 // model, for the note printed on load.
 func ignoredByLab(c *manifest.SchedulerConfiguration) []string {
@@ -224,6 +234,20 @@ func ignoredByLab(c *manifest.SchedulerConfiguration) []string {
 				out = append(out, fmt.Sprintf("profile %s: NodeAffinity addedAffinity is not modelled", p.SchedulerName))
 			}
 		}
+	}
+	return out
+}
+
+// SchedulerPolicy names the policy in force for the header: the profiles'
+// scheduler names when a KubeSchedulerConfiguration (or `set scheduler`)
+// is in force, nil with the built-in default profile.
+func (s *Session) SchedulerPolicy() []string {
+	if s.policy == nil {
+		return nil
+	}
+	out := make([]string, len(s.policy.Profiles))
+	for i, p := range s.policy.Profiles {
+		out[i] = p.SchedulerName
 	}
 	return out
 }

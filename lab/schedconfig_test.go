@@ -330,3 +330,26 @@ spec:
 		})
 	}
 }
+
+func TestCompleteSetScheduler(t *testing.T) {
+	f, err := LoadFile("s.yaml", []byte(packScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ line, want string }{
+		{"set scheduler scoringStrategy=M", "scoringStrategy=MostAllocated"},
+		{"set scheduler weight PodTop", "PodTopologySpread="},
+		{"set scheduler disable ImageLoc", "ImageLocality"},
+		{"set sch", "scheduler"},
+	}
+	for _, c := range cases {
+		_, got := s.Complete(c.line)
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("Complete(%q) = %v, want [%s]", c.line, got, c.want)
+		}
+	}
+}

@@ -15,12 +15,14 @@ import (
 //	set scheduler [--profile NAME] enable PLUGIN
 //	set scheduler [--profile NAME] shape=0:0,100:10 resources=cpu:1,memory:1
 //	set scheduler [--profile NAME] hardPodAffinityWeight=N ignorePreferredTermsOfExistingPods=true
+//	set scheduler add-profile NAME
 //	set scheduler reset
 type SetScheduler struct {
 	// Profile is the scheduler name ("" ⇒ the first profile).
 	Profile string
 	// Action is "set" (Fields), "weight" (Plugin, Weight), "enable",
-	// "disable" (Plugin) or "reset" (back to the scenario's policy).
+	// "disable" (Plugin), "add-profile" (Profile: a new profile with the
+	// defaults) or "reset" (back to the scenario's policy).
 	Action string
 	Plugin string
 	Weight int32
@@ -37,6 +39,8 @@ func (c SetScheduler) String() string {
 		parts = append(parts, "--profile="+quoteIfNeeded(c.Profile))
 	}
 	switch c.Action {
+	case "add-profile":
+		return join("set scheduler", "add-profile", quoteIfNeeded(c.Profile))
 	case "weight":
 		parts = append(parts, "weight", c.Plugin+"="+strconv.Itoa(int(c.Weight)))
 	case "enable", "disable":
@@ -60,7 +64,7 @@ var SchedulerFields = []string{
 var ScoringStrategies = []string{"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}
 
 var setSchedulerVerb = verbSpec{
-	usage: "set scheduler [--profile NAME] scoringStrategy=LeastAllocated|MostAllocated|RequestedToCapacityRatio [shape=U:S,...] [resources=cpu:W,memory:W] | weight PLUGIN=N | enable PLUGIN | disable PLUGIN | hardPodAffinityWeight=N | ignorePreferredTermsOfExistingPods=true|false | percentageOfNodesToScore=N | reset",
+	usage: "set scheduler [--profile NAME] scoringStrategy=LeastAllocated|MostAllocated|RequestedToCapacityRatio [shape=U:S,...] [resources=cpu:W,memory:W] | weight PLUGIN=N | enable PLUGIN | disable PLUGIN | hardPodAffinityWeight=N | ignorePreferredTermsOfExistingPods=true|false | percentageOfNodesToScore=N | add-profile NAME | reset",
 	help:  "change the scheduler policy (a KubeSchedulerConfiguration profile) from now on",
 	flags: map[string]flagKind{"profile": valueFlag},
 	args:  []ArgKind{ArgField},
@@ -80,6 +84,12 @@ func buildSetScheduler(a *args) (Command, error) {
 		}
 		c.Action = "reset"
 		return c, nil
+	case "add-profile":
+		if len(a.pos) != 2 || c.Profile != "" {
+			return nil, fmt.Errorf("add-profile takes one scheduler name, e.g. add-profile batch-scheduler")
+		}
+		c.Action, c.Profile = "add-profile", a.pos[1]
+		return c, checkName(c.Profile)
 	case "enable", "disable":
 		if len(a.pos) != 2 || strings.Contains(a.pos[1], "=") {
 			return nil, fmt.Errorf("%s takes one plugin name, e.g. %s ImageLocality", a.pos[0], a.pos[0])

@@ -17,6 +17,7 @@ func TestSetSchedulerParses(t *testing.T) {
 		{"set scheduler scoringStrategy=RequestedToCapacityRatio shape=0:0,100:10 resources=cpu:2,memory:1", SetScheduler{Action: "set", Fields: []KV{
 			{Key: "scoringStrategy", Value: "RequestedToCapacityRatio"}, {Key: "shape", Value: "0:0,100:10"}, {Key: "resources", Value: "cpu:2,memory:1"}}}},
 		{"set scheduler reset", SetScheduler{Action: "reset"}},
+		{"set scheduler add-profile batch", SetScheduler{Action: "add-profile", Profile: "batch"}},
 	}
 	for _, c := range cases {
 		t.Run(c.line, func(t *testing.T) {
