@@ -42,6 +42,8 @@ Flags:
                           (PODLAB_PASSWORD, else one is made up and shown)
   --record FILE           write each participant's progress (.json, else CSV) every 30s and at the end
   --max-pods N, --max-nodes N, --max-keys-per-second N   per-participant limits (500, 50, 30)
+  --stuck-after D         mark a participant stuck after D without progress on the step (default 5m)
+  --idle-after D          mark a participant idle after D without a key (default 2m)
   --host NAME             the host name shown in the connect line (default: this machine's)
   --theme NAME            participants' theme (default: from their terminal)
   --headless              no instructor view here: log events to stderr
@@ -66,6 +68,9 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	host := fs.String("host", "", "host name for the connect line")
 	theme := fs.String("theme", "", "participants' theme")
 	headless := fs.Bool("headless", false, "no instructor view")
+	markers := workshop.DefaultMarkers
+	fs.DurationVar(&markers.StuckAfter, "stuck-after", markers.StuckAfter, "no progress for this long marks a participant stuck")
+	fs.DurationVar(&markers.IdleAfter, "idle-after", markers.IdleAfter, "no key for this long marks a participant idle")
 	keysFile := ""
 	rest := args
 	for {
@@ -89,7 +94,7 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if m, f, ok := cut2(*auth); ok && m == "keys" { // --auth keys=FILE
 		*auth, keysFile = m, f
 	}
-	cfg := Config{Listen: *listen, MaxSessions: *maxSessions, IdleTimeout: *idle, Limits: limits, Theme: *theme, Host: *host}
+	cfg := Config{Listen: *listen, MaxSessions: *maxSessions, IdleTimeout: *idle, Limits: limits, Theme: *theme, Host: *host, Markers: markers}
 	f, err := lab.OpenOrPreset(*file, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)

@@ -52,6 +52,12 @@ type Config struct {
 	// ObserveEvery is how often a participant's checks are re-evaluated
 	// while nothing they did changed (default 1s).
 	ObserveEvery time.Duration
+	// TickEvery is the participants' clock tick (default 500ms: every
+	// tick redraws, and the server draws for everyone; keys still redraw
+	// at once).
+	TickEvery time.Duration
+	// FPS caps each participant's frames per second (default 30).
+	FPS int
 	// Host is the name participants use in the connect line ("" :
 	// the machine's host name).
 	Host string
@@ -81,6 +87,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.ObserveEvery <= 0 {
 		cfg.ObserveEvery = time.Second
+	}
+	if cfg.TickEvery <= 0 {
+		cfg.TickEvery = 500 * time.Millisecond
+	}
+	if cfg.FPS <= 0 {
+		cfg.FPS = 30
 	}
 	if cfg.Markers == (workshop.Markers{}) {
 		cfg.Markers = workshop.DefaultMarkers
@@ -293,9 +305,9 @@ func (s *Server) handle(sess ssh.Session) {
 			noColor = true
 		}
 	}
-	p := &participant{srv: s, keyID: keyID, uiOpts: ui.Options{Theme: s.cfg.Theme, NoColor: noColor, NoFiles: true},
+	p := &participant{srv: s, keyID: keyID, uiOpts: ui.Options{Theme: s.cfg.Theme, NoColor: noColor, NoFiles: true, TickEvery: s.cfg.TickEvery},
 		w: pty.Window.Width, h: pty.Window.Height, bucket: newBucket(s.cfg.Limits.CommandsPerSecond, time.Now())}
-	opts := append(bm.MakeOptions(sess), tea.WithoutSignalHandler())
+	opts := append(bm.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS))
 	prog := tea.NewProgram(p, opts...)
 	p.prog = prog
 	name := workshop.CleanName(sess.User())
@@ -338,7 +350,7 @@ func (s *Server) handle(sess ssh.Session) {
 }
 
 func (s *Server) runInstructor(sess ssh.Session, winch <-chan ssh.Window) {
-	m := instructor.New(s.room, instructor.Options{Remote: true})
+	m := instructor.New(s.room, instructor.Options{Remote: true, Markers: s.cfg.Markers})
 	prog := tea.NewProgram(m, append(bm.MakeOptions(sess), tea.WithoutSignalHandler())...)
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
