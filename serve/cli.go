@@ -94,7 +94,7 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if m, f, ok := cut2(*auth); ok && m == "keys" { // --auth keys=FILE
 		*auth, keysFile = m, f
 	}
-	cfg := Config{Listen: *listen, MaxSessions: *maxSessions, IdleTimeout: *idle, Limits: limits, Theme: *theme, Host: *host, Markers: markers}
+	cfg := Config{Record: *record, Listen: *listen, MaxSessions: *maxSessions, IdleTimeout: *idle, Limits: limits, Theme: *theme, Host: *host, Markers: markers}
 	f, err := lab.OpenOrPreset(*file, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
@@ -181,10 +181,6 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case <-srv.Done():
 		}
 	}()
-	stopRec := make(chan struct{})
-	if *record != "" {
-		go srv.recordEvery(*record, 30*time.Second, stopRec)
-	}
 	if tui {
 		m := instructor.New(srv.room, instructor.Options{Markers: cfg.Markers})
 		prog := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler())
@@ -197,16 +193,11 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "podlab serve: participants type: %s\n", srv.connectLine())
 		<-srv.Done()
 	}
-	close(stopRec)
 	if err := <-serveErr; err != nil {
 		fmt.Fprintf(stderr, "podlab serve: %v\n", err)
 	}
 	if *record != "" {
-		if err := srv.WriteRecord(*record); err != nil {
-			fmt.Fprintf(stderr, "podlab serve: %v\n", err)
-		} else {
-			fmt.Fprintf(stdout, "progress written to %s\n", *record)
-		}
+		fmt.Fprintf(stdout, "progress written to %s\n", *record)
 	}
 	title, steps := srv.room.Lesson()
 	fmt.Fprint(stdout, instructor.SummaryText(title, steps, workshop.Summarize(srv.room.Snapshot())))

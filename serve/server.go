@@ -58,6 +58,9 @@ type Config struct {
 	TickEvery time.Duration
 	// FPS caps each participant's frames per second (default 30).
 	FPS int
+	// Record is the --record file ("": none): written every 30s and when
+	// the workshop ends, before participants are disconnected.
+	Record string
 	// Host is the name participants use in the connect line ("" :
 	// the machine's host name).
 	Host string
@@ -156,6 +159,9 @@ func (s *Server) Serve(l net.Listener) error {
 	s.mu.Unlock()
 	go s.reap()
 	s.room.logf("serving %q on %s (%s)", s.room.lessonTitle(), l.Addr(), s.authLine())
+	if s.cfg.Record != "" {
+		go s.recordEvery(s.cfg.Record, 30*time.Second, s.done)
+	}
 	err := s.ssh.Serve(l)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -438,6 +444,13 @@ func (s *Server) end(reason string) {
 		s.mu.Lock()
 		s.ending = true
 		s.mu.Unlock()
+		if s.cfg.Record != "" {
+			// while everyone is still connected: the record shows where
+			// they were, not "offline"
+			if err := s.WriteRecord(s.cfg.Record); err != nil {
+				s.room.logf("%v", err)
+			}
+		}
 		for _, st := range s.room.seatList() {
 			st.send(endMsg{reason})
 		}
