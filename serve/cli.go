@@ -144,9 +144,15 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// the instructor's view owns the terminal; details go to a file
 		logw = io.Discard
 		if dir, err := os.UserConfigDir(); err == nil {
+			_ = os.MkdirAll(filepath.Join(dir, "podlab"), 0o700)
 			if lf, err := os.OpenFile(filepath.Join(dir, "podlab", "serve.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
 				defer lf.Close()
 				logw = lf
+				// Bubble Tea prints a recovered panic's stack to os.Stderr,
+				// which is the instructor's terminal: send it to the log
+				saved := os.Stderr
+				os.Stderr = lf
+				defer func() { os.Stderr = saved }()
 			}
 		}
 	}

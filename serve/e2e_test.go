@@ -346,11 +346,16 @@ func TestE2EResize(t *testing.T) {
 	if err := ada.sess.WindowChange(30, 90); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "90x30", func() bool {
+	ok := false
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !ok; time.Sleep(20 * time.Millisecond) {
 		f, w, h, _ := srv.room.Frame("ada")
 		lines := strings.Split(ansi.Strip(f), "\n")
-		return w == 90 && h == 30 && len(lines) <= 30 && ansi.StringWidth(lines[0]) <= 90
-	})
+		ok = w == 90 && h == 30 && len(lines) <= 30 && ansi.StringWidth(lines[0]) <= 90
+	}
+	if !ok {
+		f, w, h, _ := srv.room.Frame("ada")
+		t.Fatalf("after resizing to 90x30: frame %dx%d:\n%s", w, h, ansi.Strip(f))
+	}
 }
 
 func TestE2EIdleTimeoutAndShutdownTellParticipants(t *testing.T) {

@@ -216,6 +216,17 @@ func (s *Server) connectLine() string {
 	return "ssh -p " + port + " " + host
 }
 
+// connectLineFor is the connect line with a participant's name as the
+// user, so a reconnect finds their lab.
+func (s *Server) connectLineFor(name string) string {
+	line := s.connectLine()
+	if strings.ContainsAny(name, " ") || workshop.IsGeneric(name) {
+		return line
+	}
+	i := strings.LastIndexByte(line, ' ')
+	return line[:i+1] + name + "@" + line[i+1:]
+}
+
 // newSession is a fresh participant lab on the lesson, under the limits,
 // with no host file access; refusals counts the commands the limits
 // refused (the participant's goroutine reads it after each update).
@@ -337,6 +348,7 @@ func (s *Server) handle(sess ssh.Session) {
 					prog.Quit()
 					return
 				}
+				p.size.Store(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 				prog.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 			}
 		}
@@ -349,6 +361,9 @@ func (s *Server) handle(sess ssh.Session) {
 	}
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		s.room.logf("session error: %v", err)
+	}
+	if p.endReason == "" && p.seat != nil {
+		p.endReason = fmt.Sprintf("Bye %s — your lab is kept: %s to continue where you left off.", p.seat.name, s.connectLineFor(p.seat.name))
 	}
 	if p.endReason != "" {
 		fmt.Fprintf(sess, "%s\r\n", p.endReason)

@@ -25,3 +25,8 @@ func (m *Model) tickEvery() time.Duration {
 	}
 	return tickEvery
 }
+
+// SetTickEvery changes the clock tick from the next tick on (podlab serve
+// ticks idle participants less often); the virtual time per tick follows,
+// so the clock keeps its speed.
+func (m *Model) SetTickEvery(d time.Duration) { m.opts.TickEvery = d }

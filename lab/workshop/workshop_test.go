@@ -65,6 +65,23 @@ spec:
 	}
 }
 
+func TestLimitCommandsKeepsUndoCheap(t *testing.T) {
+	s := session(t, Limits{Commands: 2}, false)
+	for _, line := range []string{"cordon node1", "cordon node2"} {
+		if _, err := s.Apply(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := s.Apply("cordon node3")
+	var le *LimitError
+	if !errors.As(err, &le) || le.What != "commands" || !strings.Contains(err.Error(), "fresh lab") {
+		t.Fatalf("third command: %v", err)
+	}
+	if _, err := s.Apply("undo"); err != nil {
+		t.Errorf("undo past the limit: %v", err)
+	}
+}
+
 func TestLimitAfterUndoesWhatOnlyTheClusterKnows(t *testing.T) {
 	// 4 nodes, a DaemonSet puts one pod on each: 4 + existing pods > 5
 	s := session(t, Limits{Pods: 5}, false)
