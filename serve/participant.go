@@ -46,12 +46,12 @@ const (
 // reports progress and the last frame to the room, and applies the
 // instructor's push, reset and end. A panic ends this session only.
 type participant struct {
-	srv    *Server
-	prog   *tea.Program
+	srv  *Server
+	prog *tea.Program
 	// size is the client's latest window (set by the window-change
 	// goroutine): Bubble Tea sends its initial size from a goroutine of
 	// its own, which can arrive after a resize the client made at once.
-	size atomic.Value // tea.WindowSizeMsg
+	size   atomic.Value // tea.WindowSizeMsg
 	keyID  string
 	uiOpts ui.Options
 	seat   *seat
