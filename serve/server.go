@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -371,7 +372,7 @@ func (s *Server) handle(sess ssh.Session) {
 }
 
 func (s *Server) runInstructor(sess ssh.Session, winch <-chan ssh.Window) {
-	m := instructor.New(s.room, instructor.Options{Remote: true, Markers: s.cfg.Markers})
+	m := &latestSize{Model: instructor.New(s.room, instructor.Options{Remote: true, Markers: s.cfg.Markers})}
 	prog := tea.NewProgram(m, append(bm.MakeOptions(sess), tea.WithoutSignalHandler())...)
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
@@ -389,6 +390,7 @@ func (s *Server) runInstructor(sess ssh.Session, winch <-chan ssh.Window) {
 					prog.Quit()
 					return
 				}
+				m.size.Store(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 				prog.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 			}
 		}
@@ -487,4 +489,21 @@ func (s *Server) Shutdown(reason string) {
 	s.room.ended = true
 	s.room.mu.Unlock()
 	s.end(reason)
+}
+
+// latestSize passes a model the client's latest window size only (see
+// participant.size): a stale size is replaced by the latest.
+type latestSize struct {
+	tea.Model
+	size atomic.Value // tea.WindowSizeMsg
+}
+
+func (l *latestSize) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		if latest, ok := l.size.Load().(tea.WindowSizeMsg); ok && latest != ws {
+			return l, func() tea.Msg { return latest }
+		}
+	}
+	_, cmd := l.Model.Update(msg)
+	return l, cmd
 }
