@@ -230,6 +230,23 @@ func TestWriteRecord(t *testing.T) {
 	}
 }
 
+func TestOneLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"scale web", 50, "scale web"},
+		{"apply --inline 'kind: Pod\nmetadata:\n\tname: x'", 50, "apply --inline 'kind: Pod metadata:  name: x'"},
+		{"x\x1b]0;pwned\x07\x1b[2Jy", 50, "x]0;pwned[2Jy"},
+		{"abcdef", 3, "abc…"},
+	} {
+		if got := OneLine(c.in, c.max); got != c.want {
+			t.Errorf("OneLine(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 func TestNames(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"ada", "ada"}, {"  Ada   Lovelace ", "Ada Lovelace"}, {"x\x1b[31mred", "x31mred"},
