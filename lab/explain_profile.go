@@ -3,8 +3,7 @@ package lab
 import (
 	"fmt"
 	"io"
-	"strings"
-	"unicode"
+	"podlab.dev/podlab/lab/textsafe"
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler"
@@ -23,19 +22,8 @@ func writeExplainProfile(w io.Writer, ex *scheduler.Explanation) {
 	if isDefaultProfile(ex) {
 		return
 	}
-	fmt.Fprintf(w, "profile %s\n", sanitize(ex.Profile))
+	fmt.Fprintf(w, "profile %s\n", textsafe.Line(ex.Profile))
 	for _, p := range ex.Policy {
 		fmt.Fprintf(w, "  %s\n", p)
 	}
-}
-
-// sanitize replaces control characters (terminal escapes in a
-// user-written profile name) before printing.
-func sanitize(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsPrint(r) {
-			return r
-		}
-		return '?'
-	}, s)
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -344,11 +346,16 @@ func TestE2EResize(t *testing.T) {
 	if err := ada.sess.WindowChange(30, 90); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "90x30", func() bool {
+	ok := false
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !ok; time.Sleep(20 * time.Millisecond) {
 		f, w, h, _ := srv.room.Frame("ada")
 		lines := strings.Split(ansi.Strip(f), "\n")
-		return w == 90 && h == 30 && len(lines) <= 30 && ansi.StringWidth(lines[0]) <= 90
-	})
+		ok = w == 90 && h == 30 && len(lines) <= 30 && ansi.StringWidth(lines[0]) <= 90
+	}
+	if !ok {
+		f, w, h, _ := srv.room.Frame("ada")
+		t.Fatalf("after resizing to 90x30: frame %dx%d:\n%s", w, h, ansi.Strip(f))
+	}
 }
 
 func TestE2EIdleTimeoutAndShutdownTellParticipants(t *testing.T) {
@@ -361,7 +368,8 @@ func TestE2EIdleTimeoutAndShutdownTellParticipants(t *testing.T) {
 		t.Errorf("ada was not told: %q", ada.stream())
 	}
 
-	srv2 := startServer(t, nil)
+	rec := filepath.Join(t.TempDir(), "notes.json")
+	srv2 := startServer(t, func(c *Config) { c.Record = rec })
 	bob := connect(t, srv2, "bob")
 	waitFor(t, "bob", func() bool { return screen(srv2, "bob") != "" })
 	srv2.Shutdown("The workshop server is shutting down")
@@ -370,6 +378,11 @@ func TestE2EIdleTimeoutAndShutdownTellParticipants(t *testing.T) {
 	}
 	if !strings.Contains(bob.stream(), "The workshop server is shutting down") {
 		t.Errorf("bob was not told: %q", bob.stream())
+	}
+	// the record is written while participants are still connected
+	data, err := os.ReadFile(rec)
+	if err != nil || !strings.Contains(string(data), `"name": "bob"`) || strings.Contains(string(data), "offline") {
+		t.Errorf("record at the end: %v\n%s", err, data)
 	}
 }
 
@@ -507,7 +520,14 @@ func TestE2EInstructorActionsReachParticipants(t *testing.T) {
 	if len(rows) != 2 {
 		t.Fatalf("snapshot %+v", rows)
 	}
-	_ = bob
+	rec := filepath.Join(t.TempDir(), "notes.csv")
+	if err := srv.WriteRecord(rec); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(rec)
+	if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[1], "ada,1,") || !strings.HasPrefix(lines[2], "bob,3,") {
+		t.Errorf("record:\n%s", data)
+	}
 	room.End()
 	if !ada.closed(5*time.Second) || !bob.closed(5*time.Second) {
 		t.Fatal("End did not disconnect everyone")

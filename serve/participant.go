@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -33,14 +34,24 @@ const (
 	noticeFor    = 5 * time.Second
 )
 
+// A participant who pressed nothing for idleAfter ticks every idleTick.
+const (
+	idleAfter = 20 * time.Second
+	idleTick  = 2 * time.Second
+)
+
 // participant wraps the lab's model (ui.Model) for one SSH session: it
 // asks for a name when the SSH user is generic, rate-limits input, shows
 // the instructor's broadcasts and limit notices on a line above the lab,
 // reports progress and the last frame to the room, and applies the
 // instructor's push, reset and end. A panic ends this session only.
 type participant struct {
-	srv    *Server
-	prog   *tea.Program
+	srv  *Server
+	prog *tea.Program
+	// size is the client's latest window (set by the window-change
+	// goroutine): Bubble Tea sends its initial size from a goroutine of
+	// its own, which can arrive after a resize the client made at once.
+	size   atomic.Value // tea.WindowSizeMsg
 	keyID  string
 	uiOpts ui.Options
 	seat   *seat
@@ -63,6 +74,8 @@ type participant struct {
 	bcastUntil  time.Time
 	innerH      int  // the height the lab was last given
 	dirty       bool // input since the last publish
+	lastInput   time.Time
+	slow        bool // the lab ticks at idleTick
 	bucket      bucket
 	dropped     int
 
@@ -81,6 +94,7 @@ func (p *participant) join(name string) error {
 	st.mu.Unlock()
 	p.seen = p.ref.n
 	p.inner = ui.New(p.sess, p.uiOpts)
+	p.lastInput = time.Now()
 	verb := "joined"
 	if back {
 		verb = "reconnected"
@@ -111,6 +125,10 @@ func (p *participant) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	now := time.Now()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		if latest, ok := p.size.Load().(tea.WindowSizeMsg); ok && latest != msg {
+			// stale: have the program (and its renderer) take the latest
+			return p, func() tea.Msg { return latest }
+		}
 		p.w, p.h = msg.Width, msg.Height
 		if p.inner == nil {
 			return p, nil
@@ -137,6 +155,11 @@ func (p *participant) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		if p.seat != nil {
 			p.seat.tracker.Input(now)
 			p.dirty = true
+		}
+		p.lastInput = now
+		if p.slow && p.inner != nil {
+			p.slow = false
+			p.inner.SetTickEvery(p.srv.cfg.TickEvery)
 		}
 	}
 	if p.asking {
@@ -165,10 +188,17 @@ func (p *participant) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		p.seat.mu.Unlock()
 		p.seat.tracker.Reset(sess, now)
 		p.inner = ui.New(sess, p.uiOpts)
+		p.slow = false
 		p.setBanner("the instructor gave you a fresh lab", noticeFor, now)
 		p.innerH = 0
 		return p, tea.Batch(p.inner.Init(), p.resizeInner(), p.observe(now, true))
 	default:
+		if !p.slow && now.Sub(p.lastInput) > idleAfter {
+			// nobody is typing: tick less often (a glance still shows the
+			// clock moving; the next key brings the full rate back)
+			p.slow = true
+			p.inner.SetTickEvery(idleTick)
+		}
 		if p.banner != "" {
 			p.updateBanner(now)
 			extra = p.resizeInner()

@@ -3,7 +3,6 @@ package serve
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -292,20 +291,4 @@ func (r *Room) Connect() string { return r.srv.connectLine() }
 
 // sanitizeLine keeps a message to one printable line (it is drawn on
 // participants' terminals: no escape sequences).
-func sanitizeLine(s string) string {
-	var b strings.Builder
-	for _, c := range s {
-		switch {
-		case c == '\n' || c == '\r' || c == '\t':
-			b.WriteByte(' ')
-		case c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0):
-		default:
-			b.WriteRune(c)
-		}
-	}
-	out := strings.TrimSpace(b.String())
-	if r := []rune(out); len(r) > 200 {
-		out = string(r[:200])
-	}
-	return out
-}
+func sanitizeLine(s string) string { return workshop.OneLine(s, 200) }

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -52,6 +53,15 @@ type Config struct {
 	// ObserveEvery is how often a participant's checks are re-evaluated
 	// while nothing they did changed (default 1s).
 	ObserveEvery time.Duration
+	// TickEvery is the participants' clock tick (default 500ms: every
+	// tick redraws, and the server draws for everyone; keys still redraw
+	// at once).
+	TickEvery time.Duration
+	// FPS caps each participant's frames per second (default 30).
+	FPS int
+	// Record is the --record file ("": none): written every 30s and when
+	// the workshop ends, before participants are disconnected.
+	Record string
 	// Host is the name participants use in the connect line ("" :
 	// the machine's host name).
 	Host string
@@ -81,6 +91,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.ObserveEvery <= 0 {
 		cfg.ObserveEvery = time.Second
+	}
+	if cfg.TickEvery <= 0 {
+		cfg.TickEvery = 500 * time.Millisecond
+	}
+	if cfg.FPS <= 0 {
+		cfg.FPS = 30
 	}
 	if cfg.Markers == (workshop.Markers{}) {
 		cfg.Markers = workshop.DefaultMarkers
@@ -144,6 +160,9 @@ func (s *Server) Serve(l net.Listener) error {
 	s.mu.Unlock()
 	go s.reap()
 	s.room.logf("serving %q on %s (%s)", s.room.lessonTitle(), l.Addr(), s.authLine())
+	if s.cfg.Record != "" {
+		go s.recordEvery(s.cfg.Record, 30*time.Second, s.done)
+	}
 	err := s.ssh.Serve(l)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -196,6 +215,17 @@ func (s *Server) connectLine() string {
 		return "ssh " + host
 	}
 	return "ssh -p " + port + " " + host
+}
+
+// connectLineFor is the connect line with a participant's name as the
+// user, so a reconnect finds their lab.
+func (s *Server) connectLineFor(name string) string {
+	line := s.connectLine()
+	if strings.ContainsAny(name, " ") || workshop.IsGeneric(name) {
+		return line
+	}
+	i := strings.LastIndexByte(line, ' ')
+	return line[:i+1] + name + "@" + line[i+1:]
 }
 
 // newSession is a fresh participant lab on the lesson, under the limits,
@@ -293,9 +323,9 @@ func (s *Server) handle(sess ssh.Session) {
 			noColor = true
 		}
 	}
-	p := &participant{srv: s, keyID: keyID, uiOpts: ui.Options{Theme: s.cfg.Theme, NoColor: noColor, NoFiles: true},
+	p := &participant{srv: s, keyID: keyID, uiOpts: ui.Options{Theme: s.cfg.Theme, NoColor: noColor, NoFiles: true, TickEvery: s.cfg.TickEvery},
 		w: pty.Window.Width, h: pty.Window.Height, bucket: newBucket(s.cfg.Limits.CommandsPerSecond, time.Now())}
-	opts := append(bm.MakeOptions(sess), tea.WithoutSignalHandler())
+	opts := append(bm.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS))
 	prog := tea.NewProgram(p, opts...)
 	p.prog = prog
 	name := workshop.CleanName(sess.User())
@@ -319,6 +349,7 @@ func (s *Server) handle(sess ssh.Session) {
 					prog.Quit()
 					return
 				}
+				p.size.Store(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 				prog.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 			}
 		}
@@ -332,13 +363,16 @@ func (s *Server) handle(sess ssh.Session) {
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		s.room.logf("session error: %v", err)
 	}
+	if p.endReason == "" && p.seat != nil {
+		p.endReason = fmt.Sprintf("Bye %s — your lab is kept: %s to continue where you left off.", p.seat.name, s.connectLineFor(p.seat.name))
+	}
 	if p.endReason != "" {
 		fmt.Fprintf(sess, "%s\r\n", p.endReason)
 	}
 }
 
 func (s *Server) runInstructor(sess ssh.Session, winch <-chan ssh.Window) {
-	m := instructor.New(s.room, instructor.Options{Remote: true})
+	m := &latestSize{Model: instructor.New(s.room, instructor.Options{Remote: true, Markers: s.cfg.Markers})}
 	prog := tea.NewProgram(m, append(bm.MakeOptions(sess), tea.WithoutSignalHandler())...)
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
@@ -356,6 +390,7 @@ func (s *Server) runInstructor(sess ssh.Session, winch <-chan ssh.Window) {
 					prog.Quit()
 					return
 				}
+				m.size.Store(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 				prog.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 			}
 		}
@@ -426,6 +461,13 @@ func (s *Server) end(reason string) {
 		s.mu.Lock()
 		s.ending = true
 		s.mu.Unlock()
+		if s.cfg.Record != "" {
+			// while everyone is still connected: the record shows where
+			// they were, not "offline"
+			if err := s.WriteRecord(s.cfg.Record); err != nil {
+				s.room.logf("%v", err)
+			}
+		}
 		for _, st := range s.room.seatList() {
 			st.send(endMsg{reason})
 		}
@@ -447,4 +489,21 @@ func (s *Server) Shutdown(reason string) {
 	s.room.ended = true
 	s.room.mu.Unlock()
 	s.end(reason)
+}
+
+// latestSize passes a model the client's latest window size only (see
+// participant.size): a stale size is replaced by the latest.
+type latestSize struct {
+	tea.Model
+	size atomic.Value // tea.WindowSizeMsg
+}
+
+func (l *latestSize) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		if latest, ok := l.size.Load().(tea.WindowSizeMsg); ok && latest != ws {
+			return l, func() tea.Msg { return latest }
+		}
+	}
+	_, cmd := l.Model.Update(msg)
+	return l, cmd
 }

@@ -52,6 +52,9 @@ type Options struct {
 	// NoFiles is a served workshop session (podlab serve): opening and
 	// saving host files and switching lessons are disabled.
 	NoFiles bool
+	// TickEvery is the real time between clock ticks (0: 100ms); podlab
+	// serve ticks less often, as every tick redraws every participant.
+	TickEvery time.Duration
 }
 
 // Model is the root model: it owns the session, the clock, the shared
@@ -206,7 +209,7 @@ func (m *Model) Init() tea.Cmd {
 
 func (m *Model) tick() tea.Cmd {
 	id := m.tickID
-	return tea.Tick(tickEvery, func(t time.Time) tea.Msg { return tickMsg{id: id, at: t} })
+	return tea.Tick(m.tickEvery(), func(t time.Time) tea.Msg { return tickMsg{id: id, at: t} })
 }
 
 func (m *Model) setStatus(s string, isErr bool) {
@@ -231,7 +234,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		if !m.paused {
-			d := time.Duration(float64(tickEvery) * speeds[m.speedIdx])
+			d := time.Duration(float64(m.tickEvery()) * speeds[m.speedIdx])
 			if err := m.advance(d); err != nil {
 				m.setStatus(err.Error(), true)
 				m.paused = true

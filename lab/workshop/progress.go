@@ -80,7 +80,8 @@ func (t *Tracker) Observe(s *lab.Session, now time.Time, every time.Duration) bo
 	}
 	if len(hist) != t.hist {
 		if len(hist) > 0 {
-			t.p.LastCommand, t.p.LastCommandAt = hist[len(hist)-1].Line, now
+			// an inline manifest is a command too: one safe line of it
+			t.p.LastCommand, t.p.LastCommandAt = OneLine(hist[len(hist)-1].Line, 200), now
 		}
 		// undo shortens the history; count what was applied, not undone
 		if len(hist) > t.hist {

@@ -65,6 +65,23 @@ spec:
 	}
 }
 
+func TestLimitCommandsKeepsUndoCheap(t *testing.T) {
+	s := session(t, Limits{Commands: 2}, false)
+	for _, line := range []string{"cordon node1", "cordon node2"} {
+		if _, err := s.Apply(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := s.Apply("cordon node3")
+	var le *LimitError
+	if !errors.As(err, &le) || le.What != "commands" || !strings.Contains(err.Error(), "fresh lab") {
+		t.Fatalf("third command: %v", err)
+	}
+	if _, err := s.Apply("undo"); err != nil {
+		t.Errorf("undo past the limit: %v", err)
+	}
+}
+
 func TestLimitAfterUndoesWhatOnlyTheClusterKnows(t *testing.T) {
 	// 4 nodes, a DaemonSet puts one pod on each: 4 + existing pods > 5
 	s := session(t, Limits{Pods: 5}, false)
@@ -210,6 +227,23 @@ func TestWriteRecord(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `"name": "ada"`) || !strings.Contains(b.String(), `"secondsOnStep": 90`) {
 		t.Errorf("json: %s", b.String())
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"scale web", 50, "scale web"},
+		{"apply --inline 'kind: Pod\nmetadata:\n\tname: x'", 50, "apply --inline 'kind: Pod metadata:  name: x'"},
+		{"x\x1b]0;pwned\x07\x1b[2Jy", 50, "x]0;pwned[2Jy"},
+		{"abcdef", 3, "abc…"},
+	} {
+		if got := OneLine(c.in, c.max); got != c.want {
+			t.Errorf("OneLine(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
 

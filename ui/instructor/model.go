@@ -376,7 +376,7 @@ func (m *Model) tableView() string {
 		lines = append(lines, "")
 		for _, e := range ev[len(ev)-n:] {
 			first, _, _ := strings.Cut(e, "\n")
-			lines = append(lines, faint.Render(ansi.Truncate(first, m.w, "…")))
+			lines = append(lines, faint.Render(ansi.Truncate(workshop.OneLine(first, 300), m.w, "…")))
 		}
 	}
 	// the prompt or the status, then the keys
