@@ -1,6 +1,10 @@
 package engine
 
-import "podlab.dev/podlab/engine/api"
+import (
+	"sort"
+
+	"podlab.dev/podlab/engine/api"
+)
 
 // What the cluster autoscaler (engine/autoscaler) reads from the cluster
 // beyond Pods and Nodes: which pending pods the scheduler gave up on, and
@@ -12,13 +16,15 @@ import "podlab.dev/podlab/engine/api"
 // Pods being deleted are left out.
 func (e *Engine) UnschedulablePods() []*api.Pod {
 	var out []*api.Pod
-	for _, key := range e.sortedPodKeys() {
-		ps := e.pods[key]
+	for _, ps := range e.pods {
 		if ps.state != StatePending || ps.schedMessage == "" || ps.pod.DeletionTimestamp != nil {
 			continue
 		}
 		out = append(out, ps.pod)
 	}
+	// only the few pending pods are sorted, not every key (the autoscaler
+	// asks every 10 s)
+	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
 	return out
 }
 
@@ -31,4 +37,15 @@ func (e *Engine) PodsOnNode(name string) []*api.Pod {
 		out = append(out, e.pods[k].pod)
 	}
 	return out
+}
+
+// NodeRequested returns the summed requests of the pods bound to a node
+// as the scheduler's cache counts them (non-terminal pods), without
+// walking them: the autoscaler reads every node's utilisation every 10 s.
+func (e *Engine) NodeRequested(name string) (api.Resources, bool) {
+	ni := e.snap.Get(name)
+	if ni == nil {
+		return api.Resources{}, false
+	}
+	return ni.Requested, true
 }

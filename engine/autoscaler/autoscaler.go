@@ -62,6 +62,9 @@ type Autoscaler struct {
 	seq map[string]int
 	// unneededSince is when each node became unneeded.
 	unneededSince map[string]api.Time
+	// unremovable holds the nodes the removal simulation kept, until
+	// their recheck time.
+	unremovable map[string]unremovableNode
 
 	lastScaleUp, lastScaleDownDelete, lastScaleDownFail *api.Time
 	// notified remembers the last NotTriggerScaleUp message per pod, so
@@ -70,6 +73,9 @@ type Autoscaler struct {
 	notified map[string]string
 
 	status Status
+	// infos is the last simulation's PodInfo cache (pods are immutable
+	// objects, so an unchanged pointer means an unchanged pod).
+	infos map[string]cachedInfo
 }
 
 // New returns an autoscaler over the groups. schedCfg is the scheduler
@@ -92,6 +98,7 @@ func New(groups []NodeGroup, opts Options, schedCfg scheduler.Config, zoneLabel 
 		rng:           clock.NewRand(seed ^ 0x5ca1ab1e),
 		seq:           map[string]int{},
 		unneededSince: map[string]api.Time{},
+		unremovable:   map[string]unremovableNode{},
 		notified:      map[string]string{},
 	}, nil
 }
@@ -135,6 +142,7 @@ func (a *Autoscaler) CloneFor(e *engine.Engine) engine.Controller {
 	}
 	c.seq = copyMap(a.seq)
 	c.unneededSince = copyMap(a.unneededSince)
+	c.unremovable = copyMap(a.unremovable)
 	c.notified = copyMap(a.notified)
 	return &c
 }
@@ -255,15 +263,38 @@ func (a *Autoscaler) record(e *engine.Engine, kind, ns, name, typ, reason, msg s
 func (a *Autoscaler) RunOnce(e *engine.Engine, now api.Time) {
 	st := Status{LoopAt: now, NextLoop: now.Add(a.opts.ScanInterval), Ran: true}
 	nodes := e.Nodes()
-	sim, err := a.simulationOf(e, nodes)
-	if err != nil {
-		st.Error = err.Error()
-		a.status = st
-		return
+	// the simulation (every node and pod copied into a snapshot) is built
+	// only when a pod needs a scale-up or a node is a scale-down candidate:
+	// a quiet loop reads sizes and utilisation and stops there.
+	var sim *simulation
+	getSim := func() (*simulation, error) {
+		if sim == nil {
+			s, err := a.simulationOf(e, nodes)
+			if err != nil {
+				return nil, err
+			}
+			sim = s
+		}
+		return sim, nil
 	}
-	scaledUp := a.scaleUp(e, sim, nodes, now, &st)
+	scaledUp := false
+	pending := e.UnschedulablePods()
+	st.ScaleUp.Unschedulable = len(pending)
+	if len(pending) == 0 {
+		st.ScaleUp.Result = resultNoUnschedulable
+	} else {
+		s, err := getSim()
+		if err != nil {
+			st.Error = err.Error()
+			a.status = st
+			return
+		}
+		scaledUp = a.scaleUp(e, s, pending, nodes, now, &st)
+	}
 	if !a.opts.ScaleDownDisabled {
-		a.scaleDown(e, sim, nodes, now, scaledUp, &st)
+		if err := a.scaleDown(e, getSim, func() *simulation { return sim }, nodes, now, scaledUp, &st); err != nil {
+			st.Error = err.Error()
+		}
 	} else {
 		st.ScaleDown.Skipped = "scale-down is disabled"
 	}
@@ -275,10 +306,11 @@ func (a *Autoscaler) RunOnce(e *engine.Engine, now api.Time) {
 // upcoming nodes as template copies (so pods that will fit on them do
 // not trigger another scale-up).
 func (a *Autoscaler) simulationOf(e *engine.Engine, nodes []*api.Node) (*simulation, error) {
-	sim, err := newSimulation(a.schedCfg, nodes, e.PodsOnNode)
+	sim, err := newSimulation(a.schedCfg, nodes, e.PodsOnNode, a.infos)
 	if err != nil {
 		return nil, err
 	}
+	a.infos = sim.infos
 	for _, u := range a.upcoming {
 		if g := a.group(u.Group); g != nil {
 			sim.addNode(g.Template, u.Name)

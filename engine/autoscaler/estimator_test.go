@@ -83,7 +83,7 @@ func TestBinpackingEstimate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			old := makeNode(100, 100, 10, "oldnode", "zone-jupiter")
-			sim, err := newSimulation(scheduler.Config{TieBreak: scheduler.TieBreakByName}, []*api.Node{old}, func(string) []*api.Pod { return nil })
+			sim, err := newSimulation(scheduler.Config{TieBreak: scheduler.TieBreakByName}, []*api.Node{old}, func(string) []*api.Pod { return nil }, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,31 @@ import (
 // are retried this often.
 const evictionRetryTime = 10 * time.Second
 
+// Upstream defaults that bound the cost of a loop: a node the removal
+// simulation found unremovable is not simulated again for
+// --unremovable-node-recheck-timeout, and one loop looks for at most
+// --scale-down-non-empty-candidates-count unneeded nodes.
+const (
+	unremovableNodeRecheckTimeout    = 5 * time.Minute
+	scaleDownNonEmptyCandidatesCount = 30
+)
+
+// unremovableNode is a node the simulation could not remove, and until
+// when that verdict stands.
+type unremovableNode struct {
+	reason string
+	until  api.Time
+}
+
+func (a *Autoscaler) recentlyUnremovable(node string, now api.Time) bool {
+	u, ok := a.unremovable[node]
+	if ok && now >= u.until {
+		delete(a.unremovable, node)
+		return false
+	}
+	return ok
+}
+
 // utilization is utilization.Calculate: the larger of the CPU and memory
 // requests of the node's pods over its allocatable (DaemonSet pods left
 // out with --ignore-daemonsets-utilization; long-terminating pods left
@@ -33,19 +58,9 @@ func utilization(ni *framework.NodeInfo, ignoreDaemonSets bool, now api.Time) (f
 		}
 		r := api.PodRequests(p, api.PodRequestsOptions{})
 		cpu += r[api.ResourceCPU].MilliValue()
-		mem += r[api.ResourceMemory].MilliValue()
+		mem += r[api.ResourceMemory].Value()
 	}
-	cu, mu := 0.0, 0.0
-	if a := ni.Node.Status.Allocatable[api.ResourceCPU].MilliValue(); a > 0 {
-		cu = float64(cpu) / float64(a)
-	}
-	if a := ni.Node.Status.Allocatable[api.ResourceMemory].MilliValue(); a > 0 {
-		mu = float64(mem) / float64(a)
-	}
-	if mu > cu {
-		return mu, api.ResourceMemory
-	}
-	return cu, api.ResourceCPU
+	return ratio(cpu, mem, ni.Node)
 }
 
 func nodeReady(n *api.Node) bool {
@@ -70,7 +85,7 @@ func hasTaint(n *api.Node, key string) bool {
 // nodes that pass are unneeded, and those unneeded for
 // --scale-down-unneeded-time are removed unless a cooldown applies or the
 // group is at its minimum.
-func (a *Autoscaler) scaleDown(e *engine.Engine, sim *simulation, nodes []*api.Node, now api.Time, scaledUp bool, st *Status) {
+func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, error), built func() *simulation, nodes []*api.Node, now api.Time, scaledUp bool, st *Status) error {
 	sd := &st.ScaleDown
 	pdbs := e.PDBs()
 	tracker := newPDBTracker(pdbs)
@@ -84,6 +99,13 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, sim *simulation, nodes []*api.N
 	removed := map[string]bool{}
 	unneeded := map[string]bool{}
 	toMove := map[string][]*api.Pod{}
+	// PreFilteringScaleDownNodeProcessor: nodes of groups at their minimum
+	// size are no candidates at all.
+	registered0, coming0, deleting0 := a.sizes(nodes)
+	atMin := map[string]bool{}
+	for _, g := range a.groups {
+		atMin[g.Name] = a.targetSize(g.Name, registered0, coming0, deleting0) <= g.Min
+	}
 	// eligibility first (FilterOutUnremovable): every node's utilisation is
 	// read before any removal is simulated, so pods moved in the simulation
 	// do not count against their destination.
@@ -94,19 +116,21 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, sim *simulation, nodes []*api.N
 			continue
 		}
 		ns := NodeStatus{Node: n.Name, Group: g}
-		ni := sim.snap.Get(n.Name)
-		if ni != nil {
-			ns.Utilization, ns.Resource = utilization(ni, a.opts.IgnoreDaemonSetsUtilization, now)
-		}
+		known := true
+		ns.Utilization, ns.Resource, known = a.utilizationOf(e, built(), n, now)
 		switch {
 		case deletingSet[n.Name] || hasTaint(n, ToBeDeletedTaint):
 			ns.Removing = true
 			ns.Reason = "CurrentlyBeingDeleted"
+		case atMin[g]:
+			ns.Reason = fmt.Sprintf("NodeGroupMinSizeReached: %s is at its minimum size %d", g, a.group(g).Min)
+		case a.recentlyUnremovable(n.Name, now):
+			ns.Reason = "RecentlyUnremovable: " + a.unremovable[n.Name].reason + " (rechecked after --unremovable-node-recheck-timeout 5m)"
 		case n.Annotations[ScaleDownDisabledAnnotation] == "true":
 			ns.Reason = "ScaleDownDisabledAnnotation: the node is annotated " + ScaleDownDisabledAnnotation + "=true"
 		case !nodeReady(n):
 			ns.Reason = "NotReady: the lab does not scale down unready nodes"
-		case ni == nil:
+		case !known:
 			ns.Reason = "UnexpectedError: the node is not in the snapshot"
 		case ns.Utilization >= a.opts.ScaleDownUtilizationThreshold:
 			ns.Reason = fmt.Sprintf("NotUnderutilized: %s requested is %.0f%% of allocatable, not below the %.0f%% threshold", ns.Resource, ns.Utilization*100, a.opts.ScaleDownUtilizationThreshold*100)
@@ -115,14 +139,39 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, sim *simulation, nodes []*api.N
 		}
 		sd.Nodes = append(sd.Nodes, ns)
 	}
-	// then the removal simulation, candidate by candidate (name order)
+	// then the removal simulation, candidate by candidate: the nodes
+	// already unneeded first (their timers go on), then by name, until
+	// --scale-down-non-empty-candidates-count unneeded nodes are found.
+	sort.SliceStable(eligible, func(i, j int) bool {
+		_, ui := a.unneededSince[sd.Nodes[eligible[i]].Node]
+		_, uj := a.unneededSince[sd.Nodes[eligible[j]].Node]
+		return ui && !uj
+	})
+	var sim *simulation
+	if len(eligible) > 0 {
+		var err error
+		if sim, err = getSim(); err != nil {
+			return err
+		}
+	}
+	found := 0
 	for _, i := range eligible {
 		ns := &sd.Nodes[i]
+		if found >= scaleDownNonEmptyCandidatesCount {
+			ns.Reason = fmt.Sprintf("not evaluated this loop: %d unneeded nodes were found first (--scale-down-non-empty-candidates-count)", scaleDownNonEmptyCandidatesCount)
+			if since, ok := a.unneededSince[ns.Node]; ok {
+				ns.Unneeded, ns.UnneededSince, ns.Reason = true, since, ""
+				unneeded[ns.Node] = true
+			}
+			continue
+		}
 		pods, dests, reason := a.simulateRemoval(sim, sim.snap.Get(ns.Node), tracker, ksPDBs, skipSystem, removed, deletingSet, now)
 		if reason != "" {
 			ns.Reason = reason
+			a.unremovable[ns.Node] = unremovableNode{reason: reason, until: now.Add(unremovableNodeRecheckTimeout)}
 			continue
 		}
+		found++
 		removed[ns.Node] = true
 		unneeded[ns.Node] = true
 		toMove[ns.Node] = pods
@@ -144,16 +193,16 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, sim *simulation, nodes []*api.N
 	switch {
 	case scaledUp:
 		sd.Skipped = "a scale-up was requested in this loop"
-		return
+		return nil
 	case since(a.lastScaleUp, now) < a.opts.ScaleDownDelayAfterAdd:
 		sd.Skipped = fmt.Sprintf("in cooldown: scale-up at %s, --scale-down-delay-after-add %s", *a.lastScaleUp, a.opts.ScaleDownDelayAfterAdd)
-		return
+		return nil
 	case since(a.lastScaleDownFail, now) < a.opts.ScaleDownDelayAfterFailure:
 		sd.Skipped = fmt.Sprintf("in cooldown: scale-down failed at %s, --scale-down-delay-after-failure %s", *a.lastScaleDownFail, a.opts.ScaleDownDelayAfterFailure)
-		return
+		return nil
 	case since(a.lastScaleDownDelete, now) < a.opts.ScaleDownDelayAfterDelete:
 		sd.Skipped = fmt.Sprintf("in cooldown: node deleted at %s, --scale-down-delay-after-delete %s", *a.lastScaleDownDelete, a.opts.ScaleDownDelayAfterDelete)
-		return
+		return nil
 	}
 
 	registered, coming, deleting := a.sizes(nodes)
@@ -191,6 +240,53 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, sim *simulation, nodes []*api.N
 		}
 		delete(a.unneededSince, ns.Node)
 	}
+	return nil
+}
+
+// utilizationOf is the node's utilisation: from the simulation when one
+// was built this loop (it counts the pending pods placed on existing
+// nodes, as upstream's snapshot does), else from the engine's cached
+// request sums; per pod with --ignore-daemonsets-utilization.
+func (a *Autoscaler) utilizationOf(e *engine.Engine, sim *simulation, n *api.Node, now api.Time) (float64, string, bool) {
+	if sim != nil {
+		ni := sim.snap.Get(n.Name)
+		if ni == nil {
+			return 0, "", false
+		}
+		u, r := utilization(ni, a.opts.IgnoreDaemonSetsUtilization, now)
+		return u, r, true
+	}
+	if a.opts.IgnoreDaemonSetsUtilization {
+		ni := &framework.NodeInfo{Node: n}
+		for _, p := range e.PodsOnNode(n.Name) {
+			if !p.IsTerminal() {
+				ni.Pods = append(ni.Pods, &framework.PodInfo{Pod: p})
+			}
+		}
+		u, r := utilization(ni, true, now)
+		return u, r, true
+	}
+	req, ok := e.NodeRequested(n.Name)
+	if !ok {
+		return 0, "", false
+	}
+	u, r := ratio(req.MilliCPU, req.Memory, n)
+	return u, r, true
+}
+
+// ratio is max(cpu, memory) requested over allocatable, with the resource.
+func ratio(milliCPU, memory int64, n *api.Node) (float64, string) {
+	cu, mu := 0.0, 0.0
+	if a := n.Status.Allocatable[api.ResourceCPU].MilliValue(); a > 0 {
+		cu = float64(milliCPU) / float64(a)
+	}
+	if a := n.Status.Allocatable[api.ResourceMemory].Value(); a > 0 {
+		mu = float64(memory) / float64(a)
+	}
+	if mu > cu {
+		return mu, api.ResourceMemory
+	}
+	return cu, api.ResourceCPU
 }
 
 // simulateRemoval is RemovalSimulator.SimulateNodeRemoval: the pods that

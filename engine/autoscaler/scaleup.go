@@ -30,10 +30,8 @@ const (
 // requested. The pods that fit existing or upcoming nodes stay placed in
 // sim (the scale-down simulation counts them, as upstream's
 // filter_out_schedulable leaves them in the snapshot).
-func (a *Autoscaler) scaleUp(e *engine.Engine, sim *simulation, nodes []*api.Node, now api.Time, st *Status) bool {
+func (a *Autoscaler) scaleUp(e *engine.Engine, sim *simulation, pending []*api.Pod, nodes []*api.Node, now api.Time, st *Status) bool {
 	su := &st.ScaleUp
-	pending := e.UnschedulablePods()
-	su.Unschedulable = len(pending)
 	var pods []*api.Pod
 	for _, p := range pending {
 		switch {

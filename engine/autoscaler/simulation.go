@@ -17,13 +17,16 @@ type simulation struct {
 	// infos caches one PodInfo per pod key (affinity terms compiled once),
 	// with the object it was built from.
 	infos map[string]cachedInfo
+	prev  map[string]cachedInfo
 	// journal records what was added since the last fork.
 	forked    bool
 	addedNode []string
 	addedPod  []string
 }
 
-func newSimulation(cfg scheduler.Config, nodes []*api.Node, podsOn func(string) []*api.Pod) (*simulation, error) {
+// newSimulation builds the simulation; prev (may be nil) is the previous
+// loop's PodInfo cache, reused for pods whose object did not change.
+func newSimulation(cfg scheduler.Config, nodes []*api.Node, podsOn func(string) []*api.Pod, prev map[string]cachedInfo) (*simulation, error) {
 	cfg.DisablePreemption = true
 	cfg.PDBs = nil
 	snap := framework.NewSnapshot()
@@ -31,7 +34,7 @@ func newSimulation(cfg scheduler.Config, nodes []*api.Node, podsOn func(string) 
 	if err != nil {
 		return nil, err
 	}
-	s := &simulation{snap: snap, sched: sched, infos: map[string]cachedInfo{}}
+	s := &simulation{snap: snap, sched: sched, infos: make(map[string]cachedInfo, len(prev)), prev: prev}
 	for _, n := range nodes {
 		snap.AddNode(n)
 	}
@@ -40,7 +43,7 @@ func newSimulation(cfg scheduler.Config, nodes []*api.Node, podsOn func(string) 
 			if p.IsTerminal() {
 				continue
 			}
-			snap.AddPod(s.placed(p, n.Name))
+			snap.AddPod(s.bound(p))
 		}
 	}
 	return s, nil
@@ -49,6 +52,27 @@ func newSimulation(cfg scheduler.Config, nodes []*api.Node, podsOn func(string) 
 type cachedInfo struct {
 	src *api.Pod
 	pi  *framework.PodInfo
+	// asIs is the PodInfo of the bound object itself (nil until needed).
+	asIs *framework.PodInfo
+}
+
+// bound returns the PodInfo of a pod bound where the engine has it (the
+// object as it is: no copy), cached like info.
+func (s *simulation) bound(p *api.Pod) *framework.PodInfo {
+	key := p.Key()
+	c, ok := s.infos[key]
+	if !ok || c.src != p {
+		if pc, ok := s.prev[key]; ok && pc.src == p {
+			c = pc
+		} else {
+			c = cachedInfo{src: p}
+		}
+	}
+	if c.asIs == nil {
+		c.asIs = framework.NewPodInfo(p)
+	}
+	s.infos[key] = c
+	return c.asIs
 }
 
 // info returns the PodInfo of the pod as a pod to schedule: a bound pod
@@ -56,7 +80,16 @@ type cachedInfo struct {
 // would pin it to its node. Cached by key and object.
 func (s *simulation) info(p *api.Pod) *framework.PodInfo {
 	key := p.Key()
-	if c, ok := s.infos[key]; ok && c.src == p {
+	c, ok := s.infos[key]
+	if !ok || c.src != p {
+		if pc, ok := s.prev[key]; ok && pc.src == p {
+			c = pc
+		} else {
+			c = cachedInfo{src: p}
+		}
+		s.infos[key] = c
+	}
+	if c.pi != nil {
 		return c.pi
 	}
 	src := p
@@ -65,9 +98,10 @@ func (s *simulation) info(p *api.Pod) *framework.PodInfo {
 		cp.Spec.NodeName = ""
 		p = &cp
 	}
-	pi := framework.NewPodInfo(p)
-	s.infos[key] = cachedInfo{src: src, pi: pi}
-	return pi
+	c.pi = framework.NewPodInfo(p)
+	c.src = src
+	s.infos[key] = c
+	return c.pi
 }
 
 // placed returns a PodInfo for the pod bound to node (the object is a
