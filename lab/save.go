@@ -34,7 +34,7 @@ func (s *Session) Save(w io.Writer) error {
 	// instant, which is the order the session ran them in.
 	sort.SliceStable(tl, func(i, j int) bool { return tl[i].At < tl[j].At })
 	sc.Timeline = tl
-	sc.Clock.ResumeAt = time.Duration(s.Now())
+	sc.Clock.ResumeAt = time.Duration(s.Present()) // rewound: the history's present
 	header, err := renderScenario(&sc)
 	if err != nil {
 		return err
