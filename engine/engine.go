@@ -170,6 +170,11 @@ func (e *Engine) AddController(c Controller) {
 	e.settle()
 }
 
+// Controllers lists the registered controllers (do not modify the slice).
+func (e *Engine) Controllers() []Controller {
+	return e.controllers[:len(e.controllers):len(e.controllers)]
+}
+
 // WakeAt asks for the controllers to be reconciled at t (e.g. when a
 // pod becomes available after minReadySeconds).
 func (e *Engine) WakeAt(t api.Time) {

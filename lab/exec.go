@@ -110,7 +110,9 @@ func (s *Session) exec(c command.Command) (string, error) {
 	case command.Autoscale:
 		return s.autoscale(c)
 	case command.Advance:
-		return fmt.Sprintf("advanced to %s", s.eng.Now().Add(c.D).Clock()), s.Advance(c.D)
+		// the clock of the state being changed (Advance would play a
+		// rewound session forward instead)
+		return fmt.Sprintf("advanced to %s", s.eng.Now().Add(c.D).Clock()), s.advanceTo(s.eng.Now().Add(max(0, c.D)))
 	case command.Seed:
 		return s.reseed(c.N)
 	case command.Fork:
@@ -834,6 +836,7 @@ func (s *Session) usage(c command.Usage) (string, error) {
 
 func (s *Session) reseed(n int64) (string, error) {
 	s.eng.Reseed(n)
+	s.use(s.eng, s.ctl) // Reseed built a new scheduler
 	s.seed = n
 	return fmt.Sprintf("seed set to %d", n), nil
 }

@@ -48,6 +48,7 @@ func (s *Session) setScheduler(c command.SetScheduler) (string, error) {
 	cfg := s.schedBase
 	applySchedulerConfiguration(&cfg, s.policy)
 	s.eng.SetScheduler(s.schedulerFactory(cfg))
+	s.use(s.eng, s.ctl) // the new scheduler explains from now on
 	if c.Action == "reset" {
 		return "scheduler policy reset to the scenario's", nil
 	}
@@ -292,6 +293,7 @@ func (s *Session) applyScheduling(obj any) (string, error) {
 		cfg := s.schedBase
 		applySchedulerConfiguration(&cfg, s.policy)
 		s.eng.SetScheduler(s.schedulerFactory(cfg))
+		s.use(s.eng, s.ctl)
 		return "kubeschedulerconfiguration configured", nil
 	}
 	return "", fmt.Errorf("%T: not a scheduling object", obj)

@@ -3,6 +3,8 @@ package lab
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,18 +57,43 @@ func (e ForkEntry) String() string {
 // Fork splits the session at the current instant. The session becomes
 // lane A; lane B is rebuilt from the scenario and the history.
 func (s *Session) Fork() (*Fork, error) {
-	seed := s.seed0()
-	b := &Session{file: s.file, opts: SessionOptions{Seed: &seed, TieBreak: s.opts.TieBreak}}
-	if err := b.replay(s.history, s.Now()); err != nil {
-		return nil, fmt.Errorf("fork: rebuilding lane b: %w", err)
+	b, err := s.clone()
+	if err != nil {
+		return nil, fmt.Errorf("fork: copying the session for lane b: %w", err)
 	}
-	b.history = append([]Entry(nil), s.history...)
+	return &Fork{lanes: [2]*Session{s, b}, at: s.Now(), shared: len(s.history)}, nil
+}
+
+// clone is an independent session in the same state: the cluster cloned
+// as a checkpoint is (engine and controllers; identical by construction,
+// and TestForkStartsIdentical checks it against replay), with the
+// history, the scheduler policy, the lesson step and the metrics copied.
+// The copy starts with no checkpoints of its own: its first undo past the
+// fork replays from t=0.
+func (s *Session) clone() (*Session, error) {
+	if s.rewind != nil {
+		return nil, fmt.Errorf("the session is rewound: resume or branch first")
+	}
+	eng := s.eng.Clone()
+	ctl, err := s.ctl.Clone(eng)
+	if err != nil {
+		return nil, err
+	}
+	seed := s.seed0()
+	b := &Session{
+		file: s.file, opts: s.opts, seed: s.seed,
+		policy: s.policy, schedBase: s.schedBase, services: maps.Clone(s.services), autoscaler: s.autoscaler,
+		nextTimeline: s.nextTimeline,
+		history:      slices.Clone(s.history), chain: slices.Clone(s.chain),
+		notes: slices.Clip(s.notes), descheduled: slices.Clip(s.descheduled),
+		step: s.step, replayed: -1,
+	}
+	b.opts.Seed = &seed
+	b.use(eng, ctl)
 	if s.metrics != nil {
-		// the history so far is the same; b records on from here
 		b.metrics = s.metrics.clone()
 	}
-	b.step = s.step
-	return &Fork{lanes: [2]*Session{s, b}, at: s.Now(), shared: len(s.history)}, nil
+	return b, nil
 }
 
 // OpenSession opens a scenario file as the lab does: a saved forked
@@ -300,7 +327,7 @@ func (f *Fork) sync(t api.Time) error {
 		case s.Now() < t:
 			err = s.advanceTo(t)
 		case s.Now() > t:
-			err = s.replay(s.history, t)
+			err = s.restore("fork", len(s.history), t)
 		}
 		if err != nil {
 			return fmt.Errorf("lane %s: %w", laneName(i), err)

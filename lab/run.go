@@ -57,7 +57,7 @@ type NodeRanking struct {
 // Run loads a scenario, applies the --do commands at t=0, simulates until
 // --for and writes the event stream and the final report.
 func Run(w io.Writer, f *File, opts RunOptions) error {
-	s, err := NewSession(f, SessionOptions{Seed: opts.Seed, TieBreak: opts.TieBreak})
+	s, err := NewSession(f, SessionOptions{Seed: opts.Seed, TieBreak: opts.TieBreak, NoCheckpoints: true})
 	if err != nil {
 		return err
 	}
@@ -320,7 +320,7 @@ func Check(w io.Writer, f *File, opts CheckOptions) (bool, error) {
 	if f.Scenario == nil || f.Scenario.Lesson == nil {
 		return false, fmt.Errorf("%s has no lesson to check (add a podlab/v1 Scenario document with lesson.steps)", f.Name)
 	}
-	s, err := NewSession(f, SessionOptions{Seed: opts.Seed})
+	s, err := NewSession(f, SessionOptions{Seed: opts.Seed, NoCheckpoints: true})
 	if err != nil {
 		return false, err
 	}

@@ -53,7 +53,7 @@ func (s *Session) write(w io.Writer, sc Scenario, tl []TimelineEntry) error {
 	// instant, which is the order the session ran them in.
 	sort.SliceStable(tl, func(i, j int) bool { return tl[i].At < tl[j].At })
 	sc.Timeline = tl
-	sc.Clock.ResumeAt = time.Duration(s.Now())
+	sc.Clock.ResumeAt = time.Duration(s.Present()) // rewound: the history's present
 	// a policy from scheduler.configFile or --scheduler-config is
 	// embedded, so the saved file stands alone
 	sc.Scheduler.ConfigFile = ""
