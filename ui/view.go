@@ -85,11 +85,11 @@ func (m *Model) header(w int) string {
 		mid := strings.Join(tabs, " ")
 		mw := cellWidth(mid)
 		lw := cellWidth(left)
-		// the title shrinks to make room: to 24 cells for named tabs,
-		// further for numbered ones
+		// the title shrinks to make room: named tabs only while it keeps
+		// 40 cells (the scenario's name reads), numbered ones down to 8
 		minTitle := 8
 		if full {
-			minTitle = 24
+			minTitle = min(lw, 40)
 		}
 		lw = min(lw, max(w-rw-mw-4, minTitle))
 		if space := w - lw - rw - 2; space >= mw+2 {

@@ -7,7 +7,7 @@ import (
 	"podlab.dev/podlab/lab/internal/kubectllist"
 )
 
-func kubectlList(t testing.TB, s kubectllist.Spec, asJSON bool) []byte {
+func generatedList(t testing.TB, s kubectllist.Spec, asJSON bool) []byte {
 	var b bytes.Buffer
 	if err := kubectllist.Write(&b, s, asJSON); err != nil {
 		t.Fatal(err)
@@ -21,7 +21,7 @@ func kubectlList(t testing.TB, s kubectllist.Spec, asJSON bool) []byte {
 // managedFields note is left.
 func TestKubectlListLoads(t *testing.T) {
 	for _, asJSON := range []bool{false, true} {
-		data := kubectlList(t, kubectllist.Spec{Nodes: 10, Pods: 300}, asJSON)
+		data := generatedList(t, kubectllist.Spec{Nodes: 10, Pods: 300}, asJSON)
 		objs, err := Load("cluster", data, Options{})
 		if err != nil {
 			t.Fatalf("json=%v: %v", asJSON, err)
