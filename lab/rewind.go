@@ -79,7 +79,7 @@ func (s *Session) RewindTo(t api.Time) error {
 	if t >= s.eng.Now() && n >= s.rewind.applied {
 		return s.playForward(t)
 	}
-	if err := s.restore("rewind to "+t.String(), n, t); err != nil {
+	if err := s.restore("rewind to "+t.String(), true, n, t); err != nil {
 		return err
 	}
 	s.rewind.applied = n
@@ -93,6 +93,7 @@ func (s *Session) Resume() {
 		return
 	}
 	p := s.rewind.present
+	s.keepLive()
 	s.rewind = nil
 	s.use(p.eng, p.ctl)
 	s.seed, s.nextTimeline, s.notes = p.seed, p.nextTimeline, p.notes
@@ -134,6 +135,7 @@ func (s *Session) branch() {
 		s.redo = append(s.redo, later[i])
 	}
 	s.checkpoints = append(s.checkpoints, r.present)
+	s.thinCheckpoints()
 }
 
 // appliedHistory is the history the shown state has applied.
