@@ -697,39 +697,36 @@ func (s *Session) setSpread(c command.SetSpread) (string, error) {
 	return fmt.Sprintf("%s/%s spread constraints updated (new rollout)", c.Kind, name), nil
 }
 
-func applySpreadFields(tc *api.TopologySpreadConstraint, fields []command.KV, zoneLabel string) error {
-	for _, f := range fields {
-		switch f.Key {
-		case "maxSkew":
-			n, _ := strconv.Atoi(f.Value)
-			tc.MaxSkew = int32(n)
-		case "minDomains":
-			n, _ := strconv.Atoi(f.Value)
-			v := int32(n)
-			tc.MinDomains = &v
-		case "topologyKey":
-			tc.TopologyKey = expandTopologyKey(f.Value, zoneLabel)
-		case "whenUnsatisfiable":
-			tc.WhenUnsatisfiable = f.Value
-		case "nodeAffinityPolicy":
-			v := f.Value
-			tc.NodeAffinityPolicy = &v
-		case "nodeTaintsPolicy":
-			v := f.Value
-			tc.NodeTaintsPolicy = &v
-		case "matchLabelKeys":
-			tc.MatchLabelKeys = nil
-			if f.Value != "" {
-				tc.MatchLabelKeys = strings.Split(f.Value, ",")
-			}
-		case "labelSelector":
-			sel := &api.LabelSelector{MatchLabels: map[string]string{}}
-			for _, p := range strings.Split(f.Value, ",") {
-				i := strings.IndexByte(p, '=')
-				sel.MatchLabels[p[:i]] = p[i+1:]
-			}
-			tc.LabelSelector = sel
+func applySpreadFields(tc *api.TopologySpreadConstraint, p command.SpreadPatch, zoneLabel string) error {
+	if p.MaxSkew != nil {
+		tc.MaxSkew = *p.MaxSkew
+	}
+	if p.MinDomains != nil {
+		v := *p.MinDomains
+		tc.MinDomains = &v
+	}
+	if p.TopologyKey != nil {
+		tc.TopologyKey = expandTopologyKey(*p.TopologyKey, zoneLabel)
+	}
+	if p.WhenUnsatisfiable != nil {
+		tc.WhenUnsatisfiable = *p.WhenUnsatisfiable
+	}
+	if p.NodeAffinityPolicy != nil {
+		v := *p.NodeAffinityPolicy
+		tc.NodeAffinityPolicy = &v
+	}
+	if p.NodeTaintsPolicy != nil {
+		v := *p.NodeTaintsPolicy
+		tc.NodeTaintsPolicy = &v
+	}
+	if p.MatchLabelKeys != nil {
+		tc.MatchLabelKeys = nil
+		if len(p.MatchLabelKeys) > 0 {
+			tc.MatchLabelKeys = append([]string(nil), p.MatchLabelKeys...)
 		}
+	}
+	if p.LabelSelector != nil {
+		tc.LabelSelector = &api.LabelSelector{MatchLabels: copyMap(p.LabelSelector)}
 	}
 	if tc.MinDomains != nil && tc.WhenUnsatisfiable != api.DoNotSchedule {
 		return fmt.Errorf("minDomains can only be used with whenUnsatisfiable=DoNotSchedule (the API rejects it)")
