@@ -539,7 +539,6 @@ var verbs = map[string]verbSpec{
 	},
 }
 
-
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
