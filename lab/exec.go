@@ -24,64 +24,15 @@ func (s *Session) exec(c command.Command) (string, error) {
 	case command.Remove:
 		return s.remove(c)
 	case command.Label:
-		if err := s.needNode(c.Node); err != nil {
-			return "", err
-		}
-		for _, kv := range c.Labels {
-			if err := s.eng.LabelNode(c.Node, kv.Key, kv.Value, kv.Remove); err != nil {
-				return "", err
-			}
-		}
-		return fmt.Sprintf("node/%s labeled", c.Node), nil
+		return s.labelNode(c)
 	case command.Taint:
-		if err := s.needNode(c.Node); err != nil {
-			return "", err
-		}
-		for _, t := range c.Taints {
-			var err error
-			if t.Remove {
-				err = s.eng.UntaintNode(c.Node, t.Key, t.Effect)
-			} else {
-				err = s.eng.TaintNode(c.Node, api.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
-			}
-			if err != nil {
-				return "", err
-			}
-		}
-		return fmt.Sprintf("node/%s tainted", c.Node), nil
+		return s.taintNode(c)
 	case command.Cordon:
-		if err := s.needNode(c.Node); err != nil {
-			return "", err
-		}
-		if c.Uncordon {
-			return fmt.Sprintf("node/%s uncordoned", c.Node), s.eng.Uncordon(c.Node)
-		}
-		return fmt.Sprintf("node/%s cordoned", c.Node), s.eng.Cordon(c.Node)
+		return s.cordon(c)
 	case command.Drain:
-		if err := s.needNode(c.Node); err != nil {
-			return "", err
-		}
-		opts := engine.DrainOptions{IgnoreDaemonSets: c.IgnoreDaemonSets, Force: c.Force, Timeout: c.Timeout, GracePeriodSeconds: -1}
-		if c.GracePeriod != nil {
-			opts.GracePeriodSeconds = *c.GracePeriod
-		}
-		d, err := s.eng.Drain(c.Node, opts)
-		if err != nil {
-			return "", err
-		}
-		if d != nil && d.Err != "" {
-			return "", fmt.Errorf("drain %s: %s", c.Node, d.Err)
-		}
-		return fmt.Sprintf("node/%s draining", c.Node), nil
+		return s.drain(c)
 	case command.Scale:
-		ns, name, err := s.resolve(c.Kind, c.Name)
-		if err != nil {
-			return "", err
-		}
-		if err := s.ctl.Do(func(m *controllers.Manager) error { return m.Scale(controllerKind(c.Kind), ns, name, c.Replicas) }); err != nil {
-			return "", err
-		}
-		return fmt.Sprintf("%s/%s scaled to %d", c.Kind, name, c.Replicas), nil
+		return s.scale(c)
 	case command.Apply:
 		return s.apply(c)
 	case command.Delete:
@@ -93,16 +44,7 @@ func (s *Session) exec(c command.Command) (string, error) {
 	case command.SetPriority:
 		return s.setPriority(c)
 	case command.Pressure:
-		if err := s.needNode(c.Node); err != nil {
-			return "", err
-		}
-		if err := s.eng.SetNodePressure(c.Node, c.Percent, c.Off); err != nil {
-			return "", err
-		}
-		if c.Off {
-			return fmt.Sprintf("node/%s memory pressure off", c.Node), nil
-		}
-		return fmt.Sprintf("node/%s memory use set to %g%%", c.Node, c.Percent), nil
+		return s.pressure(c)
 	case command.Usage:
 		return s.usage(c)
 	case command.Advance:
@@ -112,17 +54,7 @@ func (s *Session) exec(c command.Command) (string, error) {
 	case command.Seed:
 		return s.reseed(c.N)
 	case command.NodeHealth:
-		if err := s.needNode(c.Node); err != nil {
-			return "", err
-		}
-		state := "Ready"
-		if c.Fail {
-			state = "NotReady"
-			if c.Unreachable {
-				state = "Unreachable"
-			}
-		}
-		return fmt.Sprintf("node/%s is %s", c.Node, state), s.eng.SetNodeCondition(c.Node, state)
+		return s.nodeHealth(c)
 	}
 	return "", fmt.Errorf("%s: not available here", c.Verb())
 }
