@@ -138,6 +138,9 @@ func (d *decoder) fastList(data []byte, objs *Objects, threshold int) bool {
 			}
 			batch[j] = listChunk{}
 		}
+		if d.opts.Progress != nil {
+			d.opts.Progress(min(b+fastListBatch, len(starts)), len(starts))
+		}
 	}
 	return true
 }

@@ -286,3 +286,16 @@ func FuzzFastList(f *testing.F) {
 		}
 	})
 }
+
+// Progress is told about every batch, ending at the item count.
+func TestFastListProgress(t *testing.T) {
+	var calls [][2]int
+	data := []byte(kubectlList(3, fastListBatch+10, false))
+	if _, err := Load("dump.yaml", data, Options{fastListMin: 1, Progress: func(done, total int) { calls = append(calls, [2]int{done, total}) }}); err != nil {
+		t.Fatal(err)
+	}
+	total := fastListBatch + 13
+	if len(calls) != 2 || calls[0] != [2]int{fastListBatch, total} || calls[1] != [2]int{total, total} {
+		t.Fatalf("progress calls %v, want [%d %d] then [%d %d]", calls, fastListBatch, total, total, total)
+	}
+}
