@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/kubelet"
 )
 
 func probe(period, failure int32) *api.Probe {
@@ -250,5 +251,32 @@ func TestRuntimeCatchesUpAfterUnreachable(t *testing.T) {
 	must(t, e.RunUntil(sec(102)))
 	if got := e.Pod("default/web").Status.ContainerStatuses[0].RestartCount; got != 1 {
 		t.Fatalf("restarts %d after the kubelet came back, want 1 (killed on catch-up, exits 1s later)", got)
+	}
+}
+
+// A liveness kill goes through killContainer: the probe's
+// terminationGracePeriodSeconds (3 s) bounds the preStop hook (5 s asked),
+// SIGTERM then gets the 2 s minimum; an app that ignores SIGTERM is
+// SIGKILLed (137), one that exits after 1 s ends with 143.
+func TestLivenessKillGracePath(t *testing.T) {
+	for _, tc := range []struct {
+		terminate string
+		exitAt    float64
+		code      int32
+	}{{"1s", 86, 143}, {"never", 87, 137}} {
+		e := newTestEngine(t)
+		must(t, e.AddNode(node("n1", "4", "8Gi")))
+		p := pod("web").ann("lab.podlab.dev/liveness-fails-at", "60s").ann(kubelet.AnnotationTerminateAfter, tc.terminate).preStop(5).obj()
+		three := int64(3)
+		p.Spec.Containers[0].LivenessProbe = probe(10, 3)
+		p.Spec.Containers[0].LivenessProbe.TerminationGracePeriodSeconds = &three
+		p.Spec.Containers[0].ProbeTerminationGracePeriodSeconds = &three
+		must(t, e.CreatePod(p))
+		// failures at 62, 72, 82: killed at 82, preStop until 85, SIGTERM at 85
+		must(t, e.RunUntil(sec(tc.exitAt)))
+		cs := e.Pod("default/web").Status.ContainerStatuses[0]
+		if cs.RestartCount != 1 || cs.LastState.Terminated == nil || cs.LastState.Terminated.ExitCode != tc.code || cs.LastState.Terminated.FinishedAt != sec(tc.exitAt) {
+			t.Fatalf("terminate-after %s: %+v (last %+v), want exit %d at %vs and a restart", tc.terminate, cs, cs.LastState.Terminated, tc.code, tc.exitAt)
+		}
 	}
 }
