@@ -466,9 +466,14 @@ func (e *Engine) containerStep(ps *podState, c *containerRT, now api.Time) bool 
 				c.started = true
 				w.anchor = -1 // the startup probe stops once it passed
 				c.ready = c.spec.ReadinessProbe == nil
+				// liveness and readiness keep their period from the
+				// container's start and count runs from now on (doProbe
+				// skips runs while the startup probe has not passed;
+				// initialDelaySeconds is from the container's start)
 				for _, o := range []probeKind{probeReadiness, probeLiveness} {
 					if ow := c.workers[o]; ow != nil {
-						ow.anchor, ow.cursor = at, at-1
+						ow.anchor, ow.cursor = c.start, at-1
+						ow.timing.InitialDelay = max(ow.timing.InitialDelay, at.Sub(c.start))
 					}
 				}
 			} else {
