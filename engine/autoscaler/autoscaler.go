@@ -289,7 +289,9 @@ func (a *Autoscaler) RunOnce(e *engine.Engine, now api.Time) {
 			a.status = st
 			return
 		}
-		scaledUp = a.scaleUp(e, s, pending, nodes, now, &st)
+		if remaining := a.processPodList(s, pending, now, &st.ScaleUp); len(remaining) > 0 {
+			scaledUp = a.scaleUp(e, s, remaining, nodes, now, &st)
+		}
 	}
 	if !a.opts.ScaleDownDisabled {
 		if err := a.scaleDown(e, getSim, func() *simulation { return sim }, nodes, now, scaledUp, &st); err != nil {

@@ -57,7 +57,10 @@ type ScaleUpStatus struct {
 	// NoScaleUp lists the pods left unschedulable with the message of
 	// their NotTriggerScaleUp event and the reason per group.
 	NoScaleUp []PodVerdict
-	Result    string
+	// Awaiting lists the pods another group could take, left for the
+	// next loop after this scale-up (PodsAwaitEvaluation).
+	Awaiting []string
+	Result   string
 }
 
 // PodNote is a pod with a note.
