@@ -115,6 +115,9 @@ func (s *Session) AutoscalerView() AutoscalerView {
 	if len(su.Infos) > 0 {
 		v.ScaleUp = append(v.ScaleUp, fmt.Sprintf("plan: %v (nodes register after %s)", su.Infos, opts.NodeProvisioningTime))
 	}
+	if len(su.Awaiting) > 0 {
+		v.ScaleUp = append(v.ScaleUp, "left for the next loop (another group could take them): "+strings.Join(su.Awaiting, ", "))
+	}
 	for _, p := range su.NoScaleUp {
 		row := AutoscalerPodRow{Pod: p.Pod, Message: p.Message}
 		for _, g := range p.PerGroup {
