@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/lab/textsafe"
 )
 
 // AutoscalerView is what the autoscaler panel and `autoscaler status`
@@ -61,7 +62,9 @@ type AutoscalerNodeRow struct {
 }
 
 // AutoscalerView returns the view of the session's autoscaler (Enabled
-// false when the scenario has none).
+// false when the scenario has none). Names and reasons come from the
+// scenario: a UI sanitises them as it draws (lab/textsafe), as
+// AutoscalerStatusText does.
 func (s *Session) AutoscalerView() AutoscalerView {
 	if s.autoscaler == nil {
 		return AutoscalerView{}
@@ -202,5 +205,5 @@ func (s *Session) AutoscalerStatusText() string {
 			}
 		}
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return textsafe.Text(strings.TrimRight(b.String(), "\n"))
 }
