@@ -85,6 +85,8 @@ func (s *Session) AutoscalerView() AutoscalerView {
 			row.Decision = fmt.Sprintf("option: %d node(s) for %d pod(s), not chosen", g.Option.NodeCount, len(g.Option.Pods))
 		case g.Skipped != "":
 			row.Decision = "skipped: " + g.Skipped
+		case g.Target >= g.Max:
+			row.Decision = "at max size"
 		}
 		if g.Deleting > 0 {
 			row.Decision = strings.TrimSpace(row.Decision + fmt.Sprintf(" (%d node(s) being removed)", g.Deleting))

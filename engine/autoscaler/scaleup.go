@@ -69,6 +69,7 @@ func (a *Autoscaler) processPodList(sim *simulation, pending []*api.Pod, now api
 // processors left: it returns whether nodes were requested.
 func (a *Autoscaler) scaleUp(e *engine.Engine, sim *simulation, remaining []*api.Pod, nodes []*api.Node, now api.Time, st *Status) bool {
 	su := &st.ScaleUp
+	su.Evaluated = true
 	groups := buildPodGroups(remaining)
 	registered, coming, deleting := a.sizes(nodes)
 	if a.opts.MaxNodesTotal > 0 && len(nodes)+len(a.upcoming) >= a.opts.MaxNodesTotal {
