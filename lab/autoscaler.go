@@ -109,6 +109,13 @@ func (p *scenarioParser) autoscalerSpec(n *yaml.Node) *AutoscalerSpec {
 	if len(s.Groups) == 0 {
 		p.errorf(n, "autoscaler needs nodeGroups", "e.g. nodeGroups: [{name: pool-a, min: 1, max: 3, zone: zone-a}]")
 	}
+	start := 0
+	for _, g := range s.Groups {
+		start += max(g.Size, g.Min)
+	}
+	if start > MaxNodes {
+		p.errorf(n, "autoscaler.nodeGroups start with %d nodes; the limit is %d (a real cluster's)", start, MaxNodes, "lower min or size")
+	}
 	return s
 }
 

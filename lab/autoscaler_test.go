@@ -85,7 +85,7 @@ func TestAutoscalerInASession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"node groups:", "pool             zone zone-a     size 3 (min 1, max 3)", "skipped: max node group size reached", "in cooldown: scale-up at 0s"} {
+	for _, want := range []string{"node groups:", "pool             zone zone-a     size 3 (min 1, max 3)  at max size", "in cooldown: scale-up at 0s"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("status lacks %q:\n%s", want, out)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/lab/textsafe"
 )
 
 // AutoscalerView is what the autoscaler panel and `autoscaler status`
@@ -61,7 +62,9 @@ type AutoscalerNodeRow struct {
 }
 
 // AutoscalerView returns the view of the session's autoscaler (Enabled
-// false when the scenario has none).
+// false when the scenario has none). Names and reasons come from the
+// scenario: a UI sanitises them as it draws (lab/textsafe), as
+// AutoscalerStatusText does.
 func (s *Session) AutoscalerView() AutoscalerView {
 	if s.autoscaler == nil {
 		return AutoscalerView{}
@@ -82,6 +85,8 @@ func (s *Session) AutoscalerView() AutoscalerView {
 			row.Decision = fmt.Sprintf("option: %d node(s) for %d pod(s), not chosen", g.Option.NodeCount, len(g.Option.Pods))
 		case g.Skipped != "":
 			row.Decision = "skipped: " + g.Skipped
+		case g.Target >= g.Max:
+			row.Decision = "at max size"
 		}
 		if g.Deleting > 0 {
 			row.Decision = strings.TrimSpace(row.Decision + fmt.Sprintf(" (%d node(s) being removed)", g.Deleting))
@@ -114,6 +119,9 @@ func (s *Session) AutoscalerView() AutoscalerView {
 	}
 	if len(su.Infos) > 0 {
 		v.ScaleUp = append(v.ScaleUp, fmt.Sprintf("plan: %v (nodes register after %s)", su.Infos, opts.NodeProvisioningTime))
+	}
+	if len(su.Awaiting) > 0 {
+		v.ScaleUp = append(v.ScaleUp, "left for the next loop (another group could take them): "+strings.Join(su.Awaiting, ", "))
 	}
 	for _, p := range su.NoScaleUp {
 		row := AutoscalerPodRow{Pod: p.Pod, Message: p.Message}
@@ -199,5 +207,5 @@ func (s *Session) AutoscalerStatusText() string {
 			}
 		}
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return textsafe.Text(strings.TrimRight(b.String(), "\n"))
 }

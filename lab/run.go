@@ -184,6 +184,11 @@ func writeRunJSON(w io.Writer, s *Session, r RunReport) error {
 			return err
 		}
 	}
+	if s.autoscaler != nil {
+		if err := enc.Encode(map[string]any{"kind": "autoscaler", "status": s.AutoscalerView()}); err != nil {
+			return err
+		}
+	}
 	for _, sp := range r.Spread {
 		doms := map[string]int{}
 		for _, d := range sp.Domains {

@@ -280,6 +280,7 @@ func (a *Autoscaler) RunOnce(e *engine.Engine, now api.Time) {
 	scaledUp := false
 	pending := e.UnschedulablePods()
 	st.ScaleUp.Unschedulable = len(pending)
+	a.forgetGone(pending, nodes)
 	if len(pending) == 0 {
 		st.ScaleUp.Result = resultNoUnschedulable
 	} else {
@@ -289,7 +290,9 @@ func (a *Autoscaler) RunOnce(e *engine.Engine, now api.Time) {
 			a.status = st
 			return
 		}
-		scaledUp = a.scaleUp(e, s, pending, nodes, now, &st)
+		if remaining := a.processPodList(s, pending, now, &st.ScaleUp); len(remaining) > 0 {
+			scaledUp = a.scaleUp(e, s, remaining, nodes, now, &st)
+		}
 	}
 	if !a.opts.ScaleDownDisabled {
 		if err := a.scaleDown(e, getSim, func() *simulation { return sim }, nodes, now, scaledUp, &st); err != nil {
@@ -337,4 +340,37 @@ func (a *Autoscaler) NewGroupNode(group string) *api.Node {
 		return nil
 	}
 	return a.newNode(*g)
+}
+
+// forgetGone drops what the autoscaler remembers about pods that are no
+// longer pending and nodes that no longer exist, so long runs do not
+// accumulate it.
+func (a *Autoscaler) forgetGone(pending []*api.Pod, nodes []*api.Node) {
+	if len(a.notified) > 0 {
+		still := make(map[string]bool, len(pending))
+		for _, p := range pending {
+			still[p.Key()] = true
+		}
+		for k := range a.notified {
+			if !still[k] {
+				delete(a.notified, k)
+			}
+		}
+	}
+	if len(a.unremovable) > 0 || len(a.unneededSince) > 0 {
+		exists := make(map[string]bool, len(nodes))
+		for _, n := range nodes {
+			exists[n.Name] = true
+		}
+		for k := range a.unremovable {
+			if !exists[k] {
+				delete(a.unremovable, k)
+			}
+		}
+		for k := range a.unneededSince {
+			if !exists[k] {
+				delete(a.unneededSince, k)
+			}
+		}
+	}
 }

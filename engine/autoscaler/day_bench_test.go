@@ -29,7 +29,7 @@ func benchDay(b *testing.B, withAutoscaler bool) {
 		e := engine.New(engine.Config{Seed: 1, NewScheduler: engine.DefaultScheduler})
 		var groups []NodeGroup
 		for z := 0; z < 3; z++ {
-			groups = append(groups, group(fmt.Sprintf("zone-%d", z), 150, 200, template("32", "128Gi", fmt.Sprintf("zone-%d", z))))
+			groups = append(groups, group(fmt.Sprintf("zone-%d", z), benchDayMin, 200, template("32", "128Gi", fmt.Sprintf("zone-%d", z))))
 		}
 		for n := 0; n < 500; n++ {
 			nd := nodeFromTemplate(groups[n%3].Template, fmt.Sprintf("node-%03d", n))
@@ -85,5 +85,9 @@ func benchDay(b *testing.B, withAutoscaler bool) {
 	}
 }
 
-// benchDaySeconds is the day's length (shorten it to profile).
-var benchDaySeconds = 24 * 3600
+// benchDaySeconds is the day's length (shorten it to profile);
+// benchDayMin each group's minimum size.
+var (
+	benchDaySeconds = 24 * 3600
+	benchDayMin     = 150
+)

@@ -102,9 +102,11 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 	// PreFilteringScaleDownNodeProcessor: nodes of groups at their minimum
 	// size are no candidates at all.
 	registered0, coming0, deleting0 := a.sizes(nodes)
-	atMin := map[string]bool{}
+	atMin := map[string]string{} // group → reason, for groups at min
 	for _, g := range a.groups {
-		atMin[g.Name] = a.targetSize(g.Name, registered0, coming0, deleting0) <= g.Min
+		if a.targetSize(g.Name, registered0, coming0, deleting0) <= g.Min {
+			atMin[g.Name] = fmt.Sprintf("NodeGroupMinSizeReached: %s is at its minimum size %d", g.Name, g.Min)
+		}
 	}
 	// eligibility first (FilterOutUnremovable): every node's utilisation is
 	// read before any removal is simulated, so pods moved in the simulation
@@ -122,8 +124,8 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 		case deletingSet[n.Name] || hasTaint(n, ToBeDeletedTaint):
 			ns.Removing = true
 			ns.Reason = "CurrentlyBeingDeleted"
-		case atMin[g]:
-			ns.Reason = fmt.Sprintf("NodeGroupMinSizeReached: %s is at its minimum size %d", g, a.group(g).Min)
+		case atMin[g] != "":
+			ns.Reason = atMin[g]
 		case a.recentlyUnremovable(n.Name, now):
 			ns.Reason = "RecentlyUnremovable: " + a.unremovable[n.Name].reason + " (rechecked after --unremovable-node-recheck-timeout 5m)"
 		case n.Annotations[ScaleDownDisabledAnnotation] == "true":

@@ -26,12 +26,14 @@ const (
 	resultExpanderFilterOut = "the expander filtered out every option"
 )
 
-// scaleUp is ScaleUpOrchestrator.ScaleUp: it returns whether nodes were
-// requested. The pods that fit existing or upcoming nodes stay placed in
-// sim (the scale-down simulation counts them, as upstream's
-// filter_out_schedulable leaves them in the snapshot).
-func (a *Autoscaler) scaleUp(e *engine.Engine, sim *simulation, pending []*api.Pod, nodes []*api.Node, now api.Time, st *Status) bool {
-	su := &st.ScaleUp
+// processPodList is the pod list processors StaticAutoscaler runs before
+// the orchestrator (core/podlistprocessor): expendable pods
+// (filter_out_expendable) and pods younger than --new-pod-scale-up-delay
+// are left out, and the pods that fit an existing or upcoming node
+// (filter_out_schedulable) are placed there in sim — the scale-down
+// simulation then counts them, as upstream's snapshot does. It returns
+// the pods left for the orchestrator.
+func (a *Autoscaler) processPodList(sim *simulation, pending []*api.Pod, now api.Time, su *ScaleUpStatus) []*api.Pod {
 	var pods []*api.Pod
 	for _, p := range pending {
 		switch {
@@ -45,10 +47,8 @@ func (a *Autoscaler) scaleUp(e *engine.Engine, sim *simulation, pending []*api.P
 	}
 	if len(pods) == 0 {
 		su.Result = resultNoUnschedulable
-		return false
+		return nil
 	}
-	// filter_out_schedulable: pods that fit where nodes already are (or
-	// will be) do not need new ones; they take their place in sim.
 	var remaining []*api.Pod
 	all := func(*framework.NodeInfo) bool { return true }
 	for _, p := range pods {
@@ -61,8 +61,15 @@ func (a *Autoscaler) scaleUp(e *engine.Engine, sim *simulation, pending []*api.P
 	}
 	if len(remaining) == 0 {
 		su.Result = resultNotNeeded
-		return false
 	}
+	return remaining
+}
+
+// scaleUp is ScaleUpOrchestrator.ScaleUp for the pods the pod list
+// processors left: it returns whether nodes were requested.
+func (a *Autoscaler) scaleUp(e *engine.Engine, sim *simulation, remaining []*api.Pod, nodes []*api.Node, now api.Time, st *Status) bool {
+	su := &st.ScaleUp
+	su.Evaluated = true
 	groups := buildPodGroups(remaining)
 	registered, coming, deleting := a.sizes(nodes)
 	if a.opts.MaxNodesTotal > 0 && len(nodes)+len(a.upcoming) >= a.opts.MaxNodesTotal {
@@ -165,10 +172,27 @@ func (a *Autoscaler) scaleUp(e *engine.Engine, sim *simulation, pending []*api.P
 	su.Infos = infos
 	su.Result = resultSuccessful
 	msg := fmt.Sprintf("pod triggered scale-up: %v", infos)
+	triggered := map[string]bool{}
 	for _, p := range best.Pods {
 		su.Triggered = append(su.Triggered, p.Key())
+		triggered[p.Key()] = true
 		a.record(e, "Pod", p.Namespace, p.Name, engine.EventNormal, ReasonTriggeredScaleUp, msg)
 		delete(a.notified, p.Key())
+	}
+	// the status lists the pods no group can take (no event: upstream's
+	// EventingScaleUpStatusProcessor stays silent after a scale-up) and
+	// those another group could take, left for the next loop
+	// (PodsAwaitEvaluation)
+	a.notTriggeredStatus(groups, skipped, su)
+	for _, pg := range groups {
+		if len(pg.Schedulable) == 0 {
+			continue
+		}
+		for _, p := range pg.Pods {
+			if !triggered[p.Key()] {
+				su.Awaiting = append(su.Awaiting, p.Key())
+			}
+		}
 	}
 	a.lastScaleUp = ptrTime(now)
 	return true
@@ -223,6 +247,17 @@ func (a *Autoscaler) similarGroups(g *NodeGroup, valid []*NodeGroup, schedulable
 // fixed, when set, replaces the aggregated message. A pod is told again
 // only when its message changes.
 func (a *Autoscaler) notTriggered(e *engine.Engine, groups []*podGroup, skipped map[string]string, all []NodeGroup, fixed string, su *ScaleUpStatus) {
+	a.pendingVerdicts(e, groups, skipped, all, fixed, su)
+}
+
+// notTriggeredStatus lists the verdicts without recording events.
+func (a *Autoscaler) notTriggeredStatus(groups []*podGroup, skipped map[string]string, su *ScaleUpStatus) {
+	a.pendingVerdicts(nil, groups, skipped, a.groups, "", su)
+}
+
+// pendingVerdicts builds each unhelpable pod's verdict; with e set it
+// records NotTriggerScaleUp.
+func (a *Autoscaler) pendingVerdicts(e *engine.Engine, groups []*podGroup, skipped map[string]string, all []NodeGroup, fixed string, su *ScaleUpStatus) {
 	for _, pg := range groups {
 		if len(pg.Schedulable) > 0 {
 			continue
@@ -258,7 +293,7 @@ func (a *Autoscaler) notTriggered(e *engine.Engine, groups []*podGroup, skipped 
 		msg = "pod didn't trigger scale-up: " + msg
 		for _, p := range pg.Pods {
 			su.NoScaleUp = append(su.NoScaleUp, PodVerdict{Pod: p.Key(), Message: msg, PerGroup: per})
-			if a.notified[p.Key()] == msg {
+			if e == nil || a.notified[p.Key()] == msg {
 				continue
 			}
 			a.notified[p.Key()] = msg

@@ -57,7 +57,13 @@ type ScaleUpStatus struct {
 	// NoScaleUp lists the pods left unschedulable with the message of
 	// their NotTriggerScaleUp event and the reason per group.
 	NoScaleUp []PodVerdict
-	Result    string
+	// Evaluated: pods reached the orchestrator, which went over the
+	// groups this loop.
+	Evaluated bool
+	// Awaiting lists the pods another group could take, left for the
+	// next loop after this scale-up (PodsAwaitEvaluation).
+	Awaiting []string
+	Result   string
 }
 
 // PodNote is a pod with a note.
@@ -135,7 +141,7 @@ func (a *Autoscaler) fillGroups(e *engine.Engine, st *Status) {
 				gs.Upcoming = append(gs.Upcoming, UpcomingNode{Name: u.Name, ReadyAt: u.ReadyAt})
 			}
 		}
-		if gs.Target >= g.Max {
+		if gs.Target >= g.Max && st.ScaleUp.Evaluated {
 			gs.Skipped = MaxLimitReachedReason
 		}
 		for i := range st.ScaleUp.Options {
