@@ -8,6 +8,7 @@ import (
 	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/framework"
 	"podlab.dev/podlab/engine/scheduler/plugins/interpodaffinity"
+	"podlab.dev/podlab/engine/scheduler/plugins/nodeaffinity"
 	"podlab.dev/podlab/engine/scheduler/plugins/noderesources"
 	"podlab.dev/podlab/lab/manifest"
 )
@@ -197,6 +198,8 @@ func setArgs(to *scheduler.PluginArgs, pc *manifest.PluginConfig) {
 	case pc.InterPodAffinity != nil:
 		to.InterPodAffinity = &interpodaffinity.Args{HardPodAffinityWeight: pc.InterPodAffinity.HardPodAffinityWeight,
 			IgnorePreferredTermsOfExistingPods: pc.InterPodAffinity.IgnorePreferredTermsOfExistingPods}
+	case pc.NodeAffinity != nil:
+		to.NodeAffinity = &nodeaffinity.Args{AddedAffinity: pc.NodeAffinity.AddedAffinity}
 	case pc.DefaultPreemption != nil:
 		to.DefaultPreemption = &scheduler.PreemptionArgs{MinCandidateNodesPercentage: pc.DefaultPreemption.MinCandidateNodesPercentage,
 			MinCandidateNodesAbsolute: pc.DefaultPreemption.MinCandidateNodesAbsolute}
@@ -227,15 +230,9 @@ func ignoredByLab(c *manifest.SchedulerConfiguration) []string {
 	if c == nil {
 		return nil
 	}
-	var out []string
-	for _, p := range c.Profiles {
-		for _, pc := range p.PluginConfig {
-			if pc.NodeAffinity != nil && pc.NodeAffinity.AddedAffinity != nil {
-				out = append(out, fmt.Sprintf("profile %s: NodeAffinity addedAffinity is not modelled", p.SchedulerName))
-			}
-		}
-	}
-	return out
+	// every pluginConfig the lab decodes is honoured; extenders and the
+	// backoff seconds are noted by the decoder
+	return nil
 }
 
 // SchedulerPolicy names the policy in force for the header: the profiles'
