@@ -34,13 +34,7 @@ func schedulerConfigOf(name string, objs *manifest.Objects) (*manifest.Scheduler
 	case 0:
 		return nil, nil
 	case 1:
-		cfg := objs.SchedulerConfigs[0]
-		pos := objs.PosOf(cfg)
-		for _, msg := range ignoredByLab(cfg) {
-			objs.Warnings = append(objs.Warnings, manifest.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col,
-				Severity: manifest.SeverityInfo, Message: manifest.SchedulerConfigKind + ": " + msg + "; ignored"})
-		}
-		return cfg, nil
+		return objs.SchedulerConfigs[0], nil
 	}
 	pos := objs.PosOf(objs.SchedulerConfigs[1])
 	return nil, &manifest.Error{Diagnostics: []manifest.Diagnostic{{File: pos.File, Line: pos.Line, Col: pos.Col,
@@ -222,17 +216,6 @@ func SchedulerProfiles(c *manifest.SchedulerConfiguration) []scheduler.ProfileCo
 		return nil
 	}
 	return profilesOf(c, nil)
-}
-
-// ignoredByLab lists what a configuration asks that the lab does not
-// model, for the note printed on load.
-func ignoredByLab(c *manifest.SchedulerConfiguration) []string {
-	if c == nil {
-		return nil
-	}
-	// every pluginConfig the lab decodes is honoured; extenders and the
-	// backoff seconds are noted by the decoder
-	return nil
 }
 
 // SchedulerPolicy names the policy in force for the header: the profiles'
