@@ -25,7 +25,7 @@ func writeExplainProfile(w io.Writer, ex *scheduler.Explanation) {
 	}
 	fmt.Fprintf(w, "profile %s\n", sanitize(ex.Profile))
 	for _, p := range ex.Policy {
-		fmt.Fprintf(w, "  %s\n", p)
+		fmt.Fprintf(w, "  %s\n", sanitize(p))
 	}
 }
 
@@ -38,4 +38,18 @@ func sanitize(s string) string {
 		}
 		return '?'
 	}, s)
+}
+
+// ExplainProfileLines is the explain views' profile block, for the UI: the
+// profile's name and what it does differently from the default profile,
+// sanitized; nil for the default profile.
+func ExplainProfileLines(ex *scheduler.Explanation) []string {
+	if isDefaultProfile(ex) {
+		return nil
+	}
+	out := []string{"profile " + sanitize(ex.Profile)}
+	for _, p := range ex.Policy {
+		out = append(out, "  "+sanitize(p))
+	}
+	return out
 }
