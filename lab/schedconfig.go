@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler"
@@ -230,4 +231,20 @@ func (s *Session) SchedulerPolicy() []string {
 		out[i] = p.SchedulerName
 	}
 	return out
+}
+
+// PolicyLabel is the header's note of the scheduler policy: "" with the
+// built-in default profile, else "profiles a, b" (sanitized).
+func (s *Session) PolicyLabel() string {
+	names := s.SchedulerPolicy()
+	if len(names) == 0 {
+		return ""
+	}
+	for i := range names {
+		names[i] = sanitize(names[i])
+	}
+	if len(names) == 1 {
+		return "profile " + names[0]
+	}
+	return "profiles " + strings.Join(names, ", ")
 }

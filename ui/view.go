@@ -79,6 +79,9 @@ func (m *Model) header(w int) string {
 		step = fmt.Sprintf(" · step %d/%d", m.sess.Step()+1, len(l.Steps))
 	}
 	right := m.st.Bold.Render(m.clockText()) + m.st.Muted.Render(fmt.Sprintf("  seed %d", m.sess.Seed()))
+	if p := m.sess.PolicyLabel(); p != "" { // a KubeSchedulerConfiguration is in force
+		right = m.st.Muted.Render(p+"  ") + right
+	}
 	left := m.st.Title.Render(title + step)
 	rw := cellWidth(right)
 	// tabs: every view named when there is room, else only the current one
