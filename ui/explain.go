@@ -111,6 +111,9 @@ func (m *Model) explainParts(ex *lab.LiveExplanation, w int) explainParts {
 			lines = append(lines, m.st.Muted.Render(l))
 		}
 	}
+	for _, l := range lab.ExplainProfileLines(ex.Explanation) { // the scheduler profile, when not the default
+		lines = append(lines, m.st.Muted.Render(l))
+	}
 	if ex.Chosen != "" {
 		lines = append(lines, m.st.OK.Render(fmt.Sprintf("the scheduler picks %s", safe(ex.Chosen)))+m.st.Muted.Render(fmt.Sprintf(" (%d of %d nodes feasible)", len(ex.Feasible), ex.NumNodes)))
 	} else {

@@ -60,6 +60,9 @@ func (m *Model) header(w int) string {
 		step = fmt.Sprintf(" · step %d/%d", m.sess.Step()+1, len(l.Steps))
 	}
 	right := m.st.Bold.Render(m.clockText()) + m.st.Muted.Render(fmt.Sprintf("  seed %d", m.sess.Seed()))
+	if p := m.sess.PolicyLabel(); p != "" { // a KubeSchedulerConfiguration is in force
+		right = m.st.Muted.Render(p+"  ") + right
+	}
 	if tag := m.laneTag(); tag != "" {
 		right = m.st.Accent.Render(tag) + "  " + right
 	}
