@@ -94,3 +94,32 @@ func TestApplyHPAAndPodCPU(t *testing.T) {
 		t.Fatalf("defaulted metric: %q", s.HPARows()[0].Targets)
 	}
 }
+
+// A pod's own cpu use overrides its workload's share, and the HPA's
+// average reflects it.
+func TestPodCPUOverride(t *testing.T) {
+	s := hpaSession(t)
+	if _, err := s.Apply("autoscale deployment/web --min=1 --max=20 --cpu-percent=50"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply("usage deployment/web cpu=50%"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply("advance 20s"); err != nil {
+		t.Fatal(err)
+	}
+	pods := s.workloadPods("deployment", "default", "web")
+	if len(pods) == 0 {
+		t.Fatal("no pods")
+	}
+	out, err := s.Apply("usage pod/" + pods[0].Name + " cpu=1")
+	if err != nil || !strings.Contains(out, "cpu usage 1") {
+		t.Fatalf("%q %v", out, err)
+	}
+	if v, ok := s.ctl.PodCPUUsage(s.Engine().Pod(pods[0].Key())); !ok || v != 1000 {
+		t.Fatalf("pod cpu %d %v", v, ok)
+	}
+	if v, ok := s.ctl.PodCPUUsage(s.Engine().Pod(pods[1].Key())); !ok || v != 50 {
+		t.Fatalf("share %d %v, want 50m (50%% of 100m)", v, ok)
+	}
+}

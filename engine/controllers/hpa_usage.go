@@ -96,13 +96,14 @@ func (m *Manager) Load(kind, namespace, name string) []LoadStep {
 }
 
 // SetPodCPU sets a pod's own CPU use in milli-CPU (negative clears it).
-func (m *Manager) SetPodCPU(namespace, name string, milli int64) {
-	k := key(namespace, name)
+// It is kept by UID: a pod recreated under the same name (a StatefulSet's)
+// starts without it.
+func (m *Manager) SetPodCPU(p *api.Pod, milli int64) {
 	if milli < 0 {
-		delete(m.podCPU, k)
+		delete(m.podCPU, p.UID)
 		return
 	}
-	m.podCPU[k] = milli
+	m.podCPU[p.UID] = milli
 }
 
 // resolveLoads turns percentage steps that took effect into milli-CPU, with
@@ -203,7 +204,7 @@ func (m *Manager) resourceMetrics(resource string, pods []*api.Pod, load *worklo
 		if !metricsServerReports(p) {
 			continue
 		}
-		if v, ok := m.podCPU[key(p.Namespace, p.Name)]; ok {
+		if v, ok := m.podCPU[p.UID]; ok {
 			sample(p.Name, v)
 			continue
 		}
