@@ -48,6 +48,9 @@ type LoadStep struct {
 type workloadLoad struct {
 	Kind, Namespace, Name string
 	Steps                 []LoadStep
+	// next is the first step not yet in effect (the ones before it are
+	// resolved): resolveLoads runs on every reconcile pass.
+	next int
 }
 
 func loadKey(kind, namespace, name string) string { return kind + "/" + namespace + "/" + name }
@@ -82,6 +85,7 @@ func (m *Manager) SetLoad(kind, namespace, name string, step LoadStep) error {
 		copy(l.Steps[i+1:], l.Steps[i:])
 		l.Steps[i] = step
 	}
+	l.next = 0
 	m.resolveLoads()
 	m.changed = true
 	return nil
@@ -112,8 +116,8 @@ func (m *Manager) SetPodCPU(p *api.Pod, milli int64) {
 func (m *Manager) resolveLoads() {
 	for _, k := range sortedKeys(m.loads) {
 		l := m.loads[k]
-		for i := range l.Steps {
-			s := &l.Steps[i]
+		for ; l.next < len(l.Steps); l.next++ {
+			s := &l.Steps[l.next]
 			if s.At > m.now {
 				m.requeueAt(s.At)
 				break
