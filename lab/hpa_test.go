@@ -58,6 +58,12 @@ func TestAutoscaleAndScriptedLoad(t *testing.T) {
 		t.Fatalf("after the load: %+v", rows[0])
 	}
 	before := rows[0]
+	if r, ok := s.HPAOf("deployment", "default", "web"); !ok || r.Name != "web" {
+		t.Fatalf("HPAOf: %+v %v", r, ok)
+	}
+	if _, ok := s.HPAOf("statefulset", "default", "web"); ok {
+		t.Fatal("HPAOf matched the wrong kind")
+	}
 	if _, err := s.Apply("usage deployment/web cpu=1 at 10s"); err == nil || !strings.Contains(err.Error(), "in the past") {
 		t.Fatalf("past load: %v", err)
 	}
