@@ -37,7 +37,7 @@ const (
 // A participant who pressed nothing for idleAfter ticks every idleTick.
 const (
 	idleAfter = 20 * time.Second
-	idleTick  = 2 * time.Second
+	idleTick  = 3 * time.Second
 )
 
 // participant wraps the lab's model (ui.Model) for one SSH session: it
