@@ -55,10 +55,14 @@ func allocFrac(used, total int64) float64 {
 // nodeCard renders one node in w cells: name and badges, allocation
 // bars, its pods as glyphs (two lines at most). Cards are cached by what
 // they show.
-func (m *Model) nodeCard(i int, w int, selected bool) []string {
+func (m *Model) nodeCard(i int, w int, selected bool, names int) []string {
 	nv := m.data.nodes[i]
 	shown, _ := glyphsShown(len(nv.Pods)+len(m.data.nominated[nv.Node.Name]), w-1, 2)
+	if names > 0 {
+		shown = len(nv.Pods) + len(m.data.nominated[nv.Node.Name])
+	}
 	key := m.cardKeyOf(i, w, shown, selected, false)
+	key.names = names
 	if c, ok := m.cards.get(m, i, key); ok {
 		return c
 	}
@@ -79,7 +83,11 @@ func (m *Model) nodeCard(i int, w int, selected bool) []string {
 		bars = fmt.Sprintf(" cpu %3.0f%% mem %3.0f%%", cpu*100, mem*100)
 	}
 	lines := []string{fit(head, w), fit(bars, w)}
-	lines = append(lines, m.glyphLines(i, selected, w-1, 2)...)
+	if names > 0 {
+		lines = append(lines, m.podNameLines(i, selected, w, names)...)
+	} else {
+		lines = append(lines, m.glyphLines(i, selected, w-1, 2)...)
+	}
 	m.cards.put(m, i, key, lines)
 	return lines
 }
@@ -213,10 +221,75 @@ func (m *Model) domainTitle(dom string) string {
 	return safe(dom)
 }
 
-// cardHeight is the number of lines node i's card takes in w cells.
-func (m *Model) cardHeight(i, w int) int {
+// cardHeight is the number of lines node i's card takes in w cells,
+// with its pods' names in `names` columns (0: as glyphs).
+func (m *Model) cardHeight(i, w, names int) int {
 	nv := m.data.nodes[i]
-	return 2 + glyphLineCount(len(nv.Pods)+len(m.data.nominated[nv.Node.Name]), w-1, 2)
+	n := len(nv.Pods) + len(m.data.nominated[nv.Node.Name])
+	if names > 0 {
+		return 2 + max((n+names-1)/names, 1)
+	}
+	return 2 + glyphLineCount(n, w-1, 2)
+}
+
+// podNameW is the width of a pod's name column in a node card.
+const podNameW = 26
+
+// podNameCols is how many columns of pod names node cards w cells wide
+// show when every zone's cards fit in inner lines with them; 0 when they
+// do not (the cards show glyphs, "● ● ●").
+func (m *Model) podNameCols(w, inner int) int {
+	if w < podNameW+1 {
+		return 0
+	}
+	cols := max((w-1)/podNameW, 1)
+	d := &m.data
+	for di := range d.domains {
+		need := 0
+		for i := d.domStart[di]; i < d.domStart[di+1]; i++ {
+			need += m.cardHeight(i, w, cols)
+			if need > inner {
+				return 0
+			}
+		}
+	}
+	return cols
+}
+
+// podNameLines lists node i's pods as glyph and name, coloured by
+// workload, in cols columns of w cells (nominated pods last, ◇).
+func (m *Model) podNameLines(i int, selectedNode bool, w, cols int) []string {
+	nv := m.data.nodes[i]
+	nom := m.data.nominated[nv.Node.Name]
+	total := len(nv.Pods) + len(nom)
+	if total == 0 {
+		return []string{" "}
+	}
+	colW := (w - 1) / cols
+	items := m.glyphItems(i, selectedNode, total)
+	var lines []string
+	for a := 0; a < total; a += cols {
+		var b strings.Builder
+		b.WriteString(" ")
+		for j := a; j < min(a+cols, total); j++ {
+			name := ""
+			if j < len(nv.Pods) {
+				name = nv.Pods[j].Pod.Name
+			} else {
+				name = nom[j-len(nv.Pods)]
+				if _, n, ok := strings.Cut(name, "/"); ok {
+					name = n
+				}
+			}
+			st := m.st.Selected
+			if items[j].style != styleSelected {
+				st = m.st.Workload(items[j].style)
+			}
+			b.WriteString(fit(st.Render(items[j].glyph+" "+safe(name)), colW))
+		}
+		lines = append(lines, fit(b.String(), w))
+	}
+	return lines
 }
 
 // clusterColumns draws one box per domain; only the cards on screen are
@@ -226,6 +299,7 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 	sel := clamp(m.nodeIdx, len(d.nodes))
 	inner := h - 2
 	cardW := colW - 2
+	names := m.podNameCols(cardW, inner)
 	type colLines struct {
 		lines             []string
 		skip, hiddenBelow int
@@ -239,7 +313,7 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 		if d.nodeDom[sel] == di {
 			used := 0
 			for i := sel; i >= first; i-- {
-				hgt := m.cardHeight(i, cardW)
+				hgt := m.cardHeight(i, cardW, names)
 				if used+hgt > inner && i != sel {
 					break
 				}
@@ -252,8 +326,8 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 		x0 := di*(colW+1) + 1 // inside the box's border
 		for ; i < last && len(lines) < inner; i++ {
 			y0 := len(lines) + 1
-			lines = append(lines, m.nodeCard(i, cardW, i == sel)...)
-			m.cardHits(i, x0, y0, cardW, len(lines)+1-y0)
+			lines = append(lines, m.nodeCard(i, cardW, i == sel, names)...)
+			m.cardHits(i, x0, y0, cardW, len(lines)+1-y0, names)
 		}
 		hiddenBelow := last - i
 		if len(lines) > inner {
@@ -312,8 +386,17 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 // cardHits records node i's card drawn at (x, y), w×h cells: the card
 // selects the node, each glyph of a pod (" ● ● ●" from the card's third
 // line, as glyphLines lays them out) the pod.
-func (m *Model) cardHits(i, x, y, w, h int) {
+func (m *Model) cardHits(i, x, y, w, h, names int) {
 	m.hits.add(hit{x0: x, y0: y, x1: x + w, y1: y + h, kind: hitNode, node: i})
+	if names > 0 {
+		// " ● name" in names columns of (w-1)/names cells
+		colW := (w - 1) / names
+		for j := range m.data.nodes[i].Pods {
+			gx, gy := x+1+colW*(j%names), y+2+j/names
+			m.hits.add(hit{x0: gx, y0: gy, x1: gx + colW, y1: gy + 1, kind: hitPod, node: i, index: j})
+		}
+		return
+	}
 	per := max((w-1)/2, 1)
 	shown, _ := glyphsShown(len(m.data.nodes[i].Pods)+len(m.data.nominated[m.data.nodes[i].Node.Name]), w-1, 2)
 	for j := 0; j < min(shown, len(m.data.nodes[i].Pods)); j++ {
@@ -419,8 +502,9 @@ func (m *Model) rowHits(i, x, y, w int) {
 	}
 }
 
-// clusterHeight is how many lines the cluster view needs at width w.
-func (m *Model) clusterHeight(w int) int {
+// clusterHeight is how many lines the cluster view needs at width w
+// when it may take up to avail lines (pod names when they fit).
+func (m *Model) clusterHeight(w, avail int) int {
 	d := &m.data
 	ncol := len(d.domains)
 	if ncol == 0 {
@@ -429,10 +513,11 @@ func (m *Model) clusterHeight(w int) int {
 	colW := (w - (ncol - 1)) / ncol
 	if colW >= 26 && ncol <= 6 {
 		need := 0
+		names := m.podNameCols(colW-2, avail-2)
 		for di := range d.domains {
 			lines := 0
 			for i := d.domStart[di]; i < d.domStart[di+1]; i++ {
-				lines += m.cardHeight(i, colW-2)
+				lines += m.cardHeight(i, colW-2, names)
 			}
 			need = max(need, lines)
 		}

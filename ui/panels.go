@@ -45,8 +45,9 @@ func (m *Model) workloadLines(w, from, to int) []string {
 }
 
 // spreadLines shows each constraint of the selected workload: counts per
-// domain as bars, the minimum, the skew against maxSkew.
-func (m *Model) spreadLines(w int) []string {
+// domain as bars, the minimum, the skew against maxSkew; tall puts each
+// domain on its own line with a bar as long as the width allows.
+func (m *Model) spreadLines(w int, tall bool) []string {
 	wl, ok := m.selectedWorkload()
 	if !ok {
 		return nil
@@ -65,9 +66,44 @@ func (m *Model) spreadLines(w int) []string {
 		} else {
 			lines = append(lines, head, "  "+verdict)
 		}
-		lines = append(lines, m.domainBars(sv, w))
+		if tall {
+			lines = append(lines, m.domainRows(sv, w-3)...)
+		} else {
+			lines = append(lines, m.domainBars(sv, w))
+		}
 	}
 	return lines
+}
+
+// domainRows draws one line per domain, "zoneA ████████████ 4", the bars
+// scaled to the largest count over the width, the global minimum marked.
+func (m *Model) domainRows(sv lab.SpreadView, w int) []string {
+	maxCount := 1
+	nameW := 0
+	for _, d := range sv.Domains {
+		maxCount = max(maxCount, d.Count)
+		nameW = max(nameW, cellWidth(safe(d.Domain))+1)
+	}
+	barW := min(max(w-nameW-10, 4), 40)
+	var out []string
+	for _, d := range sv.Domains {
+		n := d.Count * barW / maxCount
+		if d.Count > 0 && n == 0 {
+			n = 1
+		}
+		st := m.st.Bar
+		name := safe(d.Domain)
+		if !d.Eligible {
+			st = m.st.Muted
+			name += "⁻"
+		}
+		tail := fmt.Sprintf(" %d", d.Count)
+		if d.Eligible && d.Count == sv.GlobalMin {
+			tail += m.st.Muted.Render(" min")
+		}
+		out = append(out, fit(" "+fit(name, nameW)+st.Render(strings.Repeat("█", n))+tail, w))
+	}
+	return out
 }
 
 func (m *Model) constraintHeader(sv lab.SpreadView) (string, string) {

@@ -134,7 +134,7 @@ func TestNoColorKeepsShapes(t *testing.T) {
 	for _, th := range []string{"dark", "light", "projector", "colorblind"} {
 		m.opts.NoColor = false
 		m.setTheme(th)
-		if got := screen(m); !strings.Contains(got, "● ●") || !strings.Contains(got, "▸node1") {
+		if got := screen(m); !strings.Contains(got, "● p1") || !strings.Contains(got, "▸node1") {
 			t.Fatalf("theme %s:\n%s", th, got)
 		}
 	}

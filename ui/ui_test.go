@@ -95,6 +95,14 @@ func TestViewsGolden(t *testing.T) {
 		{"Help", 100, 30, []string{"?"}, nil},
 		{"Palette", 100, 30, []string{":", "s", "c", "a"}, nil},
 		{"TooSmall", 40, 10, nil, nil},
+		// the three sizes the lab is laid out for, with pending pods (step 3 of the lesson)
+		{"Pending80x24", 80, 24, nil, []string{"advance 10s", "cordon node3", "cordon node4", "scale deployment/web --replicas=8", "advance 10s"}},
+		{"Pending160x48", 160, 48, nil, []string{"advance 10s", "cordon node3", "cordon node4", "scale deployment/web --replicas=8", "advance 10s"}},
+		{"Pending200x50", 200, 50, nil, []string{"advance 10s", "cordon node3", "cordon node4", "scale deployment/web --replicas=8", "advance 10s"}},
+		{"Cluster160x48", 160, 48, nil, []string{"advance 10s"}},
+		{"Cluster200x50", 200, 50, nil, []string{"advance 10s"}},
+		{"Help80x24", 80, 24, []string{"?"}, nil},
+		{"Timeline160x48", 160, 48, []string{"3"}, []string{"advance 10s", "drain node1 --ignore-daemonsets --force --grace-period=20", "advance 30s"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := newTestModel(t, "spread-basics", c.w, c.h)
@@ -294,7 +302,7 @@ func TestVerbScreens(t *testing.T) {
 		press(m, "tab", "tab", "+", "+", "+", "+")
 		typeCommand(m, "advance 10s")
 		s := screen(m)
-		for _, want := range []string{"deployment/web         6/6", "zoneA ████████ 3  zoneB ████████ 3", "skew 0 ≤ 1 ✓"} {
+		for _, want := range []string{"deployment/web         6/6", "zoneA ████████████████████████████████████████ 3", "zoneB ████████████████████████████████████████ 3", "skew 0 ≤ 1 ✓"} {
 			if !strings.Contains(s, want) {
 				t.Fatalf("after scaling to 6 the screen shows %q:\n%s", want, s)
 			}
@@ -344,7 +352,7 @@ func TestVerbScreens(t *testing.T) {
 		}
 		press(m, "backspace", "backspace", "backspace", "9", "9", "%", "enter")
 		typeCommand(m, "advance 5s")
-		if s := screen(m); !strings.Contains(s, "node4 ⚑1 ⚠") || !strings.Contains(s, "● ✕") {
+		if s := screen(m); !strings.Contains(s, "node4 ⚑1 ⚠") || !strings.Contains(s, "✕ web-") {
 			t.Fatalf("pressure badge (and its taint) on node4, the evicted pod as ✕:\n%s", s)
 		}
 		press(m, "4")
@@ -382,7 +390,8 @@ func TestMouse(t *testing.T) {
 		}
 	})
 	t.Run("a click on a pod glyph selects the pod", func(t *testing.T) {
-		m := newTestModel(t, "spread-basics", 100, 30)
+		// 100×16: the cards show glyphs, "● ● ●"
+		m := newTestModel(t, "spread-basics", 100, 16)
 		typeCommand(m, "advance 10s")
 		lines := strings.Split(screen(m), "\n")
 		// node4's card is in the second column: its glyph line is two below its name
@@ -408,6 +417,29 @@ func TestMouse(t *testing.T) {
 			}
 		}
 		t.Fatalf("node4 not on screen:\n%s", screen(m))
+	})
+	t.Run("a click on a pod's name selects the pod", func(t *testing.T) {
+		// 100×30: the cards list the pods by name
+		m := newTestModel(t, "spread-basics", 100, 30)
+		typeCommand(m, "advance 10s")
+		var node4 lab.NodeView
+		for _, nv := range m.data.nodes {
+			if nv.Node.Name == "node4" {
+				node4 = nv
+			}
+		}
+		name := node4.Pods[1].Pod.Name
+		for y, l := range strings.Split(screen(m), "\n") {
+			if x := runeIndex([]rune(l), []rune("● "+name)); x >= 0 {
+				m.Update(tea.MouseClickMsg{X: x + 4, Y: y, Button: tea.MouseLeft})
+				nv, _ := m.selectedNode()
+				if nv.Node.Name != "node4" || m.focus != focusPods || m.podIdx != 1 {
+					t.Fatalf("selected %s pod %d focus %d", nv.Node.Name, m.podIdx, m.focus)
+				}
+				return
+			}
+		}
+		t.Fatalf("%s not on screen:\n%s", name, screen(m))
 	})
 	t.Run("the wheel scrolls the events", func(t *testing.T) {
 		m := newTestModel(t, "spread-basics", 100, 16)

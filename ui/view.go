@@ -169,14 +169,14 @@ func (m *Model) clusterView(w, h int) []string {
 		pendH = min(nPend, 3) + 2
 	}
 	nWl := max(len(m.data.workloads), 1)
-	spread := m.memos.spread.get(m.panelKey(mainW, 0, 0, 0, 0), func() []string { return m.spreadLines(mainW - 34) })
+	spread := m.memos.spread.get(m.panelKey(mainW, 0, 0, 0, 0), func() []string { return m.spreadLines(mainW-34, false) })
 	lowerH := min(max(nWl, len(spread))+2, 6)
 	if h-lowerH-pendH-lessonH < 8 {
 		lowerH = min(lowerH, 4)
 		pendH = min(pendH, 3)
 	}
 	clusterH := h - lowerH - pendH - lessonH
-	if need := m.clusterHeight(mainW); need < clusterH {
+	if need := m.clusterHeight(mainW, clusterH); need < clusterH {
 		// give the room the nodes do not need to the panels below
 		spare := clusterH - need
 		clusterH = need
@@ -191,6 +191,15 @@ func (m *Model) clusterView(w, h int) []string {
 			if g > 0 {
 				pendH += g
 				spare -= g
+			}
+		}
+		// room left: the spread as one bar per domain, as long as fits
+		if spare > 0 && lowerH > 0 {
+			tall := m.memos.spreadTall.get(m.panelKey(mainW, 0, 0, 0, 0), func() []string { return m.spreadLines(mainW-34, true) })
+			if g := len(tall) + 2 - lowerH; g > 0 && g <= spare {
+				lowerH += g
+				spare -= g
+				spread = tall
 			}
 		}
 		clusterH += spare
