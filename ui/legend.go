@@ -6,7 +6,7 @@ import "strings"
 // shapes, badges and colours mean. Shapes carry the state so the legend
 // holds without colour (NO_COLOR, projectors, colour-blind viewers).
 func (m *Model) legendBox(w, h int) []string {
-	bw := min(w-2, 100)
+	bw := overlayWidth(100, w)
 	inner := bw - 4
 	var lines []string
 	section := func(title string, items ...string) {

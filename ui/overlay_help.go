@@ -106,10 +106,7 @@ func (o *helpOverlay) layout(w, h int) {
 	for _, l := range lines {
 		width = max(width, cellWidth(l))
 	}
-	bw := min(width+4, w)
-	if bw >= w-4 {
-		bw = w
-	}
+	bw := overlayWidth(width+4, w)
 	bh := min(len(lines)+2, h-2)
 	o.bw = bw
 	o.vp.SetWidth(bw - 2)

@@ -164,6 +164,16 @@ func box(st *Styles, title string, lines []string, w, h int, active bool) []stri
 	return out
 }
 
+// overlayWidth is the width of an overlay that wants `want` cells on a
+// w-cell screen: the full width when it would leave only a sliver beside
+// it (the borders of the boxes below would show next to its own).
+func overlayWidth(want, w int) int {
+	if want >= w-4 {
+		return w
+	}
+	return want
+}
+
 // drawOver draws top over base at (x, y).
 func drawOver(base, top []string, x, y int) []string {
 	out := append([]string(nil), base...)

@@ -724,3 +724,22 @@ func isGlyph(r rune) bool {
 	}
 	return false
 }
+
+// No overlay leaves a sliver of the boxes below beside its borders.
+func TestOverlaysCoverTheWidth(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		keys []string
+	}{{"help", []string{"?"}}, {"legend", []string{"i"}}, {"presets", []string{"ctrl+p"}}} {
+		for _, w := range []int{80, 100} {
+			m := newTestModel(t, "spread-basics", w, 24)
+			press(m, c.keys...)
+			for y, l := range strings.Split(screen(m), "\n")[1:20] {
+				if strings.HasPrefix(l, "╭╭") || strings.HasPrefix(l, "││") || strings.HasPrefix(l, "│ │") {
+					t.Errorf("%s at %d columns, line %d: a border shows beside the overlay:\n%s", c.name, w, y+1, screen(m))
+					break
+				}
+			}
+		}
+	}
+}
