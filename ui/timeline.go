@@ -129,6 +129,16 @@ func (m *Model) timelineView(w, h, zoom, from int) []string {
 			m.st.Muted.Render(": delete pod NAME --grace-period=10), drain a node, or put one under memory pressure."),
 		}, w, h, true)
 	}
+	lines := m.timelineLines(w, zoom)
+	start0 := min(from, max(len(lines)-(h-2), 0))
+	return box(m.st, "timeline · termination of pods", lines[start0:], w, h, true)
+}
+
+// timelineLines is the timeline's content in a w-cell box at zoom: the
+// axis, per pod its bar, its containers' bars and the cause, then a
+// blank line and the legend (timelineView.maxScroll counts them).
+func (m *Model) timelineLines(w, zoom int) []string {
+	tls := m.data.timelines
 	start, _, _ := timelineSpan(tls)
 	per := zooms[zoom]
 	// the axis starts on a round time
@@ -151,9 +161,7 @@ func (m *Model) timelineView(w, h, zoom, from int) []string {
 		lines = append(lines, m.st.Muted.Render(fit(cause, w-4)))
 	}
 	lines = append(lines, "", m.legendLine())
-	// keep timelineView.maxScroll in step with the lines added here
-	start0 := min(from, max(len(lines)-(h-2), 0))
-	return box(m.st, "timeline · termination of pods", lines[start0:], w, h, true)
+	return lines
 }
 
 func (m *Model) gantt(spans []lab.Span, cell func(lab.Time) int, width int) string {
