@@ -49,16 +49,13 @@ func fullHelp(groups []keyGroup) [][]key.Binding {
 // globalKeys are the keys every view shares: views, time, history,
 // lesson, files, look. Overlays take the keys before them.
 type globalKeys struct {
-	Quit, Help, Palette, Back     key.Binding
-	Views                         []key.Binding
-	Play, Step, Faster, Slower    key.Binding
-	Undo, Redo                    key.Binding
-	NextStep, PrevStep, Apply     key.Binding
-	ToggleLesson                  key.Binding
-	Presets, Open, Save, Theme    key.Binding
-	viewNames                     []string
-	groupsCache                   []keyGroup
-	hasLesson, lessonOpen, atHome bool
+	Quit, Help, Palette, Back  key.Binding
+	Views                      []key.Binding
+	Play, Step, Faster, Slower key.Binding
+	Undo, Redo                 key.Binding
+	NextStep, PrevStep, Apply  key.Binding
+	ToggleLesson               key.Binding
+	Presets, Open, Save, Theme key.Binding
 }
 
 func newGlobalKeys(viewNames []string) *globalKeys {
@@ -81,7 +78,6 @@ func newGlobalKeys(viewNames []string) *globalKeys {
 		Open:         bind("", "open file", "ctrl+o"),
 		Save:         bind("", "save the session", "ctrl+s"),
 		Theme:        bind("", "next theme", "T"),
-		viewNames:    viewNames,
 	}
 	for i, n := range viewNames {
 		d := fmt.Sprint(i + 1)

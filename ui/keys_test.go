@@ -11,11 +11,10 @@ import (
 
 // keyFixture is a state of the lab in which the keys are checked.
 type keyFixture struct {
-	name  string
-	w, h  int
-	cmds  []string       // commands applied first
-	keys  []string       // then keys pressed
-	setup func(m *Model) // then anything else
+	name string
+	w, h int
+	cmds []string // commands applied first
+	keys []string // then keys pressed
 }
 
 var keyFixtures = []keyFixture{

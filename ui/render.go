@@ -207,9 +207,9 @@ func cutCells(s string, n int) (string, int) {
 			i = j
 			continue
 		}
-		r, size := rune(c), 1
-		rw := 1
+		size, rw := 1, 1
 		if c >= 0x80 {
+			var r rune
 			r, size = utf8.DecodeRuneInString(s[i:])
 			if r >= fastRunes {
 				t := ansi.Truncate(s, n, "")
@@ -246,9 +246,9 @@ func dropCells(s string, n int) string {
 			i = j
 			continue
 		}
-		r, size := rune(c), 1
-		rw := 1
+		size, rw := 1, 1
 		if c >= 0x80 {
+			var r rune
 			r, size = utf8.DecodeRuneInString(s[i:])
 			if r >= fastRunes {
 				return ansi.TruncateLeft(s, n, "")
