@@ -295,6 +295,9 @@ func (m *Model) clockText() string {
 	if m.paused {
 		state = "⏸"
 	}
+	if _, _, ok := m.rewound(); ok {
+		state = "⏪" + state
+	}
 	sp := speeds[m.speedIdx]
 	spText := fmt.Sprintf("×%g", sp)
 	if sp == 0.25 {

@@ -43,6 +43,16 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.speedIdx = min(m.speedIdx+1, len(speeds)-1)
 	case key.Matches(msg, g.Slower):
 		m.speedIdx = max(m.speedIdx-1, 0)
+	case key.Matches(msg, g.Rewind):
+		if r, ok := m.rewinder(); ok {
+			m.rewindTo(m.sess.Now() - rewindStep(r.Present()))
+		}
+	case key.Matches(msg, g.Forward):
+		if r, ok := m.rewinder(); ok {
+			m.rewindTo(m.sess.Now() + rewindStep(r.Present()))
+		}
+	case key.Matches(msg, g.Resume):
+		m.resume()
 	case key.Matches(msg, g.Undo):
 		m.apply("undo")
 	case key.Matches(msg, g.Redo):
@@ -88,6 +98,11 @@ func (m *Model) setKeys() {
 	for i := range g.Views {
 		g.Views[i].SetEnabled(i != m.view)
 	}
+	_, canRewind := m.rewinder()
+	_, _, rewound := m.rewound()
+	g.Rewind.SetEnabled(canRewind && m.sess.Now() > 0)
+	g.Forward.SetEnabled(rewound)
+	g.Resume.SetEnabled(rewound)
 	g.Undo.SetEnabled(m.sess.CanUndo())
 	g.Redo.SetEnabled(m.sess.CanRedo())
 	g.Faster.SetEnabled(m.speedIdx < len(speeds)-1)

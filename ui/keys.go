@@ -52,6 +52,7 @@ type globalKeys struct {
 	Quit, Help, Palette, Back  key.Binding
 	Views                      []key.Binding
 	Play, Step, Faster, Slower key.Binding
+	Rewind, Forward, Resume    key.Binding
 	Undo, Redo                 key.Binding
 	NextStep, PrevStep, Apply  key.Binding
 	ToggleLesson               key.Binding
@@ -68,6 +69,9 @@ func newGlobalKeys(viewNames []string) *globalKeys {
 		Step:         bind("", "step 1s", "."),
 		Faster:       bind("", "faster", "]"),
 		Slower:       bind("", "slower", "["),
+		Rewind:       bind("ctrl+←", "rewind", "ctrl+left"),
+		Forward:      bind("ctrl+→", "forward (rewound)", "ctrl+right"),
+		Resume:       bind("", "back to the present", "R"),
 		Undo:         bind("", "undo", "u"),
 		Redo:         bind("", "redo", "ctrl+r"),
 		NextStep:     bind("", "next step", ">"),
@@ -94,7 +98,7 @@ func (k *globalKeys) groups() []keyGroup {
 	views = append(views, &k.Back)
 	return []keyGroup{
 		{"Views", views},
-		{"Time", []*key.Binding{&k.Play, &k.Step, &k.Faster, &k.Slower}},
+		{"Time", []*key.Binding{&k.Play, &k.Step, &k.Faster, &k.Slower, &k.Rewind, &k.Forward, &k.Resume}},
 		{"Lab", []*key.Binding{&k.Palette, &k.Undo, &k.Redo, &k.Help, &k.Quit}},
 		{"Lesson", []*key.Binding{&k.NextStep, &k.PrevStep, &k.Apply, &k.ToggleLesson}},
 		{"Files", []*key.Binding{&k.Presets, &k.Open, &k.Save, &k.Theme}},

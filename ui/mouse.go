@@ -2,6 +2,8 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"podlab.dev/podlab/lab"
 )
 
 // Mouse hits come from what the last frame drew: while drawing, the
@@ -18,6 +20,7 @@ const (
 	hitNode                    // a node card or row: index is the node
 	hitPod                     // a pod glyph: node and index
 	hitWorkload                // a workload row: index is the workload
+	hitTime                    // the rewind slider: index is the instant (ns)
 )
 
 // hit is one region of the screen, cells [x0,x1) × [y0,y1).
@@ -97,6 +100,10 @@ func (m *Model) handleClick(mo tea.Mouse) {
 		return
 	}
 	hm := m.frameHits()
+	if h, ok := hm.at(mo.X, mo.Y, hitTime); ok {
+		m.rewindTo(lab.Time(h.index))
+		return
+	}
 	if h, ok := hm.at(mo.X, mo.Y, hitTab); ok {
 		m.switchView(h.index)
 		return

@@ -105,6 +105,9 @@ func (m *Model) header(w int) string {
 }
 
 func (m *Model) statusLine(w int) string {
+	if at, present, ok := m.rewound(); ok && !m.statusErr {
+		return m.rewindLine(w, at, present)
+	}
 	if m.status == "" {
 		c := m.data.snap.Counts
 		return fit(m.st.Muted.Render(fmt.Sprintf(" %d nodes · %d running · %d pending · %d starting · %d terminating",
