@@ -84,7 +84,7 @@ func (m *Model) resume() {
 // cells are recorded as hit regions (a click rewinds there).
 func (m *Model) rewindLine(w int, at, present lab.Time) string {
 	head := fmt.Sprintf(" ⏪ %s ", at.Clock())
-	tail := fmt.Sprintf(" %s · ␣ plays on · R present · a command branches here", present.Clock())
+	tail := fmt.Sprintf(" %s · ␣ plays on · R present · : a command branches here", present.Clock())
 	barW := w - cellWidth(head) - cellWidth(tail)
 	if barW < 10 {
 		tail = fmt.Sprintf(" %s", present.Clock())
