@@ -100,6 +100,10 @@ type Model struct {
 	memos   memos
 	// hits are the regions the last frame drew that a click can select.
 	hits hitMap
+	// busy is the long operation running off the UI goroutine (nil:
+	// none); lastFrame is the frame drawn before it (busy.go).
+	busy      *busy
+	lastFrame string
 }
 
 // setViews installs the views: their tabs and number keys follow.
@@ -206,6 +210,9 @@ func (m *Model) setStatus(s string, isErr bool) {
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.busy != nil {
+		return m.updateBusy(msg)
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
@@ -233,9 +240,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.MouseClickMsg:
-		m.handleClick(msg.Mouse())
+		cmd := m.handleClick(msg.Mouse())
 		m.setKeys()
-		return m, nil
+		return m, cmd
 	case tea.MouseWheelMsg:
 		m.handleWheel(msg.Mouse())
 		m.setKeys()
@@ -258,6 +265,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // callers that show it elsewhere too (the palette keeps it inline).
 func (m *Model) apply(line string) error {
 	out, err := m.sess.Apply(line)
+	m.reportApplied(line, out, err)
+	return err
+}
+
+// reportApplied shows a command's output (or error) in the status line
+// and refreshes.
+func (m *Model) reportApplied(line, out string, err error) {
 	m.changed()
 	if err != nil {
 		m.setStatus(err.Error(), true)
@@ -268,7 +282,6 @@ func (m *Model) apply(line string) error {
 		m.setStatus("› "+line+"  ·  "+out, false)
 	}
 	m.refresh()
-	return err
 }
 
 // overlay is the overlay that takes the keys (nil: none).

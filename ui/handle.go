@@ -45,18 +45,18 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.speedIdx = max(m.speedIdx-1, 0)
 	case key.Matches(msg, g.Rewind):
 		if r, ok := m.rewinder(); ok {
-			m.rewindTo(m.sess.Now() - rewindStep(r.Present()))
+			return m, m.rewindTo(m.sess.Now() - rewindStep(r.Present()))
 		}
 	case key.Matches(msg, g.Forward):
 		if r, ok := m.rewinder(); ok {
-			m.rewindTo(m.sess.Now() + rewindStep(r.Present()))
+			return m, m.rewindTo(m.sess.Now() + rewindStep(r.Present()))
 		}
 	case key.Matches(msg, g.Resume):
 		m.resume()
 	case key.Matches(msg, g.Undo):
-		m.apply("undo")
+		return m, m.applyLong("undo")
 	case key.Matches(msg, g.Redo):
-		m.apply("redo")
+		return m, m.applyLong("redo")
 	case key.Matches(msg, g.NextStep):
 		m.sess.SetStep(m.sess.Step() + 1)
 		m.lessonOpen = true

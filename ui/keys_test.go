@@ -44,7 +44,7 @@ func (f keyFixture) build(t *testing.T) *Model {
 	m.changed()
 	m.refresh()
 	for _, k := range f.keys {
-		m.Update(pressKey(t, k))
+		update(m, pressKey(t, k))
 	}
 	m.setStatus("", false)
 	m.setKeys()
@@ -110,7 +110,7 @@ func TestKeysAndHelpAgree(t *testing.T) {
 			before := fingerprint(base)
 			for _, k := range universe() {
 				m := f.build(t)
-				_, cmd := m.Update(pressKey(t, k))
+				cmd := update(m, pressKey(t, k))
 				acts := cmd != nil || fingerprint(m) != before
 				switch {
 				case isShown[k] && !acts:

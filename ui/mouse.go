@@ -95,21 +95,20 @@ func (m *Model) frameHits() *hitMap {
 
 // handleClick selects what is under the mouse: a view tab, a pod glyph,
 // a node, a workload row.
-func (m *Model) handleClick(mo tea.Mouse) {
+func (m *Model) handleClick(mo tea.Mouse) tea.Cmd {
 	if m.w < minWidth || m.h < minHeight || m.overlay() != nil {
-		return
+		return nil
 	}
 	hm := m.frameHits()
 	if h, ok := hm.at(mo.X, mo.Y, hitTime); ok {
-		m.rewindTo(lab.Time(h.index))
-		return
+		return m.rewindTo(lab.Time(h.index))
 	}
 	if h, ok := hm.at(mo.X, mo.Y, hitTab); ok {
 		m.switchView(h.index)
-		return
+		return nil
 	}
 	if m.view != 0 {
-		return
+		return nil
 	}
 	if h, ok := hm.at(mo.X, mo.Y, hitPod, hitNode, hitWorkload); ok {
 		switch h.kind {
@@ -122,6 +121,7 @@ func (m *Model) handleClick(mo tea.Mouse) {
 			m.nodeIdx, m.podIdx, m.focus = h.node, h.index, focusPods
 		}
 	}
+	return nil
 }
 
 // handleWheel scrolls the list or view under the mouse: in the cluster

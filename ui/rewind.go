@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"podlab.dev/podlab/lab"
 )
 
@@ -49,24 +51,28 @@ func rewindStep(present lab.Time) lab.Time {
 	return lab.Time(tickSteps[len(tickSteps)-1] * 1e9)
 }
 
-// rewindTo shows the session at t (clamped to [0, present]); the clock
-// stops, so the user looks around before playing on.
-func (m *Model) rewindTo(t lab.Time) {
+// rewindTo shows the session at t (clamped to [0, present]), off the UI
+// goroutine (a rewind may replay); the clock stops, so the user looks
+// around before playing on.
+func (m *Model) rewindTo(t lab.Time) tea.Cmd {
 	r, ok := m.rewinder()
 	if !ok {
-		return
+		return nil
 	}
 	t = max(0, min(t, r.Present()))
-	if err := r.RewindTo(t); err != nil {
-		m.setStatus(err.Error(), true)
-	} else if _, _, ok := m.rewound(); ok {
-		m.paused = true
-		m.setStatus("", false)
-	} else {
-		m.setStatus("back to the present", false)
-	}
-	m.changed()
-	m.refresh()
+	m.paused = true
+	return m.runLong("rewind to "+t.Clock(), func() (string, error) { return "", r.RewindTo(t) }, func(m *Model, _ string, err error) {
+		switch _, _, rewound := m.rewound(); {
+		case err != nil:
+			m.setStatus(err.Error(), true)
+		case rewound:
+			m.setStatus("", false)
+		default:
+			m.setStatus("back to the present", false)
+		}
+		m.changed()
+		m.refresh()
+	})
 }
 
 // resume returns to the present.

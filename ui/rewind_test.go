@@ -27,13 +27,13 @@ func TestRewindKeys(t *testing.T) {
 	typeCommand(m, "advance 30s")
 	_, can := m.rewinder()
 	if !can {
-		m.Update(keyPress("ctrl+left"))
+		update(m, keyPress("ctrl+left"))
 		if m.sess.Now() != lab.Time(60e9) || m.global.Rewind.Enabled() || strings.Contains(screen(m), "⏪") {
 			t.Fatalf("without the lab's rewind ctrl+← must be off: now %s, enabled %v", m.sess.Now(), m.global.Rewind.Enabled())
 		}
 		return
 	}
-	m.Update(keyPress("ctrl+left"))
+	update(m, keyPress("ctrl+left"))
 	if got := m.sess.Now(); got != lab.Time(55e9) {
 		t.Fatalf("ctrl+← from 60s rewinds 5s: now %s", got)
 	}
@@ -44,7 +44,7 @@ func TestRewindKeys(t *testing.T) {
 	// a click on the slider's first cell goes to 0s: node1 is not cordoned yet
 	for _, h := range m.frameHits().hits {
 		if h.kind == hitTime && h.index == 0 {
-			m.Update(tea.MouseClickMsg{X: h.x0, Y: h.y0, Button: tea.MouseLeft})
+			update(m, tea.MouseClickMsg{X: h.x0, Y: h.y0, Button: tea.MouseLeft})
 			break
 		}
 	}

@@ -27,13 +27,13 @@ func newTestModel(t testing.TB, preset string, w, h int) *Model {
 		t.Fatal(err)
 	}
 	m := New(sess, Options{Theme: "dark", NoColor: true, Paused: true})
-	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	update(m, tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
 
 func press(m *Model, keys ...string) {
 	for _, k := range keys {
-		m.Update(keyMsg(k))
+		update(m, keyMsg(k))
 	}
 }
 
@@ -71,7 +71,7 @@ func keyMsg(k string) tea.KeyPressMsg {
 func typeCommand(m *Model, line string) {
 	press(m, ":")
 	for _, r := range line {
-		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+		update(m, tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	press(m, "enter")
 }
@@ -170,7 +170,7 @@ func TestKeySequences(t *testing.T) {
 			t.Fatalf("drain without --force must explain the refusal inline:\n%s", screen(m))
 		}
 		for _, r := range " --force" {
-			m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+			update(m, tea.KeyPressMsg{Code: r, Text: string(r)})
 		}
 		press(m, "enter")
 		typeCommand(m, "advance 40s")
@@ -211,7 +211,7 @@ func TestKeySequences(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := m.sess
-		m.Update(m.openFileCmd(path)())
+		update(m, m.openFileCmd(path)())
 		s := screen(m)
 		if m.sess != before || !m.pal.open || m.pal.in.Value() != path {
 			t.Fatalf("the lab must keep its session and reopen the open palette on %s:\n%s", path, s)
@@ -271,19 +271,19 @@ func TestRandomInput(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		switch r.IntN(10) {
 		case 0:
-			m.Update(tea.WindowSizeMsg{Width: 10 + r.IntN(200), Height: 5 + r.IntN(60)})
+			update(m, tea.WindowSizeMsg{Width: 10 + r.IntN(200), Height: 5 + r.IntN(60)})
 		case 1:
-			m.Update(tea.MouseClickMsg{X: r.IntN(120), Y: r.IntN(40), Button: tea.MouseLeft})
+			update(m, tea.MouseClickMsg{X: r.IntN(120), Y: r.IntN(40), Button: tea.MouseLeft})
 		case 2:
-			m.Update(tea.MouseWheelMsg{X: r.IntN(120), Y: r.IntN(40), Button: tea.MouseWheelDown})
+			update(m, tea.MouseWheelMsg{X: r.IntN(120), Y: r.IntN(40), Button: tea.MouseWheelDown})
 		case 3:
-			m.Update(tickMsg{id: m.tickID})
+			update(m, tickMsg{id: m.tickID})
 		default:
 			k := keys[r.IntN(len(keys))]
 			if k == "q" {
 				continue
 			}
-			m.Update(keyMsg(k))
+			update(m, keyMsg(k))
 		}
 		_ = m.View()
 		if m.nodeIdx < 0 || (len(m.data.nodes) > 0 && m.nodeIdx >= len(m.data.nodes)) {
@@ -384,7 +384,7 @@ func TestMouse(t *testing.T) {
 		if x < 0 {
 			t.Fatalf("no events tab in the header: %q", string(line))
 		}
-		m.Update(tea.MouseClickMsg{X: x + 2, Y: 0, Button: tea.MouseLeft})
+		update(m, tea.MouseClickMsg{X: x + 2, Y: 0, Button: tea.MouseLeft})
 		if got := m.views[m.view].Title(); got != "events" {
 			t.Fatalf("view %s after clicking the events tab", got)
 		}
@@ -404,7 +404,7 @@ func TestMouse(t *testing.T) {
 					gx++
 				}
 				gx += 2 // the second glyph
-				m.Update(tea.MouseClickMsg{X: gx, Y: y + 2, Button: tea.MouseLeft})
+				update(m, tea.MouseClickMsg{X: gx, Y: y + 2, Button: tea.MouseLeft})
 				nv, _ := m.selectedNode()
 				if nv.Node.Name != "node4" || m.focus != focusPods || m.podIdx != 1 {
 					t.Fatalf("selected %s pod %d focus %d", nv.Node.Name, m.podIdx, m.focus)
@@ -431,7 +431,7 @@ func TestMouse(t *testing.T) {
 		name := node4.Pods[1].Pod.Name
 		for y, l := range strings.Split(screen(m), "\n") {
 			if x := runeIndex([]rune(l), []rune("● "+name)); x >= 0 {
-				m.Update(tea.MouseClickMsg{X: x + 4, Y: y, Button: tea.MouseLeft})
+				update(m, tea.MouseClickMsg{X: x + 4, Y: y, Button: tea.MouseLeft})
 				nv, _ := m.selectedNode()
 				if nv.Node.Name != "node4" || m.focus != focusPods || m.podIdx != 1 {
 					t.Fatalf("selected %s pod %d focus %d", nv.Node.Name, m.podIdx, m.focus)
@@ -446,7 +446,7 @@ func TestMouse(t *testing.T) {
 		typeCommand(m, "advance 10s")
 		press(m, "5")
 		before := screen(m)
-		m.Update(tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelUp})
+		update(m, tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelUp})
 		if screen(m) == before || !strings.Contains(screen(m), "RegisteredNode") {
 			t.Fatalf("wheel up shows older events:\n%s", screen(m))
 		}
@@ -488,19 +488,19 @@ func TestTickRefresh(t *testing.T) {
 	m.paused = false
 	typeCommand(m, "scale deployment/web --replicas=4")
 	for i := 0; i < 40 && !strings.Contains(screen(m), "deployment/web         4/4"); i++ {
-		m.Update(tickMsg{id: m.tickID})
+		update(m, tickMsg{id: m.tickID})
 	}
 	if !strings.Contains(screen(m), "deployment/web         4/4") {
 		t.Fatalf("ticks bring the new replicas to the screen:\n%s", screen(m))
 	}
 	snap := m.data.snap
 	for i := 0; i < fullRefreshEvery; i++ {
-		m.Update(tickMsg{id: m.tickID})
+		update(m, tickMsg{id: m.tickID})
 	}
 	if m.data.snap != snap {
 		t.Fatal("quiet ticks reuse the frame data")
 	}
-	m.Update(tickMsg{id: m.tickID})
+	update(m, tickMsg{id: m.tickID})
 	if m.data.snap == snap {
 		t.Fatal("a full refresh comes after fullRefreshEvery quiet ticks")
 	}
@@ -511,7 +511,7 @@ func TestWheelOverPanel(t *testing.T) {
 	lines := strings.Split(screen(m), "\n")
 	for y, l := range lines {
 		if strings.Contains(l, "╭─ workloads") {
-			m.Update(tea.MouseWheelMsg{X: 5, Y: y + 1, Button: tea.MouseWheelDown})
+			update(m, tea.MouseWheelMsg{X: 5, Y: y + 1, Button: tea.MouseWheelDown})
 			if m.focus != focusWorkloads || m.wlIdx != 1 {
 				t.Fatalf("wheel over the workloads: focus %d, row %d", m.focus, m.wlIdx)
 			}
@@ -601,7 +601,7 @@ func TestOpenAdoptsTheScenarioClock(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m.Update(m.openFileCmd(path)())
+	update(m, m.openFileCmd(path)())
 	if m.sess.File().Scenario == nil || m.sess.File().Scenario.Name != "many" {
 		t.Fatalf("the file did not open: %s", m.status)
 	}
@@ -671,7 +671,7 @@ spec:
 		for y, l := range strings.Split(screen(m), "\n") {
 			r := []rune(l)
 			if x := runeIndex(r, []rune("● "+label+" ")); x >= 0 {
-				m.Update(tea.MouseClickMsg{X: x + 3, Y: y, Button: tea.MouseLeft})
+				update(m, tea.MouseClickMsg{X: x + 3, Y: y, Button: tea.MouseLeft})
 				return
 			}
 		}
@@ -700,7 +700,7 @@ spec:
 	if x < 0 {
 		t.Fatalf("the status line does not name the workload:\n%s", screen(m))
 	}
-	m.Update(tea.MouseClickMsg{X: x + 3, Y: y, Button: tea.MouseLeft})
+	update(m, tea.MouseClickMsg{X: x + 3, Y: y, Button: tea.MouseLeft})
 	if m.focus != focusNodes || m.wlIdx != bare {
 		t.Fatalf("a click on the status line selected workload %d (focus %d)", m.wlIdx, m.focus)
 	}
@@ -742,4 +742,15 @@ func TestOverlaysCoverTheWidth(t *testing.T) {
 			}
 		}
 	}
+}
+
+// update is m.Update as the program runs it: a long operation the message
+// starts (undo, redo, rewind: a tea.Cmd off the UI goroutine) is run to
+// its end here, so the test sees its outcome.
+func update(m *Model, msg tea.Msg) tea.Cmd {
+	_, cmd := m.Update(msg)
+	for m.busy != nil {
+		m.Update(m.busy.op())
+	}
+	return cmd
 }

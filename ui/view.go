@@ -10,7 +10,14 @@ import (
 
 // View implements tea.Model. It only assembles what refresh() prepared.
 func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
+	frame := ""
+	if m.busy != nil {
+		frame = m.busyFrame()
+	} else {
+		frame = m.render()
+		m.lastFrame = frame
+	}
+	v := tea.NewView(frame)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "podlab"
