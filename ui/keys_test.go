@@ -99,6 +99,7 @@ func universe() []string {
 func TestKeysAndHelpAgree(t *testing.T) {
 	for _, f := range keyFixtures {
 		t.Run(f.name, func(t *testing.T) {
+			t.Parallel()
 			base := f.build(t)
 			bindings := shown(base)
 			isShown := map[string]bool{}
