@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"podlab.dev/podlab/lab"
 )
 
 // View implements tea.Model. It only assembles what refresh() prepared.
@@ -155,7 +157,8 @@ func (m *Model) clusterView(w, h int) []string {
 	mainW := w
 	var side []string
 	if m.lessonOpen && w >= 110 {
-		sideW := min(46, w/3)
+		// the lesson widens with the screen (46 cells at 160, 66 at 200)
+		sideW := min(46+max(w-160, 0)/2, w/3)
 		mainW = w - sideW - 1
 		side = m.memos.lessonSide.get(m.panelKey(sideW, h, 0, 0, 0), func() []string {
 			return box(m.st, "lesson  < > steps · a apply · L hide", m.lessonLines(sideW-2), sideW, h, false)
@@ -174,7 +177,7 @@ func (m *Model) clusterView(w, h int) []string {
 		lessonBottom = box(m.st, "lesson  < > steps · a apply · L hide", ll, mainW, lessonH, false)
 	}
 	nPend := len(m.data.snap.Pending)
-	pendH := 0
+	pendH, eventsH := 0, 0
 	if nPend > 0 {
 		pendH = min(nPend, 3) + 2
 	}
@@ -212,10 +215,15 @@ func (m *Model) clusterView(w, h int) []string {
 				spread = tall
 			}
 		}
+		// room still left: the latest events under the panels
+		if spare >= 6 {
+			eventsH = min(spare, 12)
+			spare -= eventsH
+		}
 		clusterH += spare
 	}
 	if clusterH < 5 {
-		clusterH, lowerH, pendH, lessonH = h, 0, 0, 0
+		clusterH, lowerH, pendH, lessonH, eventsH = h, 0, 0, 0, 0
 	}
 	out := make([]string, 0, h)
 	m.hits.add(hit{x0: 0, y0: 0, x1: mainW, y1: clusterH, kind: hitPanel, focus: focusNodes})
@@ -248,10 +256,32 @@ func (m *Model) clusterView(w, h int) []string {
 			return box(m.st, title, m.pendingLines(mainW-2, from, pendH-2), mainW, pendH, m.focus == focusPending)
 		})...)
 	}
+	if eventsH > 0 {
+		out = append(out, m.memos.recent.get(m.panelKey(mainW, eventsH, 0, 0, 0), func() []string {
+			return box(m.st, "latest events  5 lists them all", m.recentEvents(mainW-2, eventsH-2), mainW, eventsH, false)
+		})...)
+	}
 	out = append(out, lessonBottom...)
 	out = pad(out, mainW, h)
 	if side != nil {
 		return joinColumns([][]string{out, side}, 1)
+	}
+	return out
+}
+
+// recentEvents is the last n events, newest last, one line each.
+func (m *Model) recentEvents(w, n int) []string {
+	all := m.data.snap.Events
+	var out []string
+	for _, e := range all[max(len(all)-n, 0):] {
+		reason := safe(e.Reason)
+		if e.Type == lab.EventWarning {
+			reason = m.st.Warn.Render(reason)
+		}
+		out = append(out, fit(fmt.Sprintf("%-7s %s %s %s", e.Time.String(), reason, safe(e.Object), m.st.Muted.Render(safe(e.Message))), w))
+	}
+	if len(out) == 0 {
+		out = append(out, m.st.Muted.Render("no events yet"))
 	}
 	return out
 }
