@@ -1,8 +1,11 @@
 // Package ui is the terminal lab: one Bubble Tea model (Model) that owns
-// focus, layout and the clock loop, and plain render functions for each
-// view. It reads the lab session (lab.Session) and never decides anything
-// about scheduling itself: every user action becomes a command of the lab's
-// language, applied through the session.
+// the session, the clock loop, the shared selection and the layout, and
+// routes keys to components — the views (tabs) and the overlays, each with
+// its own key map, Update and View (component.go). It reads the lab
+// session (lab.Session and the lab's view model) and never decides
+// anything about scheduling itself: every user action becomes a command of
+// the lab's language, applied through the session. It imports lab, its
+// sub-packages command and textsafe, assets and the charm libraries only.
 package ui
 
 import (
