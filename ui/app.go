@@ -107,6 +107,8 @@ type Model struct {
 	// none); lastFrame is the frame drawn before it (busy.go).
 	busy      *busy
 	lastFrame string
+	// send delivers a message to the running program (Run sets it).
+	send func(tea.Msg)
 }
 
 // setViews installs the views: their tabs and number keys follow.
@@ -152,6 +154,7 @@ func New(sess *lab.Session, opts Options) *Model {
 // selection, views and their scrolling start over.
 func (m *Model) adopt(sess *lab.Session) {
 	m.sess = sess
+	m.watchProgress(sess)
 	speed, paused := 0.0, false
 	if sc := sess.File().Scenario; sc != nil {
 		speed, paused = sc.Clock.Speed, sc.Clock.Paused

@@ -24,6 +24,16 @@ type busy struct {
 	op func() tea.Msg
 	// resize: the terminal changed size meanwhile (refresh after)
 	resize bool
+	// done of total steps, as the lab reports them (progressMsg)
+	done, total int
+}
+
+// progressMsg is the lab's report on a long operation (forwarded by the
+// session's progress function, which runs on the operation's goroutine
+// and only sends this message: see watchProgress).
+type progressMsg struct {
+	what        string
+	done, total int
 }
 
 // longDoneMsg ends a long operation: done finishes it on the UI
@@ -70,6 +80,11 @@ func (m *Model) updateBusy(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.tick()
+	case progressMsg:
+		m.busy.done, m.busy.total = msg.done, msg.total
+		if msg.what != "" {
+			m.busy.what = msg.what
+		}
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 		m.busy.resize = true
@@ -87,8 +102,12 @@ func (m *Model) busyFrame() string {
 	lines := strings.Split(m.lastFrame, "\n")
 	if time.Since(m.busy.since) >= busyAfter && len(lines) >= 2 {
 		spin := []string{"◐", "◓", "◑", "◒"}[int(time.Since(m.busy.since)/(250*time.Millisecond))%4]
-		lines[len(lines)-2] = fit(m.st.Warn.Render(fmt.Sprintf(" %s %s… %.1fs — keys wait until it is done (ctrl+c quits)",
-			spin, safe(m.busy.what), time.Since(m.busy.since).Seconds())), m.w)
+		steps := ""
+		if b := m.busy; b.total > 0 {
+			steps = fmt.Sprintf(" %s %d/%d", hbar(m.st, float64(b.done)/float64(b.total), 20), b.done, b.total)
+		}
+		lines[len(lines)-2] = fit(m.st.Warn.Render(fmt.Sprintf(" %s %s…", spin, safe(m.busy.what)))+steps+
+			m.st.Warn.Render(fmt.Sprintf(" %.1fs — keys wait until it is done (ctrl+c quits)", time.Since(m.busy.since).Seconds())), m.w)
 	}
 	return strings.Join(lines, "\n")
 }

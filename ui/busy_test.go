@@ -39,3 +39,20 @@ func TestUndoRunsOffTheUIGoroutine(t *testing.T) {
 		t.Fatal("after the undo keys work again")
 	}
 }
+
+// The lab's progress reports show as a bar with the steps done.
+func TestProgressShowsSteps(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	typeCommand(m, "cordon node1")
+	_ = m.View()
+	_, cmd := m.Update(keyMsg("u"))
+	m.busy.since = time.Now().Add(-time.Second)
+	m.Update(progressMsg{what: "undo", done: 3, total: 12})
+	if got := m.View().Content; !strings.Contains(got, " 3/12") || !strings.Contains(got, "▰") {
+		t.Fatalf("the progress line shows 3/12 with a bar:\n%s", got)
+	}
+	m.Update(cmd())
+	if m.busy != nil {
+		t.Fatal("the undo ended")
+	}
+}

@@ -16,7 +16,10 @@ func Run(sess *lab.Session, opts Options) error {
 		}
 	}
 	m := New(sess, opts)
-	if _, err := tea.NewProgram(m).Run(); err != nil {
+	p := tea.NewProgram(m)
+	m.send = p.Send
+	m.watchProgress(sess)
+	if _, err := p.Run(); err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	return nil
