@@ -27,7 +27,7 @@ func (m *Model) legendBox(w, h int) []string {
 	var wls []string
 	for i, wl := range m.data.workloads {
 		name := safe(wl.Ref())
-		if wl.Kind == "pods" {
+		if wl.Bare() {
 			name = "bare pods in " + safe(wl.Namespace)
 		}
 		wls = append(wls, m.st.Workload(i).Render(glyphRunning)+" "+name)

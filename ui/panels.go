@@ -16,7 +16,7 @@ func (m *Model) workloadLines(w, from, to int) []string {
 	for i := max(from, 0); i < min(to, len(m.data.workloads)); i++ {
 		wl := m.data.workloads[i]
 		name := safe(wl.Ref())
-		if wl.Kind == "pods" {
+		if wl.Bare() {
 			name = "bare pods"
 			if wl.Namespace != "default" {
 				name = safe(wl.Namespace) + "/bare pods"
@@ -33,7 +33,7 @@ func (m *Model) workloadLines(w, from, to int) []string {
 			}
 		}
 		count := fmt.Sprintf("%d/%d", wl.Ready, wl.Desired)
-		if wl.Kind == "pods" {
+		if wl.Bare() {
 			count = fmt.Sprint(wl.Desired)
 		}
 		lines = append(lines, fit(mark+m.st.Workload(i).Render("●")+" "+label, max(w-8, 4))+m.st.Muted.Render(fmt.Sprintf("%7s", count)))
@@ -53,7 +53,7 @@ func (m *Model) spreadLines(w int, tall bool) []string {
 		return nil
 	}
 	if len(m.data.spread) == 0 {
-		if wl.Template != nil && len(wl.Template.Spec.TopologySpreadConstraints) == 0 {
+		if !wl.HasOwnSpread() {
 			return []string{m.st.Muted.Render("no topology spread constraints (pods of a ReplicaSet/StatefulSet get the cluster defaults)")}
 		}
 		return []string{m.st.Muted.Render("no spread data")}
