@@ -27,7 +27,8 @@ var lookGlyphs = [...]string{
 func podGlyph(pv lab.PodView) string { return lookGlyphs[lab.LookOf(pv)] }
 
 // nodeBadges are the marks after a node's name.
-func (m *Model) nodeBadges(nv lab.NodeView) string {
+func (v *clusterView) nodeBadges(nv lab.NodeView) string {
+	m := v.m
 	f := lab.FlagsOf(nv)
 	var b []string
 	if f.Cordoned {
@@ -55,7 +56,8 @@ func allocFrac(used, total int64) float64 {
 // nodeCard renders one node in w cells: name and badges, allocation
 // bars, its pods as glyphs (two lines at most). Cards are cached by what
 // they show.
-func (m *Model) nodeCard(i int, w int, selected bool, names int) []string {
+func (v *clusterView) nodeCard(i int, w int, selected bool, names int) []string {
+	m := v.m
 	nv := m.data.nodes[i]
 	shown, _ := glyphsShown(len(nv.Pods)+len(m.data.nominated[nv.Node.Name]), w-1, 2)
 	if names > 0 {
@@ -74,7 +76,7 @@ func (m *Model) nodeCard(i int, w int, selected bool, names int) []string {
 	} else {
 		name = m.st.Bold.Render(name)
 	}
-	head := marker + name + " " + m.nodeBadges(nv)
+	head := marker + name + " " + v.nodeBadges(nv)
 	u := m.data.usage[i]
 	cpu, mem := u.CPU, u.Memory
 	bw := max((w-23)/2, 3)
@@ -84,9 +86,9 @@ func (m *Model) nodeCard(i int, w int, selected bool, names int) []string {
 	}
 	lines := []string{fit(head, w), fit(bars, w)}
 	if names > 0 {
-		lines = append(lines, m.podNameLines(i, selected, w, names)...)
+		lines = append(lines, v.podNameLines(i, selected, w, names)...)
 	} else {
-		lines = append(lines, m.glyphLines(i, selected, w-1, 2)...)
+		lines = append(lines, v.glyphLines(i, selected, w-1, 2)...)
 	}
 	m.cards.put(m, i, key, lines)
 	return lines
@@ -103,7 +105,8 @@ type glyphItem struct {
 const styleSelected = -2
 
 // glyphItems lists the first n glyphs of node i, coloured by workload.
-func (m *Model) glyphItems(i int, selectedNode bool, n int) []glyphItem {
+func (v *clusterView) glyphItems(i int, selectedNode bool, n int) []glyphItem {
+	m := v.m
 	nv := m.data.nodes[i]
 	nom := m.data.nominated[nv.Node.Name]
 	total := min(len(nv.Pods)+len(nom), n)
@@ -134,7 +137,8 @@ func glyphLineCount(n, w, maxLines int) int {
 // glyphLines lays a node's glyphs out "● ● ●" in at most maxLines lines of
 // w cells; when they do not fit the last line ends with "+N". Only the
 // glyphs shown are rendered, runs of one colour in one style call.
-func (m *Model) glyphLines(i int, selectedNode bool, w, maxLines int) []string {
+func (v *clusterView) glyphLines(i int, selectedNode bool, w, maxLines int) []string {
+	m := v.m
 	nv := m.data.nodes[i]
 	total := len(nv.Pods) + len(m.data.nominated[nv.Node.Name])
 	if total == 0 {
@@ -142,11 +146,11 @@ func (m *Model) glyphLines(i int, selectedNode bool, w, maxLines int) []string {
 	}
 	per := max(w/2, 1)
 	shown, more := glyphsShown(total, w, maxLines)
-	items := m.glyphItems(i, selectedNode, shown)
+	items := v.glyphItems(i, selectedNode, shown)
 	var lines []string
 	for a := 0; a < len(items); a += per {
 		b := min(a+per, len(items))
-		line := " " + m.renderRuns(items[a:b], " ")
+		line := " " + v.renderRuns(items[a:b], " ")
 		if b == len(items) && more > 0 {
 			line += fmt.Sprintf(" +%d", more)
 		}
@@ -168,7 +172,8 @@ func glyphsShown(total, w, maxLines int) (shown, more int) {
 
 // renderRuns renders glyphs joined by sep, one style call per run of
 // glyphs that share a style.
-func (m *Model) renderRuns(items []glyphItem, sep string) string {
+func (v *clusterView) renderRuns(items []glyphItem, sep string) string {
+	m := v.m
 	var b strings.Builder
 	for a := 0; a < len(items); {
 		e := a + 1
@@ -197,7 +202,8 @@ func (m *Model) renderRuns(items []glyphItem, sep string) string {
 
 // clusterLines renders the nodes grouped by domain in w×h cells: domains
 // as columns when they fit, as stacked rows otherwise.
-func (m *Model) clusterLines(w, h int) []string {
+func (v *clusterView) clusterLines(w, h int) []string {
+	m := v.m
 	d := &m.data
 	if len(d.nodes) == 0 {
 		return box(m.st, "cluster", []string{m.st.Muted.Render("no nodes — press z to add a zone (add zone zone-a --nodes 2)")}, w, h, false)
@@ -208,12 +214,13 @@ func (m *Model) clusterLines(w, h int) []string {
 		colW = (w - (ncol - 1)) / ncol
 	}
 	if colW >= 26 && ncol <= 6 {
-		return m.clusterColumns(w, h, colW)
+		return v.clusterColumns(w, h, colW)
 	}
-	return m.clusterRows(w, h)
+	return v.clusterRows(w, h)
 }
 
-func (m *Model) domainTitle(dom string) string {
+func (v *clusterView) domainTitle(dom string) string {
+	m := v.m
 	key := m.data.groupKey
 	if dom == "" {
 		return "(no " + m.sess.ShortKey(key) + ")"
@@ -223,7 +230,8 @@ func (m *Model) domainTitle(dom string) string {
 
 // cardHeight is the number of lines node i's card takes in w cells,
 // with its pods' names in `names` columns (0: as glyphs).
-func (m *Model) cardHeight(i, w, names int) int {
+func (v *clusterView) cardHeight(i, w, names int) int {
+	m := v.m
 	nv := m.data.nodes[i]
 	n := len(nv.Pods) + len(m.data.nominated[nv.Node.Name])
 	if names > 0 {
@@ -238,7 +246,8 @@ const podNameW = 26
 // podNameCols is how many columns of pod names node cards w cells wide
 // show when every zone's cards fit in inner lines with them; 0 when they
 // do not (the cards show glyphs, "● ● ●").
-func (m *Model) podNameCols(w, inner int) int {
+func (v *clusterView) podNameCols(w, inner int) int {
+	m := v.m
 	if w < podNameW+1 {
 		return 0
 	}
@@ -247,7 +256,7 @@ func (m *Model) podNameCols(w, inner int) int {
 	for di := range d.domains {
 		need := 0
 		for i := d.domStart[di]; i < d.domStart[di+1]; i++ {
-			need += m.cardHeight(i, w, cols)
+			need += v.cardHeight(i, w, cols)
 			if need > inner {
 				return 0
 			}
@@ -258,7 +267,8 @@ func (m *Model) podNameCols(w, inner int) int {
 
 // podNameLines lists node i's pods as glyph and name, coloured by
 // workload, in cols columns of w cells (nominated pods last, ◇).
-func (m *Model) podNameLines(i int, selectedNode bool, w, cols int) []string {
+func (v *clusterView) podNameLines(i int, selectedNode bool, w, cols int) []string {
+	m := v.m
 	nv := m.data.nodes[i]
 	nom := m.data.nominated[nv.Node.Name]
 	total := len(nv.Pods) + len(nom)
@@ -266,7 +276,7 @@ func (m *Model) podNameLines(i int, selectedNode bool, w, cols int) []string {
 		return []string{" "}
 	}
 	colW := (w - 1) / cols
-	items := m.glyphItems(i, selectedNode, total)
+	items := v.glyphItems(i, selectedNode, total)
 	var lines []string
 	for a := 0; a < total; a += cols {
 		var b strings.Builder
@@ -294,12 +304,13 @@ func (m *Model) podNameLines(i int, selectedNode bool, w, cols int) []string {
 
 // clusterColumns draws one box per domain; only the cards on screen are
 // rendered, and the selected domain scrolls to keep the selection visible.
-func (m *Model) clusterColumns(w, h, colW int) []string {
+func (v *clusterView) clusterColumns(w, h, colW int) []string {
+	m := v.m
 	d := &m.data
 	sel := clamp(m.nodeIdx, len(d.nodes))
 	inner := h - 2
 	cardW := colW - 2
-	names := m.podNameCols(cardW, inner)
+	names := v.podNameCols(cardW, inner)
 	type colLines struct {
 		lines             []string
 		skip, hiddenBelow int
@@ -313,7 +324,7 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 		if d.nodeDom[sel] == di {
 			used := 0
 			for i := sel; i >= first; i-- {
-				hgt := m.cardHeight(i, cardW, names)
+				hgt := v.cardHeight(i, cardW, names)
 				if used+hgt > inner && i != sel {
 					break
 				}
@@ -326,8 +337,8 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 		x0 := di*(colW+1) + 1 // inside the box's border
 		for ; i < last && len(lines) < inner; i++ {
 			y0 := len(lines) + 1
-			lines = append(lines, m.nodeCard(i, cardW, i == sel, names)...)
-			m.cardHits(i, x0, y0, cardW, len(lines)+1-y0, names)
+			lines = append(lines, v.nodeCard(i, cardW, i == sel, names)...)
+			v.cardHits(i, x0, y0, cardW, len(lines)+1-y0, names)
 		}
 		hiddenBelow := last - i
 		if len(lines) > inner {
@@ -365,7 +376,7 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 			lines = append(lines, m.st.Muted.Render(fmt.Sprintf("  ↑%d ↓%d more nodes · j/k scrolls", skip-first, hiddenBelow)))
 		}
 		count := last - first
-		title := fmt.Sprintf("%s · %d node", m.domainTitle(dom), count)
+		title := fmt.Sprintf("%s · %d node", v.domainTitle(dom), count)
 		if count != 1 {
 			title += "s"
 		}
@@ -386,7 +397,8 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 // cardHits records node i's card drawn at (x, y), w×h cells: the card
 // selects the node, each glyph of a pod (" ● ● ●" from the card's third
 // line, as glyphLines lays them out) the pod.
-func (m *Model) cardHits(i, x, y, w, h, names int) {
+func (v *clusterView) cardHits(i, x, y, w, h, names int) {
+	m := v.m
 	m.hits.add(hit{x0: x, y0: y, x1: x + w, y1: y + h, kind: hitNode, node: i})
 	if names > 0 {
 		// " ● name" in names columns of (w-1)/names cells
@@ -411,7 +423,8 @@ func (m *Model) cardHits(i, x, y, w, h, names int) {
 // clusterRows lists nodes one per line under domain headings (narrow
 // terminals and many domains). Only the lines on screen are rendered; the
 // list scrolls to keep the selection visible.
-func (m *Model) clusterRows(w, h int) []string {
+func (v *clusterView) clusterRows(w, h int) []string {
+	m := v.m
 	d := &m.data
 	inner := w - 2
 	innerH := max(h-2, 1)
@@ -431,15 +444,15 @@ func (m *Model) clusterRows(w, h int) []string {
 			break
 		}
 		if hl >= start {
-			lines = append(lines, m.st.Heading.Render(m.sess.ShortKey(d.groupKey)+" "+m.domainTitle(d.domains[di]))+
+			lines = append(lines, m.st.Heading.Render(m.sess.ShortKey(d.groupKey)+" "+v.domainTitle(d.domains[di]))+
 				m.st.Muted.Render(fmt.Sprintf(" · %d nodes", d.domStart[di+1]-d.domStart[di])))
 		}
 		for i := max(d.domStart[di], start-di-1); i < d.domStart[di+1]; i++ {
 			if i+di+1 >= end {
 				break
 			}
-			lines = append(lines, m.nodeRow(i, inner, i == sel))
-			m.rowHits(i, 1, len(lines), inner)
+			lines = append(lines, v.nodeRow(i, inner, i == sel))
+			v.rowHits(i, 1, len(lines), inner)
 		}
 	}
 	title := fmt.Sprintf("cluster · by %s · %d nodes", m.sess.ShortKey(d.groupKey), len(d.nodes))
@@ -450,11 +463,12 @@ func (m *Model) clusterRows(w, h int) []string {
 }
 
 // nodeRow is one node on one line: name, badges, usage, pod glyphs.
-func (m *Model) nodeRow(i, w int, selected bool) string {
+func (v *clusterView) nodeRow(i, w int, selected bool) string {
+	m := v.m
 	nv := m.data.nodes[i]
 	marker := " "
 	name := fmt.Sprintf("%-12s", safe(nv.Node.Name))
-	badges := m.nodeBadges(nv)
+	badges := v.nodeBadges(nv)
 	bw := cellWidth(badges)
 	// the glyphs start after the name, the badges and the usage
 	avail := max(w-rowGlyphsAt(nv, bw), 4)
@@ -475,7 +489,7 @@ func (m *Model) nodeRow(i, w int, selected bool) string {
 	}
 	u := m.data.usage[i]
 	head := fmt.Sprintf("%s%s %s cpu %3.0f%% mem %3.0f%% ", marker, name, badges, u.CPU*100, u.Memory*100)
-	line := fit(head+m.renderRuns(m.glyphItems(i, selected, shown), "")+suffix, w)
+	line := fit(head+v.renderRuns(v.glyphItems(i, selected, shown), "")+suffix, w)
 	m.cards.put(m, i, key, []string{line})
 	return line
 }
@@ -488,10 +502,11 @@ func rowGlyphsAt(nv lab.NodeView, bw int) int {
 
 // rowHits records node i's row drawn at (x, y) in w cells: the row
 // selects the node, each glyph (one cell, no gap) a pod.
-func (m *Model) rowHits(i, x, y, w int) {
+func (v *clusterView) rowHits(i, x, y, w int) {
+	m := v.m
 	nv := m.data.nodes[i]
 	m.hits.add(hit{x0: x, y0: y, x1: x + w, y1: y + 1, kind: hitNode, node: i})
-	at := x + rowGlyphsAt(nv, cellWidth(m.nodeBadges(nv)))
+	at := x + rowGlyphsAt(nv, cellWidth(v.nodeBadges(nv)))
 	n := len(nv.Pods) + len(m.data.nominated[nv.Node.Name])
 	avail := max(w-(at-x), 4)
 	if n > avail {
@@ -504,7 +519,8 @@ func (m *Model) rowHits(i, x, y, w int) {
 
 // clusterHeight is how many lines the cluster view needs at width w
 // when it may take up to avail lines (pod names when they fit).
-func (m *Model) clusterHeight(w, avail int) int {
+func (v *clusterView) clusterHeight(w, avail int) int {
+	m := v.m
 	d := &m.data
 	ncol := len(d.domains)
 	if ncol == 0 {
@@ -513,11 +529,11 @@ func (m *Model) clusterHeight(w, avail int) int {
 	colW := (w - (ncol - 1)) / ncol
 	if colW >= 26 && ncol <= 6 {
 		need := 0
-		names := m.podNameCols(colW-2, avail-2)
+		names := v.podNameCols(colW-2, avail-2)
 		for di := range d.domains {
 			lines := 0
 			for i := d.domStart[di]; i < d.domStart[di+1]; i++ {
-				lines += m.cardHeight(i, colW-2, names)
+				lines += v.cardHeight(i, colW-2, names)
 			}
 			need = max(need, lines)
 		}

@@ -2,10 +2,11 @@ package ui
 
 import "strings"
 
-// legendBox is the legend overlay (i in the cluster view): what the glyph
+// draw is the legend overlay (i in the cluster view): what the glyph
 // shapes, badges and colours mean. Shapes carry the state so the legend
 // holds without colour (NO_COLOR, projectors, colour-blind viewers).
-func (m *Model) legendBox(w, h int) []string {
+func (o *legendOverlay) draw(w, h int) []string {
+	m := o.m
 	bw := overlayWidth(100, w)
 	inner := bw - 4
 	var lines []string

@@ -178,7 +178,7 @@ func (v *clusterView) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 // View implements view.
-func (v *clusterView) View(w, h int) []string { return v.m.clusterView(w, h) }
+func (v *clusterView) View(w, h int) []string { return v.render(w, h) }
 
 // Refresh implements view: the cluster's data is the Model's frame data.
 func (v *clusterView) Refresh() {}

@@ -107,14 +107,14 @@ func (v *timelineView) currentZoom() int {
 func (v *timelineView) View(w, h int) []string {
 	m := v.m
 	if len(m.data.timelines) == 0 {
-		return m.timelineView(w, h, v.currentZoom(), v.scroll.off)
+		return v.render(w, h, v.currentZoom(), v.scroll.off)
 	}
 	st := timelineState{w: w, h: h, zoom: v.currentZoom(), gen: v.gen, st: m.st}
 	if st != v.built {
 		v.built = st
 		v.vp.SetWidth(w - 2)
 		v.vp.SetHeight(h - 2)
-		v.vp.SetContentLines(m.timelineLines(w, st.zoom))
+		v.vp.SetContentLines(v.lines(w, st.zoom))
 	}
 	v.vp.SetYOffset(v.scroll.off)
 	type drawnKey struct {
