@@ -156,6 +156,8 @@ func (c *checkEnv) Call(name string, args []check.Arg) (check.Value, error) {
 			}
 		}
 		return check.NumV(float64(n)), nil
+	case "restarts":
+		return c.restarts(args[0])
 	case "replicas":
 		return c.replicas(args[0])
 	case "count":

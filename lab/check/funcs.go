@@ -52,6 +52,7 @@ var funcs = map[string]Func{
 	"pending":     {Usage: "pending(deployment/NAME | pods[, k=v…])", Help: "number of pods not yet scheduled", Returns: Num, MinArgs: 1, MaxArgs: -1, First: refOrWord("pods", workloads...)},
 	"running":     {Usage: "running(deployment/NAME | pods[, k=v…])", Help: "number of running pods", Returns: Num, MinArgs: 1, MaxArgs: -1, First: refOrWord("pods", workloads...)},
 	"ready":       {Usage: "ready(deployment/NAME)", Help: "number of ready pods of a workload", Returns: Num, MinArgs: 1, MaxArgs: 1, First: ref(workloads...)},
+	"restarts":    {Usage: "restarts(pod/NAME | deployment/NAME)", Help: "container restarts (init containers included) of a pod, or summed over a workload's pods", Returns: Num, MinArgs: 1, MaxArgs: 1, First: ref(append([]string{"pod"}, workloads...)...)},
 	"replicas":    {Usage: "replicas(deployment/NAME)", Help: "the workload's desired replicas", Returns: Num, MinArgs: 1, MaxArgs: 1, First: ref(workloads...)},
 	"count":       {Usage: "count(pods|nodes[, k=v…, zone=Z, node=N, phase=P])", Help: "number of pods or nodes matching every filter", Returns: Num, MinArgs: 1, MaxArgs: -1, First: word("pods", "nodes")},
 	"evicted":     {Usage: "evicted(pod/NAME)", Help: "the pod was evicted (kubelet, drain or taint manager)", Returns: Bool, MinArgs: 1, MaxArgs: 1, First: ref("pod")},
