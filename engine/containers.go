@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"podlab.dev/podlab/engine/api"
@@ -57,6 +56,16 @@ type probeWorker struct {
 	// published result now.
 	cursor api.Time
 	result bool
+	// failCursor: Unhealthy events for failure streaks up to here are
+	// recorded.
+	failCursor api.Time
+	// segs caches the outcome segments for (segStart, segAnchor,
+	// segOverrides): they change only when the container restarts, the
+	// worker's anchor moves or a probe is broken or healed.
+	segs         []kubelet.Segment
+	segStart     api.Time
+	segAnchor    api.Time
+	segOverrides int
 }
 
 // containerRT is one container as the kubelet runs it.
@@ -114,6 +123,7 @@ func (rt *podRuntime) clone() *podRuntime {
 		for j, w := range ct.workers {
 			if w != nil {
 				wc := *w
+				wc.segs = append([]kubelet.Segment(nil), w.segs...)
 				cc.workers[j] = &wc
 			}
 		}
@@ -216,7 +226,7 @@ func (e *Engine) restoreRuntime(ps *podState) {
 				initial = true
 			}
 			t.InitialDelay = 0
-			c.workers[k] = &probeWorker{probe: pr, timing: t, anchor: now.Add(t.Period), initial: initial, cursor: now, result: initial}
+			c.workers[k] = &probeWorker{probe: pr, timing: t, anchor: now.Add(t.Period), initial: initial, cursor: now, result: initial, failCursor: now}
 		}
 	}
 	rt.mainStarted = true
@@ -249,7 +259,7 @@ func (e *Engine) startContainer(ps *podState, c *containerRT) {
 		if probeKind(k) == probeLiveness {
 			initial = true
 		}
-		w := &probeWorker{probe: pr, timing: kubelet.TimingOf(pr), anchor: now, initial: initial, cursor: now - 1, result: initial}
+		w := &probeWorker{probe: pr, timing: kubelet.TimingOf(pr), anchor: now, initial: initial, cursor: now - 1, result: initial, failCursor: now - 1}
 		if probeKind(k) != probeStartup && c.spec.StartupProbe != nil {
 			w.anchor = -1 // set when the startup probe passes
 		}
@@ -291,7 +301,11 @@ func (rt *podRuntime) segments(c *containerRT, kind probeKind) []kubelet.Segment
 	for _, o := range rt.overrides {
 		points = append(points, o.At+1)
 	}
-	sort.Slice(points, func(i, j int) bool { return points[i] < points[j] })
+	for i := 1; i < len(points); i++ { // a handful of points: insertion sort
+		for j := i; j > 0 && points[j] < points[j-1]; j-- {
+			points[j], points[j-1] = points[j-1], points[j]
+		}
+	}
 	var segs []kubelet.Segment
 	for _, p := range points {
 		if p < c.start {
@@ -309,16 +323,27 @@ func (rt *podRuntime) segments(c *containerRT, kind probeKind) []kubelet.Segment
 	return segs
 }
 
+// workerSegments returns a worker's outcome segments, from its cache
+// when nothing they depend on changed.
+func (rt *podRuntime) workerSegments(c *containerRT, kind probeKind, w *probeWorker) []kubelet.Segment {
+	if w.segs != nil && w.segStart == c.start && w.segAnchor == w.anchor && w.segOverrides == len(rt.overrides) {
+		return w.segs
+	}
+	segs := rt.segments(c, kind)
+	if len(segs) > 0 && segs[0].At > w.anchor {
+		segs[0].At = w.anchor
+	}
+	w.segs, w.segStart, w.segAnchor, w.segOverrides = segs, c.start, w.anchor, len(rt.overrides)
+	return segs
+}
+
 // nextTransition is a worker's next published change after its cursor.
 func (rt *podRuntime) nextTransition(c *containerRT, kind probeKind) (api.Time, bool, bool) {
 	w := c.workers[kind]
 	if w == nil || w.anchor < 0 {
 		return 0, false, false
 	}
-	segs := rt.segments(c, kind)
-	if len(segs) > 0 && segs[0].At > w.anchor {
-		segs[0].At = w.anchor
-	}
+	segs := rt.workerSegments(c, kind, w)
 	at, res, ok := kubelet.NextProbeTransition(w.timing, w.anchor, w.initial, segs, w.cursor)
 	if kind == probeStartup && !c.started {
 		// a failure run reaching failureThreshold kills the container
@@ -329,6 +354,17 @@ func (rt *podRuntime) nextTransition(c *containerRT, kind probeKind) (api.Time, 
 		}
 	}
 	return at, res, ok
+}
+
+// nextFailureStreak is when a worker's next streak of failed runs starts
+// (an Unhealthy event), after its failCursor.
+func (rt *podRuntime) nextFailureStreak(c *containerRT, kind probeKind) (api.Time, bool) {
+	w := c.workers[kind]
+	if w == nil || w.anchor < 0 || (kind == probeStartup && c.started) {
+		return 0, false
+	}
+	segs := rt.workerSegments(c, kind, w)
+	return kubelet.NextFailureStreak(w.timing, w.anchor, segs, w.failCursor)
 }
 
 // containerNext is when a container next changes on its own.
@@ -350,6 +386,9 @@ func (rt *podRuntime) containerNext(c *containerRT) (api.Time, bool) {
 		}
 		for k := range c.workers {
 			if at, _, ok := rt.nextTransition(c, probeKind(k)); ok {
+				take(at)
+			}
+			if at, ok := rt.nextFailureStreak(c, probeKind(k)); ok {
 				take(at)
 			}
 		}
@@ -455,6 +494,13 @@ func (e *Engine) containerStep(ps *podState, c *containerRT, now api.Time) bool 
 	for k := range c.workers {
 		kind := probeKind(k)
 		w := c.workers[k]
+		// the first failed run of a streak: Unhealthy (before a transition
+		// the same run may cause)
+		if at, ok := rt.nextFailureStreak(c, kind); ok && at <= now {
+			w.failCursor = at
+			e.record(EventWarning, ReasonUnhealthy, podObject(key), kind.String()+" probe failed: "+kubelet.ProbeFailureMessage(w.probe.Handler))
+			return true
+		}
 		at, res, ok := rt.nextTransition(c, kind)
 		if !ok || at > now {
 			continue
@@ -472,22 +518,17 @@ func (e *Engine) containerStep(ps *podState, c *containerRT, now api.Time) bool 
 				// initialDelaySeconds is from the container's start)
 				for _, o := range []probeKind{probeReadiness, probeLiveness} {
 					if ow := c.workers[o]; ow != nil {
-						ow.anchor, ow.cursor = c.start, at-1
+						ow.anchor, ow.cursor, ow.failCursor = c.start, at-1, at-1
 						ow.timing.InitialDelay = max(ow.timing.InitialDelay, at.Sub(c.start))
 					}
 				}
 			} else {
-				e.record(EventWarning, ReasonUnhealthy, podObject(key), "Startup probe failed: "+kubelet.ProbeFailureMessage(w.probe.Handler))
 				e.killContainer(ps, c, "failed startup probe")
 			}
 		case probeReadiness:
 			c.ready = res
-			if !res {
-				e.record(EventWarning, ReasonUnhealthy, podObject(key), "Readiness probe failed: "+kubelet.ProbeFailureMessage(w.probe.Handler))
-			}
 		case probeLiveness:
 			if !res {
-				e.record(EventWarning, ReasonUnhealthy, podObject(key), "Liveness probe failed: "+kubelet.ProbeFailureMessage(w.probe.Handler))
 				e.killContainer(ps, c, "failed liveness probe")
 			}
 		}
