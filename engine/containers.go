@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"time"
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/kubelet"
@@ -209,6 +210,9 @@ func (e *Engine) restoreRuntime(ps *podState) {
 		if ok {
 			c.ready = cs.Ready
 		}
+		if ok && cs.State.Waiting != nil && cs.State.Waiting.Reason == "CrashLoopBackOff" && cs.LastState.Terminated != nil {
+			restoreBackOff(c, now)
+		}
 		if c.sidecar {
 			rt.initDone++
 		}
@@ -230,6 +234,30 @@ func (e *Engine) restoreRuntime(ps *podState) {
 	}
 	rt.mainStarted = true
 	e.scheduleRuntime(ps)
+}
+
+// restoreBackOff puts a container recorded in CrashLoopBackOff back in
+// it: it restarts when the kubelet's back-off for its next restart ends,
+// counted from its last exit (no wait for a first restart, then 10 s
+// doubling to 300 s; kubelet.BackOff), at once if that is already past.
+func restoreBackOff(c *containerRT, now api.Time) {
+	t := *c.lastTerm
+	c.running, c.ready, c.term, c.lastTerm = false, false, &t, nil
+	var delay time.Duration
+	if c.restarts > 0 {
+		delay = kubelet.InitialBackOff
+		for i := int32(1); i < c.restarts && delay < kubelet.MaxBackOff; i++ {
+			delay *= 2
+		}
+		delay = min(delay, kubelet.MaxBackOff)
+	}
+	c.waiting, c.restartAt = "CrashLoopBackOff", max(t.FinishedAt.Add(delay), now)
+	// the entry as the kubelet leaves it after that restart (Backoff.Next)
+	next := kubelet.InitialBackOff
+	if delay > 0 {
+		next = min(2*delay, kubelet.MaxBackOff)
+	}
+	c.backoff = kubelet.BackOff{Set: true, Delay: next, LastUpdate: c.restartAt}
 }
 
 func (c *containerRT) probes() [3]*api.Probe {
