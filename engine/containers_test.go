@@ -355,8 +355,7 @@ func TestInitContainerActions(t *testing.T) {
 func TestRestoredCrashLoopBackOff(t *testing.T) {
 	e := newTestEngine(t)
 	must(t, e.AddNode(node("n1", "4", "8Gi")))
-	p := restored("crash", api.PodRunning, api.ConditionFalse, sec(-5))
-	p.Spec.Containers[0].ReadinessProbe = probe(10, 3)
+	p := restored("crash", api.PodRunning, api.ConditionFalse, sec(-5)) // no probe, no annotation
 	p.Status.ContainerStatuses[0].State = api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}
 	p.Status.ContainerStatuses[0].LastState = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1, Reason: "Error", StartedAt: sec(-25), FinishedAt: sec(-5)}}
 	must(t, e.RestorePod(p))
