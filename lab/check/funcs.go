@@ -69,6 +69,7 @@ var funcs = map[string]Func{
 	"tainted":       {Usage: "tainted(node/NAME[, KEY])", Help: "the node has any taint (or one with KEY)", Returns: Bool, MinArgs: 1, MaxArgs: 2, First: ref("node")},
 	"pressure":      {Usage: "pressure(node/NAME)", Help: "the node reports MemoryPressure", Returns: Bool, MinArgs: 1, MaxArgs: 1, First: ref("node")},
 	"events":        {Usage: "events(REASON[, KIND/NAME])", Help: "number of events with that reason (for that object)", Returns: Num, MinArgs: 1, MaxArgs: 2, First: anyWord},
+	"restarts":      {Usage: "restarts(pod/NAME | deployment/NAME)", Help: "container restarts (init containers included) of a pod, or summed over a workload's pods", Returns: Num, MinArgs: 1, MaxArgs: 1, First: ref(append([]string{"pod"}, workloads...)...)},
 	"time":          {Usage: "time()", Help: "virtual seconds since the start", Returns: Num, MinArgs: 0, MaxArgs: 0},
 	"max_over_time": {Usage: "max_over_time(pending(deployment/NAME) | running(…) | skew(…))", Help: "the largest value the series took over the lab's recorded history", Returns: Num, MinArgs: 1, MaxArgs: 1, First: seriesCall},
 	"min_over_time": {Usage: "min_over_time(pending(deployment/NAME) | running(…) | skew(…))", Help: "the smallest value the series took over the lab's recorded history", Returns: Num, MinArgs: 1, MaxArgs: 1, First: seriesCall},
