@@ -216,3 +216,32 @@ func TestRestoreReportsProgress(t *testing.T) {
 		t.Fatalf("progress %v, want %v", got, want)
 	}
 }
+
+func TestStepBackWalksTheCommandInstants(t *testing.T) {
+	s := exampleSession(t)
+	for _, line := range []string{"cordon node-1", "cordon node-2"} {
+		if err := s.Advance(10 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Apply(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Advance(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for range 4 {
+		if err := s.StepBack(); err != nil {
+			t.Fatal(err)
+		}
+		info, _ := s.Rewound()
+		got = append(got, fmt.Sprintf("%s/%d", info.At, info.Applied))
+	}
+	if want := "20s/2 10s/1 0s/0 0s/0"; strings.Join(got, " ") != want {
+		t.Fatalf("step back visits %s, want %s", strings.Join(got, " "), want)
+	}
+	if d, want := sessionDigest(s), groundTruth(t, s); d != want {
+		t.Fatalf("at t=0:\n%s", firstDiff(d, want))
+	}
+}
