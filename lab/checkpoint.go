@@ -122,8 +122,7 @@ func (s *Session) takeCheckpoint(root bool) error {
 		}
 	}
 	start := time.Now()
-	eng := s.eng.Clone()
-	ctl, err := s.ctl.Clone(eng)
+	eng, ctl, err := s.cloneOf(s.eng, s.ctl)
 	if err != nil {
 		return err
 	}
@@ -186,9 +185,8 @@ func (s *Session) restore(what string, keep bool, n int, t api.Time) error {
 	if c := s.nearestCheckpoint(n, t); c != nil {
 		eng, ctl := c.eng, c.ctl
 		if c.root {
-			eng = c.eng.Clone()
 			var err error
-			if ctl, err = c.ctl.Clone(eng); err != nil {
+			if eng, ctl, err = s.cloneOf(c.eng, c.ctl); err != nil {
 				return err
 			}
 		} else {
@@ -215,6 +213,16 @@ func (s *Session) restore(what string, keep bool, n int, t api.Time) error {
 		s.report(Progress{What: what, Done: i + 1, Total: total})
 	}
 	return s.advanceTo(t)
+}
+
+// cloneOf copies an engine with its controllers, leaving the session's
+// scheduler alone.
+func (s *Session) cloneOf(eng *engine.Engine, ctl *attach.Controllers) (*engine.Engine, *attach.Controllers, error) {
+	s.cloning = true
+	defer func() { s.cloning = false }()
+	c := eng.Clone()
+	cc, err := ctl.Clone(c)
+	return c, cc, err
 }
 
 // keepLive stores the live state as a checkpoint, as it is: the caller

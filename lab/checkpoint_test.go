@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
 )
 
@@ -62,6 +63,10 @@ func TestCheckpointsAgreeWithReplay(t *testing.T) {
 				log = append(log, op)
 				if got, want := sessionDigest(s), groundTruth(t, s); got != want {
 					t.Fatalf("after %s:\n%s", strings.Join(log, "; "), firstDiff(got, want))
+				}
+				// explanations and view caches read the live scheduler
+				if engine.Scheduler(s.sched) != s.eng.Scheduler() {
+					t.Fatalf("after %s: the session's scheduler is not the live engine's", strings.Join(log, "; "))
 				}
 			}
 			if len(s.checkpoints) > maxCheckpoints {

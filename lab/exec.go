@@ -729,7 +729,6 @@ func (s *Session) usage(c command.Usage) (string, error) {
 
 func (s *Session) reseed(n int64) (string, error) {
 	s.eng.Reseed(n)
-	s.use(s.eng, s.ctl) // Reseed built a new scheduler
 	s.seed = n
 	return fmt.Sprintf("seed set to %d", n), nil
 }

@@ -81,6 +81,9 @@ type Session struct {
 	// replayed is, while restore replays, how many history entries the
 	// live state has applied (-1 otherwise).
 	replayed int
+	// cloning is set while a checkpoint clone is built (its scheduler is
+	// not the live one).
+	cloning bool
 	// rewind is the parked present while the session shows an earlier
 	// instant (rewind.go); nil otherwise.
 	rewind *rewindState
@@ -196,9 +199,13 @@ func (s *Session) schedulerFactory(base scheduler.Config) engine.SchedulerFactor
 		// The running lab preempts like a running kube-scheduler (upstream's
 		// candidate window); `podlab schedule` dry-runs every candidate.
 		cfg.PreemptionWindow = preemption.UpstreamWindow
-		// Not kept in s.sched here: engines are also built by Clone for
-		// checkpoints; use() reads the live engine's.
-		return scheduler.New(cfg, snap)
+		sc := scheduler.New(cfg, snap)
+		// A clone built for a checkpoint is not the live engine: its
+		// scheduler is picked up by use() if it is ever restored.
+		if !s.cloning {
+			s.sched = sc
+		}
+		return sc
 	}
 }
 
