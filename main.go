@@ -17,6 +17,7 @@ import (
 	"podlab.dev/podlab/lab"
 	"podlab.dev/podlab/lab/textsafe"
 	"podlab.dev/podlab/presets"
+	"podlab.dev/podlab/serve"
 	"podlab.dev/podlab/ui"
 )
 
@@ -28,10 +29,15 @@ Usage:
   podlab tui [-f FILE|PRESET] [flags] the same
   podlab explain  -f FILE [--pod NAME] [-o text|json] [--seed N] [--tie-break random|name]
   podlab schedule -f FILE [-o text|json] [--seed N] [--tie-break random|name] [--no-preempt]
-  podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json]
+  podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json] [--metrics [-o csv|json]]
+  podlab compare  -f FILE [--a CHANGE]... [--b CHANGE]... [--for 5m] [--do "CMD"]... [-o text|json]
+                                      fork at t=0, give each lane its changes, run both, print what differs
+  podlab describe -f FILE --pod NAME [--at 2m] [--do "CMD"]...      kubectl describe pod at a virtual time
   podlab check    -f FILE [--solutions] [--seed N] [--do "CMD"]...   exit 0 when every lesson check passes
   podlab validate -f FILE                                           check a file without running it
   podlab presets                      list the built-in scenarios (lessons)
+  podlab serve [-f LESSON] [--listen :2222] [--auth open|keys FILE|password] [--record FILE]
+                                      run a workshop over SSH (podlab serve --help)
   podlab export NAME|FILE             print a preset as plain manifests for a real cluster (kind, kwok)
   podlab help                         this text
 
@@ -39,6 +45,7 @@ FILE may be "-" for standard input (e.g. kubectl get nodes,pods -A -o yaml | pod
 
 Flags for the lab:
   --seed N       random seed for tie-breaking (default: the scenario's)
+  --scheduler-config FILE  a KubeSchedulerConfiguration to schedule with (overrides the scenario's)
   --speed X      virtual seconds per real second, ¼ to 64 (default: the scenario's, else 1)
   --theme NAME   dark, light, projector or colorblind (default: from the terminal)
 `
@@ -61,10 +68,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return cmdExplain(rest, stdin, stdout, stderr)
 		case "schedule":
 			return cmdSchedule(rest, stdin, stdout, stderr)
+		case "describe":
+			return cmdDescribe(rest, stdin, stdout, stderr)
 		case "run":
 			return cmdRun(rest, stdin, stdout, stderr)
 		case "check":
 			return cmdCheck(rest, stdin, stdout, stderr)
+		case "compare":
+			return cmdCompare(rest, stdin, stdout, stderr)
 		case "validate":
 			return cmdValidate(rest, stdin, stdout, stderr)
 		case "presets":
@@ -76,6 +87,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		case "tui":
 			return cmdTUI(rest, stdin, stdout, stderr)
+		case "serve":
+			return serve.Command(rest, stdin, stdout, stderr)
 		default:
 			fmt.Fprintf(stderr, "podlab: unknown command %q\n\n%s", cmd, usage)
 			return 2
@@ -88,8 +101,14 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("podlab "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	schedulerConfigFlag = ""
+	fs.StringVar(&schedulerConfigFlag, "scheduler-config", "", "KubeSchedulerConfiguration file (overrides the scenario's)")
 	return fs
 }
+
+// schedulerConfigFlag is the --scheduler-config every command accepts;
+// openScenario applies it.
+var schedulerConfigFlag string
 
 // parse parses flags, allowing them after positional words too.
 func parse(fs *flag.FlagSet, args []string, stderr io.Writer) (int, bool) {
@@ -111,7 +130,10 @@ func openScenario(path string, stdin io.Reader, stderr io.Writer, cmd string) (*
 		fmt.Fprintf(stderr, "podlab %s: -f FILE is required\n", cmd)
 		return nil, 2
 	}
-	f, err := lab.OpenOrPreset(path, stdin)
+	f, err := lab.OpenOrPresetWithProgress(path, stdin, importProgress(stderr, path))
+	if err == nil && schedulerConfigFlag != "" {
+		err = f.UseSchedulerConfigFile(schedulerConfigFlag)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return nil, 2
@@ -242,7 +264,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&seed, "seed", "random seed (default: the scenario's)")
 	fs.StringVar(&opts.TieBreak, "tie-break", "", "random or name")
 	fs.Var(&do, "do", "command to apply at t=0 (repeatable; `advance D` moves time between them)")
-	fs.StringVar(&opts.Output, "o", "text", "output: text or json")
+	fs.StringVar(&opts.Output, "o", "", "output: text or json (with --metrics: csv or json)")
+	fs.BoolVar(&opts.Metrics, "metrics", false, "write the cluster's time series (every virtual second) instead of the events")
 	if code, ok := parse(fs, args, stderr); !ok {
 		return code
 	}

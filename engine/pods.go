@@ -16,11 +16,18 @@ import (
 // straight to the node's kubelet. A pod created with spec.nodeName before
 // the clock first moves (a scenario's already-bound pods) is Running and
 // Ready at once; later ones go through ContainerCreating.
-func (e *Engine) CreatePod(p *api.Pod) error {
+func (e *Engine) CreatePod(p *api.Pod) error { return e.createPod(p, nil) }
+
+// createPod is CreatePod; rec, for RestorePod, is the status the pod had
+// before the scenario started.
+func (e *Engine) createPod(p *api.Pod, rec *api.Pod) error {
 	if p == nil || p.Name == "" {
 		return fmt.Errorf("create pod: the pod needs a name")
 	}
 	p = copyPod(p)
+	if rec != nil {
+		p.Status = api.PodStatus{}
+	}
 	api.DefaultPod(p)
 	key := p.Key()
 	if _, ok := e.pods[key]; ok {
@@ -44,17 +51,26 @@ func (e *Engine) CreatePod(p *api.Pod) error {
 	if err != nil {
 		return fmt.Errorf("create pod %s: %w", key, err)
 	}
+	if err := kubelet.ValidateBehaviour(p); err != nil {
+		return fmt.Errorf("create pod %s: %w", key, err)
+	}
 	if p.UID == "" {
 		p.UID = e.nextUID()
 	}
 	now := e.Now()
-	p.CreationTimestamp = now
+	if rec == nil {
+		p.CreationTimestamp = now
+	}
 	p.Status.Phase = api.PodPending
 	ps := &podState{pod: p, usage: usage}
 	e.pods[key] = ps
 	e.indexPod(key, p.Spec.NodeName)
 	e.timelines[key] = &podTimeline{created: now}
 	e.changes++
+	if rec != nil && rec.IsTerminal() {
+		e.restoreTerminal(ps, rec)
+		return nil
+	}
 	if p.Spec.NodeName == "" {
 		p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: api.PodScheduled, Status: api.ConditionFalse, LastTransitionTime: now})
 		ps.info = framework.NewPodInfo(p)
@@ -82,9 +98,15 @@ func (e *Engine) CreatePod(p *api.Pod) error {
 		e.settle()
 		return nil
 	}
-	e.bind(ps, p.Spec.NodeName, !e.started)
-	if !e.started || startup == 0 {
+	// A restored pod still in phase Pending is still starting: the
+	// kubelet starts it after the start-up delay.
+	preBound := !e.started && (rec == nil || rec.Status.Phase != api.PodPending)
+	e.bind(ps, p.Spec.NodeName, preBound)
+	if preBound || startup == 0 {
 		e.podStarted(key, ps.startGen)
+	}
+	if rec != nil {
+		e.restoreStatus(ps, rec)
 	}
 	e.settle()
 	return nil
@@ -161,6 +183,16 @@ func (e *Engine) podStarted(key string, gen int64) {
 		return
 	}
 	now := e.Now()
+	if needsRuntime(ps.pod) {
+		ps.state = StateRunning
+		e.countMemory(ps, true)
+		at := now
+		e.timelines[key].running = &at
+		e.startRuntime(ps)
+		e.ensurePressurePass(ps.pod.Spec.NodeName)
+		e.changes++
+		return
+	}
 	p := copyPod(ps.pod)
 	p.Status.Phase = api.PodRunning
 	ready := api.ConditionTrue

@@ -59,6 +59,13 @@ type podState struct {
 	// memCounted: usage is included in the node's podUsage (containers
 	// started and not yet gone).
 	memCounted bool
+	// unready is the kubelet's own view that a container is not ready
+	// (recorded so in the scenario, or a readiness probe failing): the pod
+	// is not Ready even on a Ready node.
+	unready bool
+	// rt models the containers one by one (probes, restarts, init
+	// containers); nil for pods without probes or behaviour annotations.
+	rt *podRuntime
 }
 
 // killState is a termination in progress on the node.

@@ -2,13 +2,16 @@ package lab
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
 	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/controllers/attach"
+	"podlab.dev/podlab/engine/descheduler"
 	"podlab.dev/podlab/lab/command"
+	"podlab.dev/podlab/lab/manifest"
 )
 
 // Undo, redo and rewind restore an earlier state of the session. The
@@ -58,6 +61,12 @@ type checkpoint struct {
 	seed         int64
 	nextTimeline int
 	notes        []Note
+	// the scheduler policy and Services in force (set scheduler and
+	// apply change them; the engine's scheduler is cloned with it), and
+	// the descheduler passes so far
+	policy      *manifest.SchedulerConfiguration
+	services    map[string]*api.Service
+	descheduled []*descheduler.Result
 	// root marks the state at t=0: restored by cloning, never handed over
 	// or thinned away.
 	root bool
@@ -122,7 +131,8 @@ func (s *Session) takeCheckpoint(root bool) error {
 		}
 	}
 	start := time.Now()
-	eng, ctl, err := s.cloneOf(s.eng, s.ctl)
+	eng := s.eng.Clone()
+	ctl, err := s.ctl.Clone(eng)
 	if err != nil {
 		return err
 	}
@@ -132,10 +142,9 @@ func (s *Session) takeCheckpoint(root bool) error {
 	} else {
 		s.cloneCost = (3*s.cloneCost + cost) / 4
 	}
-	s.checkpoints = append(s.checkpoints, &checkpoint{
-		at: now, applied: applied, chain: s.chain[applied], eng: eng, ctl: ctl,
-		seed: s.seed, nextTimeline: s.nextTimeline, notes: slices.Clip(s.notes), root: root,
-	})
+	c := s.freeze(eng, ctl, applied)
+	c.root = root
+	s.checkpoints = append(s.checkpoints, c)
 	s.work = 0
 	s.thinCheckpoints()
 	return nil
@@ -185,8 +194,9 @@ func (s *Session) restore(what string, keep bool, n int, t api.Time) error {
 	if c := s.nearestCheckpoint(n, t); c != nil {
 		eng, ctl := c.eng, c.ctl
 		if c.root {
+			eng = c.eng.Clone()
 			var err error
-			if eng, ctl, err = s.cloneOf(c.eng, c.ctl); err != nil {
+			if ctl, err = c.ctl.Clone(eng); err != nil {
 				return err
 			}
 		} else {
@@ -194,6 +204,7 @@ func (s *Session) restore(what string, keep bool, n int, t api.Time) error {
 		}
 		s.use(eng, ctl)
 		s.seed, s.nextTimeline, s.notes = c.seed, c.nextTimeline, c.notes
+		s.policy, s.services, s.descheduled = c.policy, maps.Clone(c.services), c.descheduled
 		start = c.applied
 		s.work = 0
 	} else if err := s.timed(s.reset); err != nil {
@@ -215,16 +226,6 @@ func (s *Session) restore(what string, keep bool, n int, t api.Time) error {
 	return s.advanceTo(t)
 }
 
-// cloneOf copies an engine with its controllers, leaving the session's
-// scheduler alone.
-func (s *Session) cloneOf(eng *engine.Engine, ctl *attach.Controllers) (*engine.Engine, *attach.Controllers, error) {
-	s.cloning = true
-	defer func() { s.cloning = false }()
-	c := eng.Clone()
-	cc, err := ctl.Clone(c)
-	return c, cc, err
-}
-
 // keepLive stores the live state as a checkpoint, as it is: the caller
 // is about to replace it. The parked present of a rewind stays parked.
 func (s *Session) keepLive() {
@@ -237,11 +238,19 @@ func (s *Session) keepLive() {
 			return
 		}
 	}
-	s.checkpoints = append(s.checkpoints, &checkpoint{
-		at: now, applied: applied, chain: s.chain[applied], eng: s.eng, ctl: s.ctl,
-		seed: s.seed, nextTimeline: s.nextTimeline, notes: slices.Clip(s.notes),
-	})
+	s.checkpoints = append(s.checkpoints, s.freeze(s.eng, s.ctl, applied))
 	s.thinCheckpoints()
+}
+
+// freeze is a checkpoint of the session's state with the cluster eng/ctl
+// after the first applied commands: every field a command or the
+// timeline changes besides the cluster is in it (restore puts them back).
+func (s *Session) freeze(eng *engine.Engine, ctl *attach.Controllers, applied int) *checkpoint {
+	return &checkpoint{
+		at: eng.Now(), applied: applied, chain: s.chain[applied], eng: eng, ctl: ctl,
+		seed: s.seed, nextTimeline: s.nextTimeline, notes: slices.Clip(s.notes),
+		policy: s.policy, services: maps.Clone(s.services), descheduled: slices.Clip(s.descheduled),
+	}
 }
 
 // replayEntry re-applies one recorded command at its time.
@@ -262,7 +271,11 @@ func (s *Session) replayEntry(e Entry) error {
 		if _, err := s.exec(cmd); err != nil {
 			return fmt.Errorf("replay %q at %s: %w", e.Line, e.At, err)
 		}
-		return s.eng.RunUntil(s.eng.Now())
+		if err := s.eng.RunUntil(s.eng.Now()); err != nil {
+			return err
+		}
+		s.sample() // the instant as the command left it, as Apply records it
+		return nil
 	})
 }
 

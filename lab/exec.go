@@ -43,16 +43,26 @@ func (s *Session) exec(c command.Command) (string, error) {
 		return s.setSpread(c)
 	case command.SetPriority:
 		return s.setPriority(c)
+	case command.SetScheduler:
+		return s.setScheduler(c)
 	case command.Pressure:
 		return s.pressure(c)
 	case command.Usage:
 		return s.usage(c)
+	case command.Autoscale:
+		return s.autoscale(c)
 	case command.Advance:
 		// the clock of the state being changed (Advance would play a
 		// rewound session forward instead)
 		return fmt.Sprintf("advanced to %s", s.eng.Now().Add(c.D).Clock()), s.advanceTo(s.eng.Now().Add(max(0, c.D)))
 	case command.Seed:
 		return s.reseed(c.N)
+	case command.Fork:
+		return "", fmt.Errorf("fork splits the whole lab into two lanes: press F in the terminal lab, or use podlab compare headless")
+	case command.Deschedule:
+		return s.deschedule(c)
+	case command.ProbeFault:
+		return s.probeFault(c)
 	case command.NodeHealth:
 		return s.nodeHealth(c)
 	}
@@ -200,6 +210,8 @@ func controllerKind(k string) string {
 		return controllers.KindDeployment
 	case "replicaset":
 		return controllers.KindReplicaSet
+	case "replicationcontroller":
+		return controllers.KindReplicationController
 	case "statefulset":
 		return controllers.KindStatefulSet
 	case "daemonset":
@@ -223,6 +235,10 @@ func (s *Session) objectMetas(kind string) []*api.ObjectMeta {
 		}
 	case "replicaset":
 		for _, r := range m.ReplicaSets() {
+			out = append(out, &r.ObjectMeta)
+		}
+	case "replicationcontroller":
+		for _, r := range m.ReplicationControllers() {
 			out = append(out, &r.ObjectMeta)
 		}
 	case "statefulset":
@@ -256,6 +272,10 @@ func (s *Session) objectMetas(kind string) []*api.ObjectMeta {
 	case "priorityclass":
 		for _, pc := range s.eng.PriorityClasses() {
 			out = append(out, &pc.ObjectMeta)
+		}
+	case "hpa":
+		for _, h := range m.HPAs() {
+			out = append(out, &h.ObjectMeta)
 		}
 	}
 	return out
@@ -444,12 +464,19 @@ func (s *Session) applyObjects(objs *manifest.Objects) (string, error) {
 		case *api.ReplicaSet:
 			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddReplicaSet(v); return e })
 			what = "replicaset/" + v.Name + " created"
+		case *api.ReplicationController:
+			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddReplicationController(v); return e })
+			what = "replicationcontroller/" + v.Name + " created"
 		case *api.Job:
 			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddJob(v); return e })
 			what = "job/" + v.Name + " created"
 		case *api.CronJob:
 			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddCronJob(v); return e })
 			what = "cronjob/" + v.Name + " created"
+		case *api.HorizontalPodAutoscaler:
+			what, err = s.applyHPA(v)
+		case *api.Service, *manifest.SchedulerConfiguration:
+			what, err = s.applyScheduling(v) // exec_scheduler.go
 		}
 		if err != nil {
 			err = fmt.Errorf("%s: %w", objs.PosOf(o), err)
@@ -501,6 +528,12 @@ func (s *Session) delete(c command.Delete) (string, error) {
 		return fmt.Sprintf("poddisruptionbudget %q deleted", name), s.eng.RemovePDB(ns + "/" + name)
 	case "priorityclass":
 		return "", fmt.Errorf("priority classes cannot be deleted in the lab (pods resolved their priority at creation)")
+	case "hpa":
+		ns, name, err := s.resolve("hpa", c.Name)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("horizontalpodautoscaler.autoscaling %q deleted", name), s.ctl.Do(func(m *controllers.Manager) error { return m.DeleteHPA(ns, name) })
 	}
 	ns, name, err := s.resolve(c.Kind, c.Name)
 	if err != nil {
@@ -704,6 +737,9 @@ func (s *Session) setPriority(c command.SetPriority) (string, error) {
 }
 
 func (s *Session) usage(c command.Usage) (string, error) {
+	if c.CPU != "" {
+		return s.usageCPU(c)
+	}
 	if c.Kind == "pod" {
 		ns, name, err := s.resolve("pod", c.Name)
 		if err != nil {
@@ -729,6 +765,7 @@ func (s *Session) usage(c command.Usage) (string, error) {
 
 func (s *Session) reseed(n int64) (string, error) {
 	s.eng.Reseed(n)
+	s.use(s.eng, s.ctl) // Reseed built a new scheduler
 	s.seed = n
 	return fmt.Sprintf("seed set to %d", n), nil
 }

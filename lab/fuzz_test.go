@@ -11,7 +11,7 @@ import (
 // FuzzLoadFile feeds the scenario loader (header + manifests) arbitrary
 // input: it never panics, and every error names a position in the file.
 func FuzzLoadFile(f *testing.F) {
-	for _, p := range []string{"testdata/example.yaml", "../presets/spread-basics.yaml", "../presets/graceful-termination.yaml", "testdata/kubectl-get-all.yaml"} {
+	for _, p := range []string{"testdata/example.yaml", "../presets/spread-basics.yaml", "../presets/graceful-termination.yaml", "testdata/kubectl-get-all.yaml", "../presets/autoscaler-zone-spread.yaml"} {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
 		}

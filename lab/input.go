@@ -33,23 +33,30 @@ func ReadFile(path string, stdin io.Reader) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("read %s: %w", name, err)
 	}
 	if len(data) > manifest.DefaultMaxBytes {
-		return nil, "", fmt.Errorf("%s is larger than %d MiB, the input limit", name, manifest.DefaultMaxBytes>>20)
+		return nil, "", fmt.Errorf("%s is larger than %d MiB, the input limit (a 1,000-node, 30,000-pod `kubectl get -o yaml` is about 150–300 MB; import fewer namespaces or kinds)", name, manifest.DefaultMaxBytes>>20)
 	}
 	return data, name, nil
 }
 
 // Open reads and parses a scenario file.
 func Open(path string, stdin io.Reader) (*File, error) {
+	return openWithProgress(path, stdin, nil)
+}
+
+func openWithProgress(path string, stdin io.Reader, progress func(done, total int)) (*File, error) {
 	data, name, err := ReadFile(path, stdin)
 	if err != nil {
 		return nil, err
 	}
-	f, err := LoadFile(name, data)
+	f, err := LoadFileWithProgress(name, data, progress)
 	if err != nil {
 		return nil, err
 	}
 	if path != "-" {
 		f.Dir = filepath.Dir(path)
+	}
+	if err := f.resolveSchedulerConfig(); err != nil {
+		return nil, err
 	}
 	return f, nil
 }

@@ -149,6 +149,8 @@ func (c *checkEnv) replicas(a check.Arg) (check.Value, error) {
 		r = m.StatefulSet(ns, name).Spec.Replicas
 	case "replicaset":
 		r = m.ReplicaSet(ns, name).Spec.Replicas
+	case "replicationcontroller":
+		r = m.ReplicationController(ns, name).Spec.Replicas
 	case "daemonset":
 		return check.NumV(float64(m.DaemonSet(ns, name).Status.DesiredNumberScheduled)), nil
 	case "job":

@@ -115,8 +115,7 @@ func (s *Session) Resume() {
 // park captures the live state as a checkpoint without copying it: the
 // live engine is parked and the caller replaces it.
 func (s *Session) park() *checkpoint {
-	return &checkpoint{at: s.eng.Now(), applied: len(s.history), chain: s.chain[len(s.history)], eng: s.eng, ctl: s.ctl,
-		seed: s.seed, nextTimeline: s.nextTimeline, notes: slices.Clip(s.notes)}
+	return s.freeze(s.eng, s.ctl, len(s.history))
 }
 
 // playForward advances a rewound session along its recorded history to t,

@@ -25,7 +25,9 @@ type RunOptions struct {
 	Seed     *int64
 	TieBreak string
 	Do       []string // commands applied in order at t=0 (advance moves time between them)
-	Output   string   // "json" or "text"
+	Output   string   // "json" or "text"; with Metrics, "csv" or "json"
+	// Metrics writes the recorded time series instead of the events.
+	Metrics bool
 }
 
 // RunReport is what a run ends with besides the events.
@@ -34,6 +36,7 @@ type RunReport struct {
 	Ranking   []NodeRanking
 	Spread    []controllers.Spread
 	Drains    []*engine.Drain
+	HPAs      []HPARow
 }
 
 // PodTimeline is one pod's termination timeline.
@@ -58,6 +61,9 @@ func Run(w io.Writer, f *File, opts RunOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.Metrics {
+		s.EnableMetrics(0)
+	}
 	if err := s.applyAll(opts.Do); err != nil {
 		return err
 	}
@@ -69,6 +75,9 @@ func Run(w io.Writer, f *File, opts RunOptions) error {
 		if err := s.advanceTo(api.Time(end)); err != nil {
 			return err
 		}
+	}
+	if opts.Metrics {
+		return writeMetrics(w, s, opts.Output)
 	}
 	report := s.Report()
 	switch opts.Output {
@@ -106,6 +115,7 @@ func (s *Session) Report() RunReport {
 	}
 	r.Spread = s.ctl.SpreadReport([]string{s.zoneLabel(), api.LabelHostname})
 	r.Drains = s.eng.Drains()
+	r.HPAs = s.HPARows()
 	return r
 }
 
@@ -169,6 +179,16 @@ func writeRunJSON(w io.Writer, s *Session, r RunReport) error {
 			return err
 		}
 	}
+	for _, h := range r.HPAs {
+		if err := enc.Encode(map[string]any{"kind": "hpa", "hpa": h}); err != nil {
+			return err
+		}
+	}
+	if s.autoscaler != nil {
+		if err := enc.Encode(map[string]any{"kind": "autoscaler", "status": s.AutoscalerView()}); err != nil {
+			return err
+		}
+	}
 	for _, sp := range r.Spread {
 		doms := map[string]int{}
 		for _, d := range sp.Domains {
@@ -203,6 +223,10 @@ func writeRunText(w io.Writer, s *Session, r RunReport) error {
 	for _, e := range s.eng.Events() {
 		fmt.Fprintf(w, "%-8s %-8s %-26s %-34s %s\n", e.Time.String(), e.Type, e.Reason, e.Object, e.Message)
 	}
+	if s.autoscaler != nil {
+		fmt.Fprintf(w, "\n%s\n", s.AutoscalerStatusText())
+	}
+	writeDescheduleText(w, s)
 	for _, d := range r.Drains {
 		state := "in progress"
 		switch {
@@ -240,6 +264,10 @@ func writeRunText(w io.Writer, s *Session, r RunReport) error {
 			fmt.Fprintf(w, "  %-4d %-30s %-11s %10d %10s %10s  %s\n", e.Rank, e.Pod, e.QOS, e.Priority,
 				api.HumanBytes(api.Units(e.Usage)), api.HumanBytes(api.Units(e.Request)), e.Key)
 		}
+	}
+	if len(r.HPAs) > 0 {
+		fmt.Fprintf(w, "\nHorizontalPodAutoscalers:\n")
+		writeHPATable(w, r.HPAs, "  ")
 	}
 	if len(r.Spread) > 0 {
 		fmt.Fprintf(w, "\nSpread:\n")

@@ -9,13 +9,16 @@ import (
 
 	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/autoscaler"
 	"podlab.dev/podlab/engine/controllers"
 	"podlab.dev/podlab/engine/controllers/attach"
+	"podlab.dev/podlab/engine/descheduler"
 	"podlab.dev/podlab/engine/kubelet"
 	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/framework"
 	"podlab.dev/podlab/engine/scheduler/preemption"
 	"podlab.dev/podlab/lab/command"
+	"podlab.dev/podlab/lab/manifest"
 )
 
 // Entry is one command the user applied, with the virtual time it was
@@ -30,6 +33,13 @@ type Entry struct {
 type SessionOptions struct {
 	Seed     *int64
 	TieBreak string // "random" or "name"; "" ⇒ the scenario's
+	// Guard vets commands (limits of a served session); nil allows all.
+	Guard Guard
+	// NoFiles refuses commands that read host files (apply -f).
+	NoFiles bool
+	// Lane is the lane of a saved fork this session runs ("a" or "b";
+	// "" ⇒ a). Scenarios that never forked ignore it.
+	Lane string
 	// NoCheckpoints turns checkpoints off (headless runs never undo):
 	// undo and rewind then replay from t=0.
 	NoCheckpoints bool
@@ -59,6 +69,16 @@ type Session struct {
 	// sched is the engine's scheduler (built by schedulerFactory), kept
 	// for explanations.
 	sched *scheduler.Scheduler
+	// policy is the KubeSchedulerConfiguration in force (the file's, then
+	// what `set scheduler` made of it; nil: the default profile) and
+	// schedBase the scheduler.Config without it (set_scheduler.go).
+	policy    *manifest.SchedulerConfiguration
+	schedBase scheduler.Config
+	// services are the Services (by namespace/name) whose selectors the
+	// spreading defaults count with (api.DefaultSelector).
+	services map[string]*api.Service
+	// autoscaler is the cluster autoscaler (nil: the scenario has none).
+	autoscaler *autoscaler.Autoscaler
 	// nextTimeline is the index of the first scenario timeline entry not yet run.
 	nextTimeline int
 
@@ -66,7 +86,12 @@ type Session struct {
 	// chain[i] fingerprints history[:i] (checkpoint.go)
 	chain []uint64
 	redo  []Entry
-	notes []Note
+	// metrics records the cluster's history when on (metrics.go).
+	metrics *Metrics
+	notes   []Note
+	// descheduled are the descheduler passes run so far (command or
+	// deschedulingInterval), for the run report.
+	descheduled []*descheduler.Result
 	// step is the current lesson step (not part of the cluster's state:
 	// undo leaves it alone).
 	step int
@@ -81,9 +106,6 @@ type Session struct {
 	// replayed is, while restore replays, how many history entries the
 	// live state has applied (-1 otherwise).
 	replayed int
-	// cloning is set while a checkpoint clone is built (its scheduler is
-	// not the live one).
-	cloning bool
 	// rewind is the parked present while the session shows an earlier
 	// instant (rewind.go); nil otherwise.
 	rewind *rewindState
@@ -141,6 +163,12 @@ func (s *Session) reset() error {
 	if err != nil {
 		return err
 	}
+	s.policy, s.schedBase = f.SchedulerConfig, sched
+	s.services = map[string]*api.Service{}
+	for _, svc := range f.Objects.Services {
+		s.services[svc.Namespace+"/"+svc.Name] = svc
+	}
+	applySchedulerConfiguration(&sched, s.policy)
 	cfg := engine.Config{Seed: s.seed, NewScheduler: s.schedulerFactory(sched), Admit: s.admit}
 	if sc != nil {
 		ev, err := evictionConfig(sc.Kubelet)
@@ -153,12 +181,17 @@ func (s *Session) reset() error {
 	s.use(eng, attach.New(eng, s.seed))
 	s.nextTimeline = 0
 	s.notes = nil
+	if err := s.buildAutoscaler(); err != nil {
+		return err
+	}
 	if err := s.load(); err != nil {
 		return err
 	}
 	if err := s.ctl.Start(); err != nil {
 		return err
 	}
+	s.startAutoscaler()
+	s.startDescheduler()
 	return s.eng.RunUntil(0)
 }
 
@@ -166,6 +199,14 @@ func (s *Session) reset() error {
 func (s *Session) use(eng *engine.Engine, ctl *attach.Controllers) {
 	s.eng, s.ctl = eng, ctl
 	s.sched, _ = eng.Scheduler().(*scheduler.Scheduler)
+	// the autoscaler is one of the engine's controllers (cloned with it)
+	if s.autoscaler != nil {
+		for _, c := range eng.Controllers() {
+			if a, ok := c.(*autoscaler.Autoscaler); ok {
+				s.autoscaler = a
+			}
+		}
+	}
 }
 
 // admit is the API server's admission for every pod the engine creates
@@ -199,28 +240,42 @@ func (s *Session) schedulerFactory(base scheduler.Config) engine.SchedulerFactor
 		// The running lab preempts like a running kube-scheduler (upstream's
 		// candidate window); `podlab schedule` dry-runs every candidate.
 		cfg.PreemptionWindow = preemption.UpstreamWindow
-		sc := scheduler.New(cfg, snap)
-		// A clone built for a checkpoint is not the live engine: its
-		// scheduler is picked up by use() if it is ever restored.
-		if !s.cloning {
-			s.sched = sc
+		sched, err := scheduler.Build(cfg, snap)
+		if err != nil {
+			// the configuration was checked when it was loaded or set
+			// (checkSchedulerConfig); fall back to the default profile
+			cfg.Profiles = nil
+			sched = scheduler.New(cfg, snap)
 		}
-		return sc
+		// Not kept in s.sched here: engines are also built by Clone for
+		// checkpoints and forks; use() reads the live engine's.
+		return sched
 	}
 }
 
-// ownerSelector returns the selector of the ReplicaSet or StatefulSet that
-// controls the pod (Nothing when none).
+// ownerSelector is helper.DefaultSelector: the selectors of the Services
+// selecting the pod with the selector of the ReplicaSet or StatefulSet
+// that controls it (empty when nothing selects it).
 func (s *Session) ownerSelector(p *api.Pod) api.Selector {
+	return api.DefaultSelector(p, s.serviceList(), s.controllerSelector(p))
+}
+
+// controllerSelector returns the selector of the ReplicaSet or
+// StatefulSet that controls the pod (nil when none).
+func (s *Session) controllerSelector(p *api.Pod) *api.Selector {
 	ref := p.ControllerRef()
 	if ref == nil || s.ctl == nil {
-		return api.Nothing()
+		return nil
 	}
 	var ls *api.LabelSelector
 	switch ref.Kind {
 	case controllers.KindReplicaSet:
 		if rs := s.ctl.ReplicaSet(p.Namespace, ref.Name); rs != nil {
 			ls = rs.Spec.Selector
+		}
+	case controllers.KindReplicationController:
+		if rc := s.ctl.ReplicationController(p.Namespace, ref.Name); rc != nil {
+			ls = rc.Spec.Selector
 		}
 	case controllers.KindStatefulSet:
 		if ss := s.ctl.StatefulSet(p.Namespace, ref.Name); ss != nil {
@@ -229,9 +284,26 @@ func (s *Session) ownerSelector(p *api.Pod) api.Selector {
 	}
 	sel, err := api.CompileSelector(ls)
 	if err != nil || ls == nil {
-		return api.Nothing()
+		return nil
 	}
-	return sel
+	return &sel
+}
+
+// serviceList returns the Services in name order.
+func (s *Session) serviceList() []*api.Service {
+	if len(s.services) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(s.services))
+	for k := range s.services {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]*api.Service, len(keys))
+	for i, k := range keys {
+		out[i] = s.services[k]
+	}
+	return out
 }
 
 func evictionConfig(k KubeletSpec) (*kubelet.EvictionConfig, error) {
@@ -308,6 +380,9 @@ func (s *Session) load() error {
 			return fmt.Errorf("%s: node %s: %w", objs.PosOf(n), n.Name, err)
 		}
 	}
+	if err := s.addGroupNodes(); err != nil {
+		return err
+	}
 	for _, pdb := range objs.PodDisruptionBudgets {
 		cp := *pdb
 		if err := s.eng.AddPDB(&cp); err != nil {
@@ -315,7 +390,7 @@ func (s *Session) load() error {
 		}
 	}
 	for _, p := range objs.Pods {
-		if err := s.eng.CreatePod(copyPod(p)); err != nil {
+		if err := s.eng.RestorePod(copyPod(p)); err != nil {
 			return fmt.Errorf("%s: pod %s: %w", objs.PosOf(p), p.Key(), err)
 		}
 	}
@@ -340,6 +415,9 @@ func (s *Session) addWorkloads(order []any, pos func(any) positionLike) error {
 		case *api.ReplicaSet:
 			cp := *w
 			_, err = s.ctl.AddReplicaSet(&cp)
+		case *api.ReplicationController:
+			cp := *w
+			_, err = s.ctl.AddReplicationController(&cp)
 		case *api.StatefulSet:
 			cp := *w
 			_, err = s.ctl.AddStatefulSet(&cp)
@@ -352,6 +430,8 @@ func (s *Session) addWorkloads(order []any, pos func(any) positionLike) error {
 		case *api.CronJob:
 			cp := *w
 			_, err = s.ctl.AddCronJob(&cp)
+		case *api.HorizontalPodAutoscaler:
+			_, err = s.ctl.AddHPA(w)
 		default:
 			continue
 		}
@@ -447,14 +527,29 @@ func (s *Session) runTo(t api.Time) error {
 		// an `advance` command on the timeline went past t
 		return nil
 	}
-	return s.eng.RunUntil(t)
+	return s.runUntil(t)
 }
 
 func (s *Session) timeline() []TimelineEntry {
 	if s.file.Scenario == nil {
 		return nil
 	}
-	return s.file.Scenario.Timeline
+	tl := s.file.Scenario.Timeline
+	if s.file.Scenario.Fork == nil {
+		return tl
+	}
+	// a saved fork: this session is one lane (lane a unless told)
+	lane := s.opts.Lane
+	if lane == "" {
+		lane = LaneA
+	}
+	out := make([]TimelineEntry, 0, len(tl))
+	for _, e := range tl {
+		if e.Lane == "" || e.Lane == lane {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // notes are lab messages (timeline failures) shown with the events.
@@ -478,7 +573,12 @@ func (s *Session) Apply(line string) (string, error) {
 		return s.Undo()
 	case command.Redo:
 		return s.Redo()
+	case command.AutoscalerStatus:
+		return s.AutoscalerStatusText(), nil
 	case command.Apply:
+		if c.File != "" && s.opts.NoFiles {
+			return "", ErrNoFiles
+		}
 		// Record the manifest itself, so undo, save and replay do not
 		// depend on the file staying as it was.
 		if c.File != "" {
@@ -501,6 +601,9 @@ func (s *Session) Apply(line string) (string, error) {
 		return "", err
 	}
 	at := s.eng.Now()
+	if err := s.guardBefore(cmd); err != nil {
+		return "", err
+	}
 	// the state undo returns to, if it earns a checkpoint
 	if err := s.maybeCheckpoint(); err != nil {
 		return "", err
@@ -521,10 +624,14 @@ func (s *Session) Apply(line string) (string, error) {
 	if err := s.eng.RunUntil(s.eng.Now()); err != nil {
 		return "", err
 	}
+	if err := s.guardAfter(at); err != nil {
+		return "", err
+	}
 	s.pushHistory(Entry{At: at, Line: cmd.String()})
 	if !branched {
 		s.redo = nil
 	}
+	s.sample()
 	return msg, nil
 }
 
@@ -544,6 +651,7 @@ func (s *Session) Undo() (string, error) {
 	}
 	s.truncateHistory(len(s.history) - 1)
 	s.redo = append(s.redo, last)
+	s.sample()
 	return "undid: " + last.Line, nil
 }
 
@@ -577,6 +685,7 @@ func (s *Session) Redo() (string, error) {
 		return "", err
 	}
 	s.redo = s.redo[:len(s.redo)-1]
+	s.sample()
 	return "redid: " + e.Line, nil
 }
 

@@ -49,6 +49,9 @@ func (s *Session) Workloads() []Workload {
 			out = append(out, Workload{Kind: "replicaset", Namespace: rs.Namespace, Name: rs.Name, Desired: replicasOr1(rs.Spec.Replicas), Ready: rs.Status.ReadyReplicas, Template: &rs.Spec.Template, Selector: rs.Spec.Selector})
 		}
 	}
+	for _, rc := range m.ReplicationControllers() {
+		out = append(out, Workload{Kind: "replicationcontroller", Namespace: rc.Namespace, Name: rc.Name, Desired: replicasOr1(rc.Spec.Replicas), Ready: rc.Status.ReadyReplicas, Template: &rc.Spec.Template, Selector: rc.Spec.Selector})
+	}
 	for _, ds := range m.DaemonSets() {
 		out = append(out, Workload{Kind: "daemonset", Namespace: ds.Namespace, Name: ds.Name, Desired: ds.Status.DesiredNumberScheduled, Ready: ds.Status.NumberReady, Template: &ds.Spec.Template, Selector: ds.Spec.Selector})
 	}

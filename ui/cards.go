@@ -1,17 +1,14 @@
 package ui
 
-import (
-	"podlab.dev/podlab/engine"
-	"podlab.dev/podlab/engine/api"
-)
+import "podlab.dev/podlab/lab"
 
 // cardKey is everything a rendered node card (or row) shows besides its
 // pods: when it and the pods on show are unchanged the cached lines are
 // reused, so a frame renders only the cards that changed, and only those
 // on screen.
 type cardKey struct {
-	node     *api.Node // replaced by the engine on every change
-	use      nodeUse
+	node     *lab.Node // replaced by the engine on every change
+	use      lab.NodeUsage
 	pressure bool
 	w        int
 	selected bool
@@ -22,6 +19,7 @@ type cardKey struct {
 	styles   *Styles
 	focus    focusID
 	rows     bool
+	names    int // columns of pod names (0: glyphs)
 }
 
 // cardCache keeps the last rendered card per node name.
@@ -36,7 +34,7 @@ type cachedCard struct {
 	// pods and nominated are the first key.shown pods (and nominated pod
 	// keys) the card was drawn from: the engine replaces a pod object
 	// whenever it changes, so pointer and state equality mean "same glyph".
-	pods      []engine.PodView
+	pods      []lab.PodView
 	nominated []string
 	lines     []string
 }
@@ -72,7 +70,7 @@ func (c *cardCache) put(m *Model, i int, k cardKey, lines []string) {
 	np := min(k.shown, len(nv.Pods))
 	nom := m.data.nominated[nv.Node.Name]
 	c.m[nv.Node.Name] = cachedCard{key: k, lines: lines,
-		pods:      append([]engine.PodView(nil), nv.Pods[:np]...),
+		pods:      append([]lab.PodView(nil), nv.Pods[:np]...),
 		nominated: append([]string(nil), nom[:k.shown-np]...)}
 }
 

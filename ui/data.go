@@ -5,9 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"podlab.dev/podlab/engine"
-	"podlab.dev/podlab/engine/api"
-	"podlab.dev/podlab/engine/kubelet"
 	"podlab.dev/podlab/lab"
 )
 
@@ -16,12 +13,12 @@ import (
 // workload list, spread, lesson checks) is recomputed only when the
 // cluster's stamp moved, so a tick on a big, quiet cluster stays cheap.
 type frameData struct {
-	snap      *engine.Snapshot
-	nodes     []engine.NodeView // display order: by group domain, then name
-	domains   []string          // group key values, in display order ("" = missing)
-	nodeDom   []int             // nodes[i] is in domains[nodeDom[i]]
-	domStart  []int             // first index in nodes of each domain
-	usage     []nodeUse         // usage[i] of nodes[i]
+	snap      *lab.Snapshot
+	nodes     []lab.NodeView  // display order: by group domain, then name
+	domains   []string        // group key values, in display order ("" = missing)
+	nodeDom   []int           // nodes[i] is in domains[nodeDom[i]]
+	domStart  []int           // first index in nodes of each domain
+	usage     []lab.NodeUsage // usage[i] of nodes[i]
 	workloads []lab.Workload
 	// wlIndex maps "kind/namespace/name" to an index in workloads; wlGen
 	// counts rebuilds (rendered cards remember it).
@@ -40,6 +37,7 @@ type frameData struct {
 	evictNodes []evictNode
 	explainErr error
 	groupKey   string
+	groupKeys  []string // the keys g cycles through
 	// layoutGen counts changes of the node order and grouping.
 	layoutGen int
 	stamp     stamp
@@ -53,38 +51,22 @@ type frameData struct {
 // a pod changing state, or a command applied.
 type stamp struct {
 	sess    *lab.Session
-	eng     *engine.Engine
+	eng     *lab.Engine
 	gen     int64
 	events  int
-	counts  engine.Counts
+	counts  lab.Counts
 	applied int
 	group   int
 }
 
 type evictNode struct {
-	nv      engine.NodeView
-	ranking []kubelet.RankEntry
+	nv      lab.NodeView
+	ranking []lab.RankEntry
 }
 
-// groupKeys are the topology keys the cluster view can group by: the
-// zone label, the hostname, and any other label some node has.
-func (m *Model) groupKeys() []string {
-	keys := []string{api.LabelTopologyZone, api.LabelHostname}
-	seen := map[string]bool{keys[0]: true, keys[1]: true}
-	var extra []string
-	if m.data.snap != nil {
-		for _, nv := range m.data.snap.Nodes {
-			for k := range nv.Node.Labels {
-				if !seen[k] && k != "kubernetes.io/os" && k != "kubernetes.io/arch" {
-					seen[k] = true
-					extra = append(extra, k)
-				}
-			}
-		}
-	}
-	sort.Strings(extra)
-	return append(keys, extra...)
-}
+// groupKeys are the topology keys the cluster view can group by (the
+// lab says which: the scenario's zone label first).
+func (m *Model) groupKeys() []string { return m.data.groupKeys }
 
 func (m *Model) currentStamp() stamp {
 	snap := m.data.snap
@@ -104,11 +86,11 @@ func (m *Model) refresh() {
 		d.events = eventIndex{}
 	}
 	if changed {
-		keys := m.groupKeys()
-		if m.groupIdx >= len(keys) {
+		d.groupKeys = m.sess.GroupKeys(d.snap.Nodes)
+		if m.groupIdx >= len(d.groupKeys) {
 			m.groupIdx = 0
 		}
-		d.groupKey = keys[m.groupIdx]
+		d.groupKey = d.groupKeys[m.groupIdx]
 	}
 	m.layoutNodes()
 	if changed || d.workloads == nil {
@@ -116,7 +98,7 @@ func (m *Model) refresh() {
 		index := make(map[string]int, len(d.workloads))
 		same := len(index) == len(d.wlIndex)
 		for i, w := range d.workloads {
-			ref := w.Kind + "/" + w.Namespace + "/" + w.Name
+			ref := w.Key()
 			index[ref] = i
 			if j, ok := d.wlIndex[ref]; !ok || j != i {
 				same = false
@@ -148,18 +130,11 @@ func (m *Model) refresh() {
 		d.lesson, d.lessonFor = m.sess.CheckStep(m.sess.Step()), m.sess.Step()
 	}
 	m.updateEvents()
-	switch m.view {
-	case viewExplain:
-		m.refreshExplain()
-	case viewTimeline:
-		d.timelines = m.sess.TerminationTimelines()
-	case viewEviction:
-		m.refreshEviction()
-	}
-	m.clampScroll()
+	m.views[m.view].Refresh()
 	// Explaining a bound pod takes it out of the scheduler's cache and puts
 	// it back: read the stamp after it so that does not count as a change.
 	d.stamp = m.currentStamp()
+	m.setKeys()
 }
 
 // fullRefreshEvery bounds how many quiet ticks may pass without a full
@@ -177,7 +152,7 @@ func (m *Model) refreshAfterTick() {
 	d := &m.data
 	quiet := d.snap != nil && d.stamp.sess == m.sess && d.stamp.eng == m.sess.Engine() &&
 		d.stamp.gen == m.sess.Generation() && d.stamp.events == len(m.sess.Engine().Events()) &&
-		d.stamp.applied == m.applied && m.view != viewTimeline && m.view != viewEviction
+		d.stamp.applied == m.applied && !m.views[m.view].Live()
 	if quiet && m.quietTicks < fullRefreshEvery {
 		m.quietTicks++
 		return
@@ -190,32 +165,14 @@ func (m *Model) refreshAfterTick() {
 // other edits the placement stamp does not see).
 func (m *Model) changed() { m.applied++ }
 
-func (m *Model) refreshExplain() {
-	d := &m.data
-	key := m.explainKey
-	if key == "" {
-		key = m.selectedPodKey()
-		m.explainKey = key
-	}
-	d.explain, d.explainErr = nil, nil
-	if key == "" {
-		return
-	}
-	d.explain, d.explainErr = m.sess.Explain(key)
-}
-
 // podWorkload is the index in workloads of a pod's workload (-1: none).
 // The owner of a pod never changes, so its workload's name is cached per
 // pod key and looked up only for pods on screen.
-func (m *Model) podWorkload(p *api.Pod) int {
+func (m *Model) podWorkload(p *lab.Pod) int {
 	key := p.Key()
 	ref, ok := m.podRefs[key]
 	if !ok {
-		kind, name := m.sess.WorkloadOf(p)
-		if kind == "" {
-			kind, name = "pods", "(no controller)"
-		}
-		ref = kind + "/" + p.Namespace + "/" + name
+		ref = m.sess.WorkloadKey(p)
 		if m.podRefs == nil {
 			m.podRefs = map[string]string{}
 		}
@@ -259,7 +216,7 @@ func (m *Model) layoutNodes() {
 	for i, v := range d.domains {
 		pos[v] = i
 	}
-	prevNames := make([]*api.Node, len(d.nodes))
+	prevNames := make([]*lab.Node, len(d.nodes))
 	for i, nv := range d.nodes {
 		prevNames[i] = nv.Node
 	}
@@ -277,7 +234,7 @@ func (m *Model) layoutNodes() {
 			d.domStart = append(d.domStart, i)
 		}
 		d.nodeDom = append(d.nodeDom, di)
-		d.usage = append(d.usage, m.nodeUsage(nv))
+		d.usage = append(d.usage, m.sess.NodeUsage(nv))
 	}
 	d.domStart = append(d.domStart, len(d.nodes))
 	same := len(prevNames) == len(d.nodes) && slices.Equal(prevStart, d.domStart)
@@ -287,24 +244,6 @@ func (m *Model) layoutNodes() {
 	if !same {
 		d.layoutGen++
 	}
-}
-
-// nodeUsage is a node's requested share of its allocatable, from the
-// scheduler's incrementally maintained sums.
-func (m *Model) nodeUsage(nv engine.NodeView) nodeUse {
-	req, n, ok := m.sess.NodeRequested(nv.Node.Name)
-	if !ok {
-		// not in the scheduler's cache (no scheduler): count from the view
-		for _, pv := range nv.Pods {
-			if pv.State == engine.StateTerminated {
-				continue
-			}
-			req.Add(api.ResourcesOf(api.PodRequests(pv.Pod, api.PodRequestsOptions{})))
-			n++
-		}
-	}
-	alloc := api.ResourcesOf(nv.Node.Status.Allocatable)
-	return nodeUse{cpu: allocFrac(req.MilliCPU, alloc.MilliCPU), mem: allocFrac(req.Memory, alloc.Memory), pods: allocFrac(int64(n), alloc.AllowedPods)}
 }
 
 func clamp(i, n int) int {
@@ -321,9 +260,9 @@ func (m *Model) selectedWorkload() (lab.Workload, bool) {
 	return m.data.workloads[clamp(m.wlIdx, len(m.data.workloads))], true
 }
 
-func (m *Model) selectedNode() (engine.NodeView, bool) {
+func (m *Model) selectedNode() (lab.NodeView, bool) {
 	if len(m.data.nodes) == 0 {
-		return engine.NodeView{}, false
+		return lab.NodeView{}, false
 	}
 	return m.data.nodes[clamp(m.nodeIdx, len(m.data.nodes))], true
 }
@@ -345,10 +284,16 @@ func (m *Model) selectedPodKey() string {
 }
 
 // refreshLayout follows a resize: the views' scroll limits moved.
-func (m *Model) refreshLayout() { m.clampScroll() }
+func (m *Model) refreshLayout() {
+	if m.data.snap != nil {
+		m.views[m.view].Refresh()
+	}
+	m.setKeys()
+}
 
-// nodeUse is a node's requested share of its allocatable.
-type nodeUse struct{ cpu, mem, pods float64 }
+// bodyHeight is the height of the views' area: the screen less the
+// header, the status line and the footer.
+func (m *Model) bodyHeight() int { return m.h - 3 }
 
 // eventIndex is the filtered event list, extended as events arrive.
 type eventIndex struct {
@@ -385,7 +330,7 @@ func (m *Model) refreshEviction() {
 	d := &m.data
 	d.evictNodes = d.evictNodes[:0]
 	for _, nv := range d.snap.Nodes {
-		if nv.MemoryPressure || nv.Memory.System > 0 {
+		if lab.MemoryPressured(nv) {
 			d.evictNodes = append(d.evictNodes, evictNode{nv: nv})
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"podlab.dev/podlab/engine/scheduler"
-	"podlab.dev/podlab/engine/scheduler/plugins/podtopologyspread"
 	"podlab.dev/podlab/lab"
 )
 
@@ -15,25 +13,26 @@ var shortPlugin = map[string]string{
 	"NodeResourcesBalancedAllocation": "Balanced", "ImageLocality": "Image",
 }
 
-// explainView answers "why did it go there / why is it pending" for the
+// render answers "why did it go there / why is it pending" for the
 // selected pod: every node's verdict, scores and spread arithmetic.
-func (m *Model) explainView(w, h int) []string {
+func (v *explainView) render(w, h int, podKey string, from int) []string {
+	m := v.m
 	d := &m.data
-	if m.explainKey == "" {
+	if podKey == "" {
 		return box(m.st, "explain", []string{m.st.Muted.Render("select a pod in the cluster view (tab to pods or pending, then e)")}, w, h, true)
 	}
 	if d.explainErr != nil {
-		return box(m.st, "explain "+m.explainKey, []string{m.st.Bad.Render(d.explainErr.Error())}, w, h, true)
+		return box(m.st, "explain "+safe(podKey), []string{m.st.Bad.Render(safe(d.explainErr.Error()))}, w, h, true)
 	}
 	ex := d.explain
 	if ex == nil {
 		return box(m.st, "explain", nil, w, h, true)
 	}
-	parts := m.explainParts(ex, w)
+	parts := v.parts(ex, w)
 	lines, rows, tail, cols, nameW := parts.lines, parts.rows, parts.tail, parts.cols, parts.nameW
 	innerH := h - 2
 	total := len(lines) + rows + len(tail)
-	start := min(m.scroll[viewExplain], max(total-innerH, 0))
+	start := min(from, max(total-innerH, 0))
 	// rows [from, to) of the node table are on screen
 	from, to := max(start-len(lines), 0), start+innerH-len(lines)
 	out := append([]string(nil), lines[min(start, len(lines)):]...)
@@ -42,24 +41,20 @@ func (m *Model) explainView(w, h int) []string {
 		if row >= to {
 			break
 		}
-		sp := spreadOf(v)
-		n := 1
-		if sp != nil {
-			n += len(sp.Hard)
-		}
+		n := 1 + lab.HardSpreadCount(v)
 		if row+n <= from {
 			row += n
 			continue
 		}
 		var block []string
 		mark := " "
-		name := fmt.Sprintf("%-*s", nameW, v.Node)
+		name := fmt.Sprintf("%-*s", nameW, safe(v.Node))
 		if v.Node == ex.Chosen {
 			mark = m.st.OK.Render("▸")
 			name = m.st.Selected.Render(name)
 		}
 		if !v.Feasible {
-			reason := strings.Join(v.Reasons, "; ")
+			reason := safe(strings.Join(v.Reasons, "; "))
 			if v.Plugin != "" {
 				reason = v.Plugin + ": " + reason
 			}
@@ -72,14 +67,12 @@ func (m *Model) explainView(w, h int) []string {
 			r += fmt.Sprintf(" %5d", v.Total)
 			block = append(block, r)
 		}
-		if sp != nil {
-			for _, c := range sp.Hard {
-				text := "    " + lab.SpreadArithmetic(c)
-				if c.Pass {
-					block = append(block, m.st.Muted.Render(text))
-				} else {
-					block = append(block, m.st.Warn.Render(text))
-				}
+		for _, c := range lab.HardSpread(v) {
+			text := "    " + safe(c.Text)
+			if c.Pass {
+				block = append(block, m.st.Muted.Render(text))
+			} else {
+				block = append(block, m.st.Warn.Render(text))
 			}
 		}
 		for k, l := range block {
@@ -92,7 +85,7 @@ func (m *Model) explainView(w, h int) []string {
 	if len(out) < innerH {
 		out = append(out, tail[max(start+len(out)-len(lines)-rows, 0):]...)
 	}
-	return box(m.st, "explain · "+ex.Pod, out, w, h, true)
+	return box(m.st, "explain · "+safe(ex.Pod), out, w, h, true)
 }
 
 // explainParts is the explain view's content for a width: the lines above
@@ -106,36 +99,35 @@ type explainParts struct {
 	nameW int
 }
 
-// spreadOf is a verdict's topology spread arithmetic (nil: none).
-func spreadOf(v scheduler.NodeVerdict) *podtopologyspread.Explanation {
-	sp, _ := v.Details[podtopologyspread.Name].(*podtopologyspread.Explanation)
-	return sp
-}
-
-func (m *Model) explainParts(ex *lab.LiveExplanation, w int) explainParts {
+// parts computes explainParts for a width.
+func (v *explainView) parts(ex *lab.LiveExplanation, w int) explainParts {
+	m := v.m
 	var lines []string
 	status := "pending"
 	if ex.BoundTo != "" {
 		status = "running on " + ex.BoundTo + " — verdicts below are for placing it now, without itself"
 	}
-	for k, l := range wrapText(fmt.Sprintf("pod/%s · %s · priority %d", ex.Pod, status, ex.Priority), w-4) {
+	for k, l := range wrapText(safe(fmt.Sprintf("pod/%s · %s · priority %d", ex.Pod, status, ex.Priority)), w-4) {
 		if k == 0 {
 			lines = append(lines, m.st.Bold.Render(l))
 		} else {
 			lines = append(lines, m.st.Muted.Render(l))
 		}
 	}
+	for _, l := range lab.ExplainProfileLines(ex.Explanation) { // the scheduler profile, when not the default
+		lines = append(lines, m.st.Muted.Render(l))
+	}
 	if ex.Chosen != "" {
-		lines = append(lines, m.st.OK.Render(fmt.Sprintf("the scheduler picks %s", ex.Chosen))+m.st.Muted.Render(fmt.Sprintf(" (%d of %d nodes feasible)", len(ex.Feasible), ex.NumNodes)))
+		lines = append(lines, m.st.OK.Render(fmt.Sprintf("the scheduler picks %s", safe(ex.Chosen)))+m.st.Muted.Render(fmt.Sprintf(" (%d of %d nodes feasible)", len(ex.Feasible), ex.NumNodes)))
 	} else {
-		for _, l := range wrapText(ex.Message, w-4) {
+		for _, l := range wrapText(safe(ex.Message), w-4) {
 			lines = append(lines, m.st.Bad.Render(l))
 		}
 	}
 	lines = append(lines, "")
 	nameW := 6
 	for _, v := range ex.Nodes {
-		nameW = max(nameW, len(v.Node))
+		nameW = max(nameW, cellWidth(safe(v.Node)))
 	}
 	cols, hidden := explainColumns(ex, w-2-nameW-4-7)
 	head := fmt.Sprintf("  %-*s  ", nameW, "NODE")
@@ -153,10 +145,7 @@ func (m *Model) explainParts(ex *lab.LiveExplanation, w int) explainParts {
 	// the node rows are counted, not rendered
 	rows := 0
 	for _, v := range ex.Nodes {
-		rows++
-		if sp := spreadOf(v); sp != nil {
-			rows += len(sp.Hard)
-		}
+		rows += 1 + lab.HardSpreadCount(v)
 	}
 	var weights []string
 	for _, c := range cols {

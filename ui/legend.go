@@ -2,11 +2,12 @@ package ui
 
 import "strings"
 
-// legendBox is the legend overlay (i in the cluster view): what the glyph
+// draw is the legend overlay (i in the cluster view): what the glyph
 // shapes, badges and colours mean. Shapes carry the state so the legend
 // holds without colour (NO_COLOR, projectors, colour-blind viewers).
-func (m *Model) legendBox(w, h int) []string {
-	bw := min(w-2, 100)
+func (o *legendOverlay) draw(w, h int) []string {
+	m := o.m
+	bw := overlayWidth(100, w)
 	inner := bw - 4
 	var lines []string
 	section := func(title string, items ...string) {
@@ -19,16 +20,17 @@ func (m *Model) legendBox(w, h int) []string {
 	section("pods — the shape is the state",
 		glyphRunning+" running", glyphStarting+" starting (bound, containers coming up)", glyphPending+" pending",
 		glyphTerminating+" terminating (grace period)", glyphEvicting+" being evicted or preempted",
-		glyphFailed+" failed or killed", glyphNominated+" nominated: a preemptor waiting for its victims")
+		glyphFailed+" failed or killed", glyphNominated+" nominated: a preemptor waiting for its victims",
+		legendPodHealth1, legendPodHealth2)
 	section("nodes",
 		"⊘ cordoned", "⚑N N taints", "⚠ MemoryPressure", "✗NotReady / ✗Unreachable",
 		"cpu ▰▰▱▱ requests ÷ allocatable (what the scheduler counts)")
 	section("spread", "zone-a ███ 3 matching pods per domain", "zone-c⁻ not an eligible domain (node affinity, taints policy)")
 	var wls []string
 	for i, wl := range m.data.workloads {
-		name := wl.Ref()
-		if wl.Kind == "pods" {
-			name = "bare pods in " + wl.Namespace
+		name := safe(wl.Ref())
+		if wl.Bare() {
+			name = "bare pods in " + safe(wl.Namespace)
 		}
 		wls = append(wls, m.st.Workload(i).Render(glyphRunning)+" "+name)
 	}
@@ -36,7 +38,7 @@ func (m *Model) legendBox(w, h int) []string {
 		wls = []string{m.st.Muted.Render("no workloads yet")}
 	}
 	section("workloads — the colour is the workload", wls...)
-	lines = append(lines, "", m.st.Muted.Render("any key closes the legend"))
+	lines = append(lines, "", m.st.Muted.Render("esc or i closes the legend"))
 	return box(m.st, "legend", lines, bw, min(len(lines)+2, h-2), true)
 }
 

@@ -19,7 +19,7 @@ func (c *memo) get(key any, render func() []string) []string {
 
 // memos are the rendered blocks the views reuse between frames.
 type memos struct {
-	footer, spread, lesson, lessonSide, lower, pending, columns memo
+	footer, spread, spreadTall, recent, lesson, lessonSide, lower, pending, columns memo
 }
 
 // panelKey identifies what a panel shows: the cluster's state, the
@@ -29,7 +29,7 @@ type panelKey struct {
 	wl, pend, node   int
 	pod              int
 	focus            focusID
-	view             viewID
+	view             int
 	w, h, w2, h2, h3 int
 	st               *Styles
 	wlGen, layoutGen int

@@ -11,15 +11,16 @@ import (
 
 // workloadLines lists the workloads in rows [from, to) with their colour
 // and ready/desired count.
-func (m *Model) workloadLines(w, from, to int) []string {
+func (v *clusterView) workloadLines(w, from, to int) []string {
+	m := v.m
 	var lines []string
 	for i := max(from, 0); i < min(to, len(m.data.workloads)); i++ {
 		wl := m.data.workloads[i]
-		name := wl.Ref()
-		if wl.Kind == "pods" {
+		name := safe(wl.Ref())
+		if wl.Bare() {
 			name = "bare pods"
 			if wl.Namespace != "default" {
-				name = wl.Namespace + "/bare pods"
+				name = safe(wl.Namespace) + "/bare pods"
 			}
 		}
 		mark := " "
@@ -33,7 +34,7 @@ func (m *Model) workloadLines(w, from, to int) []string {
 			}
 		}
 		count := fmt.Sprintf("%d/%d", wl.Ready, wl.Desired)
-		if wl.Kind == "pods" {
+		if wl.Bare() {
 			count = fmt.Sprint(wl.Desired)
 		}
 		lines = append(lines, fit(mark+m.st.Workload(i).Render("●")+" "+label, max(w-8, 4))+m.st.Muted.Render(fmt.Sprintf("%7s", count)))
@@ -45,32 +46,71 @@ func (m *Model) workloadLines(w, from, to int) []string {
 }
 
 // spreadLines shows each constraint of the selected workload: counts per
-// domain as bars, the minimum, the skew against maxSkew.
-func (m *Model) spreadLines(w int) []string {
+// domain as bars, the minimum, the skew against maxSkew; tall puts each
+// domain on its own line with a bar as long as the width allows.
+func (v *clusterView) spreadLines(w int, tall bool) []string {
+	m := v.m
 	wl, ok := m.selectedWorkload()
 	if !ok {
 		return nil
 	}
 	if len(m.data.spread) == 0 {
-		if wl.Template != nil && len(wl.Template.Spec.TopologySpreadConstraints) == 0 {
+		if !wl.HasOwnSpread() {
 			return []string{m.st.Muted.Render("no topology spread constraints (pods of a ReplicaSet/StatefulSet get the cluster defaults)")}
 		}
 		return []string{m.st.Muted.Render("no spread data")}
 	}
 	var lines []string
 	for _, sv := range m.data.spread {
-		head, verdict := m.constraintHeader(sv)
+		head, verdict := v.constraintHeader(sv)
 		if ansiWidth(head)+ansiWidth(verdict)+3 <= w {
 			lines = append(lines, head+" · "+verdict)
 		} else {
 			lines = append(lines, head, "  "+verdict)
 		}
-		lines = append(lines, m.domainBars(sv, w))
+		if tall {
+			lines = append(lines, v.domainRows(sv, w-3)...)
+		} else {
+			lines = append(lines, v.domainBars(sv, w))
+		}
 	}
 	return lines
 }
 
-func (m *Model) constraintHeader(sv lab.SpreadView) (string, string) {
+// domainRows draws one line per domain, "zoneA ████████████ 4", the bars
+// scaled to the largest count over the width, the global minimum marked.
+func (v *clusterView) domainRows(sv lab.SpreadView, w int) []string {
+	m := v.m
+	maxCount := 1
+	nameW := 0
+	for _, d := range sv.Domains {
+		maxCount = max(maxCount, d.Count)
+		nameW = max(nameW, cellWidth(safe(d.Domain))+1)
+	}
+	barW := min(max(w-nameW-10, 4), 40)
+	var out []string
+	for _, d := range sv.Domains {
+		n := d.Count * barW / maxCount
+		if d.Count > 0 && n == 0 {
+			n = 1
+		}
+		st := m.st.Bar
+		name := safe(d.Domain)
+		if !d.Eligible {
+			st = m.st.Muted
+			name += "⁻"
+		}
+		tail := fmt.Sprintf(" %d", d.Count)
+		if d.Eligible && d.Count == sv.GlobalMin {
+			tail += m.st.Muted.Render(" min")
+		}
+		out = append(out, fit(" "+fit(name, nameW)+st.Render(strings.Repeat("█", n))+tail, w))
+	}
+	return out
+}
+
+func (v *clusterView) constraintHeader(sv lab.SpreadView) (string, string) {
+	m := v.m
 	src := ""
 	if sv.Default {
 		src = m.st.Muted.Render(" (cluster default)")
@@ -89,11 +129,12 @@ func (m *Model) constraintHeader(sv lab.SpreadView) (string, string) {
 	if sv.MinDomainsForcedZero {
 		minText = m.st.Warn.Render(fmt.Sprintf("min 0: %d domains < minDomains %d", sv.EligibleDomains, sv.MinDomains))
 	}
-	return fmt.Sprintf("%s maxSkew %d %s%s", m.st.Bold.Render(shortKey(sv.TopologyKey)), sv.MaxSkew, sv.WhenUnsatisfiable, src), minText + " · " + verdict
+	return fmt.Sprintf("%s maxSkew %d %s%s", m.st.Bold.Render(m.sess.ShortKey(sv.TopologyKey)), sv.MaxSkew, sv.WhenUnsatisfiable, src), minText + " · " + verdict
 }
 
 // domainBars draws "zone-a ████ 4  zone-b ███ 3" scaled to the largest count.
-func (m *Model) domainBars(sv lab.SpreadView, w int) string {
+func (v *clusterView) domainBars(sv lab.SpreadView, w int) string {
+	m := v.m
 	maxCount := 1
 	for _, d := range sv.Domains {
 		maxCount = max(maxCount, d.Count)
@@ -116,7 +157,7 @@ func (m *Model) domainBars(sv lab.SpreadView, w int) string {
 		if !d.Eligible {
 			st = m.st.Muted
 		}
-		name := d.Domain
+		name := safe(d.Domain)
 		if !d.Eligible {
 			name += "⁻"
 		}
@@ -141,14 +182,15 @@ const pendingWrapMax = 12
 
 // pendingWrapped is how many lines the first pending pods take with their
 // messages wrapped to w cells (0 when there are too many for it).
-func (m *Model) pendingWrapped(w int) int {
+func (v *clusterView) pendingWrapped(w int) int {
+	m := v.m
 	pending := m.data.snap.Pending
 	if len(pending) > pendingWrapMax {
 		return 0
 	}
 	n := 0
 	for i := range pending {
-		n += len(m.pendingEntry(i, w, true))
+		n += len(v.pendingEntry(i, w, true))
 	}
 	return n
 }
@@ -156,12 +198,13 @@ func (m *Model) pendingWrapped(w int) int {
 // pendingLines lists the pending pods with their FitError message in n
 // lines of w cells: wrapped in full when they all fit, else one line per
 // pod from row `from`.
-func (m *Model) pendingLines(w, from, n int) []string {
+func (v *clusterView) pendingLines(w, from, n int) []string {
+	m := v.m
 	pending := m.data.snap.Pending
-	if wrapped := m.pendingWrapped(w); wrapped > 0 && wrapped <= n {
+	if wrapped := v.pendingWrapped(w); wrapped > 0 && wrapped <= n {
 		var lines []string
 		for i := range pending {
-			lines = append(lines, m.pendingEntry(i, w, true)...)
+			lines = append(lines, v.pendingEntry(i, w, true)...)
 		}
 		return lines
 	}
@@ -169,7 +212,7 @@ func (m *Model) pendingLines(w, from, n int) []string {
 	if per := n / max(len(pending), 1); len(pending) <= pendingWrapMax && per >= 2 {
 		var lines []string
 		for i := range pending {
-			e := m.pendingEntry(i, w, true)
+			e := v.pendingEntry(i, w, true)
 			if len(e) > per {
 				e = e[:per]
 				e[per-1] = fit(ansi.Truncate(e[per-1], w-1, "")+"…", w)
@@ -180,18 +223,19 @@ func (m *Model) pendingLines(w, from, n int) []string {
 	}
 	var lines []string
 	for i := max(from, 0); i < min(from+n, len(pending)); i++ {
-		lines = append(lines, m.pendingEntry(i, w, false)...)
+		lines = append(lines, v.pendingEntry(i, w, false)...)
 	}
 	return lines
 }
 
 // pendingEntry is one pending pod: glyph, name and message, on one line
 // or wrapped under the name.
-func (m *Model) pendingEntry(i, w int, wrap bool) []string {
+func (v *clusterView) pendingEntry(i, w int, wrap bool) []string {
+	m := v.m
 	p := m.data.snap.Pending[i]
 	mark := " "
-	name := strings.TrimPrefix(p.Pod, "default/")
-	nameW := len(name)
+	name := safe(strings.TrimPrefix(p.Pod, "default/"))
+	nameW := cellWidth(name)
 	if i == clamp(m.pendIdx, len(m.data.snap.Pending)) && m.focus == focusPending {
 		mark = "▸"
 		name = m.st.Selected.Render(name)
@@ -201,9 +245,9 @@ func (m *Model) pendingEntry(i, w int, wrap bool) []string {
 	if p.NominatedNode != "" {
 		g = wst.Render(glyphNominated)
 	}
-	msg := p.Message
+	msg := safe(p.Message)
 	if p.NominatedNode != "" {
-		msg = "nominated to " + p.NominatedNode + " (waiting for victims to terminate) · " + msg
+		msg = "nominated to " + safe(p.NominatedNode) + " (waiting for victims to terminate) · " + msg
 	}
 	if msg == "" {
 		msg = "waiting for the scheduler"
@@ -230,19 +274,20 @@ func (m *Model) pendingEntry(i, w int, wrap bool) []string {
 }
 
 // lessonLines shows the current step: title, text, checks.
-func (m *Model) lessonLines(w int) []string {
+func (v *clusterView) lessonLines(w int) []string {
+	m := v.m
 	l := m.sess.Lesson()
 	if l == nil {
 		return []string{m.st.Muted.Render("This scenario has no lesson. ctrl+p opens the presets.")}
 	}
 	i := m.sess.Step()
 	st := l.Steps[i]
-	lines := []string{m.st.Title.Render(fmt.Sprintf("step %d/%d · %s", i+1, len(l.Steps), st.Title))}
-	for _, para := range paragraphs(st.Text) {
+	lines := []string{m.st.Title.Render(fmt.Sprintf("step %d/%d · %s", i+1, len(l.Steps), safe(st.Title)))}
+	for _, para := range paragraphs(safeText(st.Text)) {
 		lines = append(lines, wrapText(para, w)...)
 	}
 	if len(st.Do) > 0 {
-		lines = append(lines, m.st.Muted.Render("a applies: ")+m.st.Accent.Render(strings.Join(st.Do, "; ")))
+		lines = append(lines, m.st.Muted.Render("a applies: ")+m.st.Accent.Render(safe(strings.Join(st.Do, "; "))))
 	}
 	for _, r := range m.data.lesson {
 		mark := m.st.Bad.Render("✗")
@@ -252,15 +297,15 @@ func (m *Model) lessonLines(w int) []string {
 		case r.OK:
 			mark = m.st.OK.Render("✓")
 		}
-		lines = append(lines, mark+" "+r.Expr)
+		lines = append(lines, mark+" "+safe(r.Expr))
 		if !r.OK && r.Err == nil && r.Detail != "" {
-			lines = append(lines, m.st.Muted.Render("   "+r.Detail))
+			lines = append(lines, m.st.Muted.Render("   "+safe(r.Detail)))
 		}
 		if !r.OK && r.Hint != "" {
-			lines = append(lines, m.st.Muted.Render("   hint: "+r.Hint))
+			lines = append(lines, m.st.Muted.Render("   hint: "+safe(r.Hint)))
 		}
 		if r.Err != nil {
-			lines = append(lines, m.st.Warn.Render("   "+r.Err.Error()))
+			lines = append(lines, m.st.Warn.Render("   "+safe(r.Err.Error())))
 		}
 	}
 	done := len(m.data.lesson) > 0

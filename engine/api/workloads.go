@@ -158,3 +158,45 @@ type JobTemplateSpec struct {
 	ObjectMeta
 	Spec JobSpec
 }
+
+// ReplicationController is v1.ReplicationController, the ReplicaSet's
+// predecessor: its selector is a plain label map (equality only) and its
+// template a pointer. The lab's controllers run it as a ReplicaSet, as
+// upstream's replication controller does (pkg/controller/replication
+// wraps the ReplicaSet controller through conversion.go).
+type ReplicationController struct {
+	ObjectMeta
+	Spec ReplicationControllerSpec
+}
+
+// ReplicationControllerSpec is v1.ReplicationControllerSpec.
+type ReplicationControllerSpec struct {
+	Replicas        *int32
+	Selector        map[string]string
+	Template        *PodTemplateSpec
+	MinReadySeconds int32
+}
+
+// DefaultReplicationController is SetDefaults_ReplicationController
+// (pkg/apis/core/v1/defaults.go): an empty selector and empty labels are
+// taken from the template's labels; replicas defaults to 1.
+func DefaultReplicationController(rc *ReplicationController) {
+	if t := rc.Spec.Template; t != nil {
+		if len(rc.Spec.Selector) == 0 && len(t.Labels) > 0 {
+			rc.Spec.Selector = make(map[string]string, len(t.Labels))
+			for k, v := range t.Labels {
+				rc.Spec.Selector[k] = v
+			}
+		}
+		if len(rc.Labels) == 0 && len(t.Labels) > 0 {
+			rc.Labels = make(map[string]string, len(t.Labels))
+			for k, v := range t.Labels {
+				rc.Labels[k] = v
+			}
+		}
+	}
+	if rc.Spec.Replicas == nil {
+		one := int32(1)
+		rc.Spec.Replicas = &one
+	}
+}

@@ -42,6 +42,11 @@ func (m *Manager) Clone(c Cluster) *Manager {
 		cp.ReplicaSet = deepCopy(rs.ReplicaSet)
 		out.replicaSets[k] = &cp
 	}
+	for k, rc := range m.replicationControllers {
+		cp := *rc
+		cp.ReplicaSet = deepCopy(rc.ReplicaSet)
+		out.replicationControllers[k] = &cp
+	}
 	for k, s := range m.statefulSets {
 		cp := *s
 		cp.StatefulSet = deepCopy(s.StatefulSet)
@@ -67,6 +72,7 @@ func (m *Manager) Clone(c Cluster) *Manager {
 		cp.runningSince = maps.Clone(j.runningSince)
 		out.jobs[k] = &cp
 	}
+	m.cloneHPAState(out)
 	for k, cj := range m.cronJobs {
 		cp := *cj
 		cp.CronJob = deepCopy(cj.CronJob)

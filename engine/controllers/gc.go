@@ -16,7 +16,7 @@ const (
 // managedKinds are the owner kinds the garbage collector judges; owners
 // of other kinds (nodes for mirror pods, unknown kinds) are assumed to
 // exist.
-var managedKinds = map[string]bool{KindDeployment: true, KindReplicaSet: true, KindStatefulSet: true,
+var managedKinds = map[string]bool{KindDeployment: true, KindReplicaSet: true, KindReplicationController: true, KindStatefulSet: true,
 	KindDaemonSet: true, KindJob: true, KindCronJob: true}
 
 // liveUIDs returns the UIDs of every workload object (the garbage
@@ -27,6 +27,9 @@ func (m *Manager) liveUIDs() map[string]bool {
 		live[o.UID] = true
 	}
 	for _, o := range m.replicaSets {
+		live[o.UID] = true
+	}
+	for _, o := range m.replicationControllers {
 		live[o.UID] = true
 	}
 	for _, o := range m.statefulSets {
@@ -141,6 +144,12 @@ func (m *Manager) finishForegroundDeletions() {
 			m.changed = true
 		}
 	}
+	for _, k := range sortedKeys(m.replicationControllers) {
+		if rc := m.replicationControllers[k]; rc.DeletionTimestamp != nil && !m.hasDependents(rc.UID) {
+			delete(m.replicationControllers, k)
+			m.changed = true
+		}
+	}
 	for _, k := range sortedKeys(m.statefulSets) {
 		if s := m.statefulSets[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
 			delete(m.statefulSets, k)
@@ -244,6 +253,10 @@ func (m *Manager) lookup(kind, namespace, name string) (*api.ObjectMeta, func())
 	case KindReplicaSet:
 		if o := m.replicaSets[k]; o != nil {
 			return &o.ObjectMeta, func() { delete(m.replicaSets, k) }
+		}
+	case KindReplicationController:
+		if o := m.replicationControllers[k]; o != nil {
+			return &o.ObjectMeta, func() { delete(m.replicationControllers, k) }
 		}
 	case KindStatefulSet:
 		if o := m.statefulSets[k]; o != nil {

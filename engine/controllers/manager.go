@@ -24,12 +24,18 @@ type Manager struct {
 	now     api.Time
 	started bool
 
-	deployments  map[string]*Deployment
-	replicaSets  map[string]*ReplicaSet
-	statefulSets map[string]*StatefulSet
-	daemonSets   map[string]*DaemonSet
-	jobs         map[string]*Job
-	cronJobs     map[string]*CronJob
+	deployments map[string]*Deployment
+	replicaSets map[string]*ReplicaSet
+	// replicationControllers run as ReplicaSets (see AddReplicationController).
+	replicationControllers map[string]*ReplicaSet
+	statefulSets           map[string]*StatefulSet
+	daemonSets             map[string]*DaemonSet
+	jobs                   map[string]*Job
+	cronJobs               map[string]*CronJob
+	hpas                   map[string]*HorizontalPodAutoscaler
+	// loads and podCPU are the CPU use model the HPA reads (hpa_usage.go).
+	loads  map[string]*workloadLoad
+	podCPU map[string]int64
 
 	// wake is the earliest future instant a controller asked to be run at
 	// (minReadySeconds, Job run time, TTL, cron schedule); 0 when none.
@@ -55,15 +61,19 @@ type Manager struct {
 // suffixes and UIDs reproducible.
 func New(c Cluster, seed int64) *Manager {
 	return &Manager{
-		cluster:      c,
-		names:        newNames(seed),
-		deployments:  map[string]*Deployment{},
-		replicaSets:  map[string]*ReplicaSet{},
-		statefulSets: map[string]*StatefulSet{},
-		daemonSets:   map[string]*DaemonSet{},
-		jobs:         map[string]*Job{},
-		cronJobs:     map[string]*CronJob{},
-		createRetry:  map[string]*retryState{},
+		cluster:                c,
+		names:                  newNames(seed),
+		deployments:            map[string]*Deployment{},
+		replicaSets:            map[string]*ReplicaSet{},
+		replicationControllers: map[string]*ReplicaSet{},
+		statefulSets:           map[string]*StatefulSet{},
+		daemonSets:             map[string]*DaemonSet{},
+		jobs:                   map[string]*Job{},
+		cronJobs:               map[string]*CronJob{},
+		createRetry:            map[string]*retryState{},
+		hpas:                   map[string]*HorizontalPodAutoscaler{},
+		loads:                  map[string]*workloadLoad{},
+		podCPU:                 map[string]int64{},
 	}
 }
 
@@ -114,6 +124,10 @@ func (m *Manager) Reconcile(now api.Time) int {
 
 // syncAll runs each controller once, in a fixed order.
 func (m *Manager) syncAll() {
+	// The HPA first: a rescale is seen by the workload controllers in the
+	// same pass.
+	m.resolveLoads()
+	m.syncHPAs()
 	for _, k := range sortedKeys(m.cronJobs) {
 		m.syncCronJob(m.cronJobs[k])
 	}
@@ -128,6 +142,11 @@ func (m *Manager) syncAll() {
 	for _, k := range sortedKeys(m.replicaSets) {
 		if rs, ok := m.replicaSets[k]; ok {
 			m.syncReplicaSet(rs)
+		}
+	}
+	for _, k := range sortedKeys(m.replicationControllers) {
+		if rc, ok := m.replicationControllers[k]; ok {
+			m.syncReplicaSet(rc)
 		}
 	}
 	for _, k := range sortedKeys(m.statefulSets) {

@@ -32,6 +32,8 @@ type ReplicaSet struct {
 	api.ReplicaSet
 	Status   ReplicaSetStatus
 	selector api.Selector
+	// kind is "" for a ReplicaSet, KindReplicationController for an RC.
+	kind string
 }
 
 // ReplicaSetStatus is apps/v1 ReplicaSetStatus.

@@ -76,12 +76,45 @@ func deletionCost(p *api.Pod) int32 {
 	return int32(v)
 }
 
-// maxContainerRestarts is controller_utils.go maxContainerRestarts (the lab
-// has no init-container statuses, so sidecar restarts are always 0).
-func maxContainerRestarts(p *api.Pod) int32 {
-	var m int32
+// maxContainerRestarts is controller_utils.go maxContainerRestarts: the
+// most restarts of a regular container, and separately of a sidecar
+// (an init container with restartPolicy Always; kubernetes#124952, since
+// 1.31). Other init containers do not count.
+func maxContainerRestarts(p *api.Pod) (regular, sidecar int32) {
 	for _, c := range p.Status.ContainerStatuses {
-		m = max(m, c.RestartCount)
+		regular = max(regular, c.RestartCount)
 	}
-	return m
+	if len(p.Status.InitContainerStatuses) == 0 {
+		return regular, 0
+	}
+	for _, c := range p.Status.InitContainerStatuses {
+		if isSidecarName(p, c.Name) {
+			sidecar = max(sidecar, c.RestartCount)
+		}
+	}
+	return regular, sidecar
+}
+
+func isSidecarName(p *api.Pod, name string) bool {
+	for i := range p.Spec.InitContainers {
+		if p.Spec.InitContainers[i].Name == name {
+			return p.Spec.InitContainers[i].IsSidecar()
+		}
+	}
+	return false
+}
+
+// compareMaxContainerRestarts is controller_utils.go
+// compareMaxContainerRestarts: regular containers' restarts first, then
+// sidecars'; ok is false when both are equal.
+func compareMaxContainerRestarts(a, b *api.Pod) (aMore, ok bool) {
+	ra, sa := maxContainerRestarts(a)
+	rb, sb := maxContainerRestarts(b)
+	if ra != rb {
+		return ra > rb, true
+	}
+	if sa != sb {
+		return sa > sb, true
+	}
+	return false, false
 }

@@ -50,7 +50,9 @@ type RankedPod struct {
 	Colocated    int
 	Ready        bool
 	DeletionCost int32
-	Restarts     int32
+	// Restarts and SidecarRestarts are maxContainerRestarts' two counts.
+	Restarts        int32
+	SidecarRestarts int32
 	// ReadyFor and ReadyBucket (floor(log2(ns)), -1 when not positive) for
 	// ready pods; CreatedBucket likewise for the pod's age.
 	ReadyFor      time.Duration
@@ -115,9 +117,9 @@ func compareForScaleDown(a, b *rankInput, now api.Time) (bool, RankRule) {
 			return diff < 0, RuleReadyTime
 		}
 	}
-	// 7. More restarts first.
-	if xa, xb := maxContainerRestarts(pa), maxContainerRestarts(pb); xa != xb {
-		return xa > xb, RuleRestarts
+	// 7. More restarts first: regular containers, then sidecars.
+	if more, ok := compareMaxContainerRestarts(pa, pb); ok {
+		return more, RuleRestarts
 	}
 	// 8. Newer first, log2 buckets, then UID.
 	if pa.CreationTimestamp != pb.CreationTimestamp {
@@ -167,11 +169,11 @@ func RankForScaleDown(pods, related []*api.Pod, now api.Time) []RankedPod {
 			Colocated:     in[i].colocated,
 			Ready:         isPodReady(p),
 			DeletionCost:  deletionCost(p),
-			Restarts:      maxContainerRestarts(p),
 			Age:           now.Sub(p.CreationTimestamp),
 			CreatedBucket: logBucket(now.Sub(p.CreationTimestamp)),
 			ReadyBucket:   -1,
 		}
+		r.Restarts, r.SidecarRestarts = maxContainerRestarts(p)
 		if t, ok := podReadyTime(p); ok {
 			r.ReadyFor = now.Sub(t)
 			r.ReadyBucket = logBucket(r.ReadyFor)
@@ -207,7 +209,12 @@ func rankReason(rule RankRule, a, b *rankInput, now api.Time) string {
 		ta, _ := podReadyTime(pa)
 		return fmt.Sprintf("ready for about as long (same log2 bucket %d); the lower UID decides", logBucket(now.Sub(ta)))
 	case RuleRestarts:
-		return fmt.Sprintf("more container restarts (%d > %d)", maxContainerRestarts(pa), maxContainerRestarts(pb))
+		ra, sa := maxContainerRestarts(pa)
+		rb, sb := maxContainerRestarts(pb)
+		if ra == rb {
+			return fmt.Sprintf("more sidecar restarts (%d > %d)", sa, sb)
+		}
+		return fmt.Sprintf("more container restarts (%d > %d)", ra, rb)
 	case RuleCreation:
 		return fmt.Sprintf("newer (age %s, log2 bucket %d < %d)", now.Sub(pa.CreationTimestamp), logBucket(now.Sub(pa.CreationTimestamp)), logBucket(now.Sub(pb.CreationTimestamp)))
 	case RuleCreationUID:

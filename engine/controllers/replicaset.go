@@ -90,7 +90,7 @@ func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
 			terminating = append(terminating, p)
 		}
 	}
-	filtered := m.claimPods(KindReplicaSet, &rs.ObjectMeta, rs.selector, active, nil)
+	filtered := m.claimPods(rs.Kind(), &rs.ObjectMeta, rs.selector, active, nil)
 	if rs.DeletionTimestamp == nil {
 		filtered = m.manageReplicas(rs, filtered)
 	}
@@ -105,7 +105,7 @@ func (m *Manager) manageReplicas(rs *ReplicaSet, pods []*api.Pod) []*api.Pod {
 	case diff < 0:
 		n := min(-diff, burstReplicas)
 		for range n {
-			p, err := m.createPodFromTemplate(&rs.Spec.Template, KindReplicaSet, &rs.ObjectMeta, replicaSetSource, "", nil)
+			p, err := m.createPodFromTemplate(&rs.Spec.Template, rs.Kind(), &rs.ObjectMeta, rs.source(), "", nil)
 			if err != nil {
 				break
 			}
@@ -113,17 +113,10 @@ func (m *Manager) manageReplicas(rs *ReplicaSet, pods []*api.Pod) []*api.Pod {
 		}
 	case diff > 0:
 		n := min(diff, burstReplicas)
-		victims := pods
-		if n < len(pods) {
-			ranked := RankForScaleDown(pods, m.relatedPods(rs), m.now)
-			victims = make([]*api.Pod, n)
-			for i := range victims {
-				victims[i] = ranked[i].Pod
-			}
-		}
+		victims := podsToDelete(pods, m.relatedPods(rs), n, m.now)
 		gone := make(map[string]bool, n)
-		for _, p := range victims[:n] {
-			m.deletePod(p, KindReplicaSet, &rs.ObjectMeta, replicaSetSource)
+		for _, p := range victims {
+			m.deletePod(p, rs.Kind(), &rs.ObjectMeta, rs.source())
 			gone[p.UID] = true
 		}
 		kept := pods[:0:0]
@@ -135,6 +128,20 @@ func (m *Manager) manageReplicas(rs *ReplicaSet, pods []*api.Pod) []*api.Pod {
 		pods = kept
 	}
 	return pods
+}
+
+// podsToDelete is replica_set.go getPodsToDelete: the first diff pods in
+// scale-down order (no ranking when every pod goes).
+func podsToDelete(pods, related []*api.Pod, diff int, now api.Time) []*api.Pod {
+	if diff >= len(pods) {
+		return pods[:diff:diff]
+	}
+	ranked := RankForScaleDown(pods, related, now)
+	out := make([]*api.Pod, diff)
+	for i := range out {
+		out[i] = ranked[i].Pod
+	}
+	return out
 }
 
 // relatedPods is getIndirectlyRelatedPods: the pods selected by every

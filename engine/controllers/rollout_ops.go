@@ -39,6 +39,13 @@ func (m *Manager) Scale(kind, namespace, name string, replicas int32) error {
 			m.changed = true
 			return nil
 		}
+	case KindReplicationController:
+		if rc := m.replicationControllers[k]; rc != nil {
+			rc.Spec.Replicas = ptr(replicas)
+			rc.Generation++
+			m.changed = true
+			return nil
+		}
 	case KindStatefulSet:
 		if s := m.statefulSets[k]; s != nil {
 			s.Spec.Replicas = ptr(replicas)
@@ -47,7 +54,7 @@ func (m *Manager) Scale(kind, namespace, name string, replicas int32) error {
 			return nil
 		}
 	default:
-		return fmt.Errorf("scale: kind %s has no replicas (use Deployment, ReplicaSet or StatefulSet)", kind)
+		return fmt.Errorf("scale: kind %s has no replicas (use Deployment, ReplicaSet, ReplicationController or StatefulSet)", kind)
 	}
 	return fmt.Errorf("scale: %s %q not found", kind, k)
 }

@@ -23,6 +23,12 @@ func (m *Manager) ScaleOf(namespace string, ref api.OwnerReference) (uid string,
 			return d.UID, *d.Spec.Replicas, true
 		}
 		return rs.UID, *rs.Spec.Replicas, true
+	case KindReplicationController:
+		rc := m.ReplicationController(namespace, ref.Name)
+		if rc == nil || rc.UID != ref.UID {
+			return "", 0, false
+		}
+		return rc.UID, *rc.Spec.Replicas, true
 	case KindStatefulSet:
 		s := m.StatefulSet(namespace, ref.Name)
 		if s == nil || s.UID != ref.UID {

@@ -103,6 +103,8 @@ func (m *Manager) workloadPods(kind, namespace, name string) ([]*api.Pod, *api.P
 		switch kind {
 		case KindReplicaSet:
 			tmpl = &m.ReplicaSet(namespace, name).Spec.Template
+		case KindReplicationController:
+			tmpl = &m.ReplicationController(namespace, name).Spec.Template
 		case KindStatefulSet:
 			tmpl = &m.StatefulSet(namespace, name).Spec.Template
 		case KindDaemonSet:
@@ -187,6 +189,9 @@ func (m *Manager) SpreadReport(keys []string) []Spread {
 		if rs.ControllerRef() == nil {
 			wls = append(wls, wl{KindReplicaSet, rs.Namespace, rs.Name})
 		}
+	}
+	for _, rc := range m.ReplicationControllers() {
+		wls = append(wls, wl{KindReplicationController, rc.Namespace, rc.Name})
 	}
 	for _, s := range m.StatefulSets() {
 		wls = append(wls, wl{KindStatefulSet, s.Namespace, s.Name})

@@ -2,9 +2,11 @@ package scheduler
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"sort"
 
+	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler/framework"
 	"podlab.dev/podlab/engine/scheduler/preemption"
 )
@@ -35,8 +37,18 @@ type Result struct {
 	// Err is set when the cycle failed with an internal error (a plugin
 	// returned Error): the pod backs off instead of waiting for an event.
 	Err error
+	// NoProfile: no profile has the pod's spec.schedulerName; nothing was
+	// attempted (Message says so, but it is no event).
+	NoProfile bool
 
 	postFilterMsg string
+}
+
+// noProfileResult is the outcome for a pod whose spec.schedulerName names
+// no profile: upstream never queues it (eventhandlers.go
+// responsibleForPod), so there is no attempt and no event.
+func noProfileResult(pod *api.Pod) Result {
+	return Result{NoProfile: true, Message: fmt.Sprintf("no scheduler profile is named %q: the pod waits for that scheduler", pod.Spec.SchedulerName)}
 }
 
 // errNoNodesAvailable is schedule_one.go's ErrNoNodesAvailable.
@@ -80,6 +92,11 @@ func (s *Scheduler) ScheduleOneExplained(pi *framework.PodInfo) Result {
 }
 
 func (s *Scheduler) schedule(pi *framework.PodInfo, explain bool) Result {
+	prof := s.profileFor(pi.Pod)
+	if prof == nil {
+		return noProfileResult(pi.Pod)
+	}
+	s.use(prof)
 	o := s.run(pi, explain, s.rng)
 	res := s.result(o, pi, s.rng)
 	if explain {
@@ -102,8 +119,8 @@ func (s *Scheduler) result(o *outcome, pi *framework.PodInfo, rng *rand.Rand) Re
 	}
 	res := Result{Reasons: s.reasonHistogram(o), Plugins: s.rejectingPlugins(o)}
 	var post postFilterResult
-	if !s.cfg.DisablePreemption && s.postFilter != nil {
-		post = s.postFilter(o.state, pi, cycleStatuses{s, o}, rng)
+	if !s.cfg.DisablePreemption && s.prof.postFilter != nil {
+		post = s.prof.postFilter(o.state, pi, cycleStatuses{s, o}, rng)
 		res.NominatedNode, res.Victims, res.Preemption = post.nominatedNode, post.victims, post.full
 	}
 	res.postFilterMsg = post.message
@@ -173,7 +190,7 @@ func (s *Scheduler) run(pi *framework.PodInfo, explain bool, rng *rand.Rand) *ou
 		}
 	}
 	var feasible []*framework.NodeInfo
-	if p := s.cfg.PercentageOfNodesToScore; p != nil && !explain {
+	if p := s.prof.percentage; p != nil && !explain {
 		feasible, st = s.filterSome(o.state, pi, nodes, *p)
 	} else {
 		feasible, st = s.filterNodes(o.state, pi, nodes, o.narrowed)

@@ -28,6 +28,72 @@ type profile struct {
 	scoreNames []string
 	// filterIndex maps a filter plugin name to its position in filter.
 	filterIndex map[string]int
+
+	// name is the profile's scheduler name; config what it was built
+	// from (nil for test profiles).
+	name   string
+	config *ProfileConfig
+	// policy describes how the profile differs from the default one
+	// (describeProfile).
+	policy []string
+	// percentage is the profile's percentageOfNodesToScore in force.
+	percentage *int32
+	// postFilter runs preemption for an unschedulable pod (nil: none).
+	postFilter postFilterFunc
+}
+
+// assembleProfile lays the modelled plugins out per extension point in the
+// expanded profile's order. Plugins the lab does not model are left out
+// (they pass every node and score 0) but keep their score weights. The
+// lab's plugins that compute state in a PreFilter (or PreScore) upstream
+// does not have run it whenever their Filter (Score) runs: PreFilters
+// first, as they only prepare, PreScores last.
+func assembleProfile(ep *expandedProfile, plugins map[string]framework.Plugin) *profile {
+	p := &profile{weights: map[string]int64{}, filterIndex: map[string]int{}}
+	seen := map[string]bool{}
+	explain := func(pl framework.Plugin) {
+		if x, ok := pl.(framework.Explainer); ok && !seen[pl.Name()] {
+			seen[pl.Name()] = true
+			p.explainers = append(p.explainers, x)
+		}
+	}
+	for _, name := range ep.points[ptFilter] {
+		if x, ok := plugins[name].(framework.PreFilterPlugin); ok && registry[name]&ptPreFilter == 0 {
+			p.preFilter = append(p.preFilter, x)
+		}
+	}
+	for _, name := range ep.points[ptPreFilter] {
+		if x, ok := plugins[name].(framework.PreFilterPlugin); ok {
+			p.preFilter = append(p.preFilter, x)
+		}
+	}
+	for _, name := range ep.points[ptFilter] {
+		if x, ok := plugins[name].(framework.FilterPlugin); ok {
+			p.filterIndex[name] = len(p.filter)
+			p.filter = append(p.filter, x)
+			explain(plugins[name])
+		}
+	}
+	for _, name := range ep.points[ptPreScore] {
+		if x, ok := plugins[name].(framework.PreScorePlugin); ok {
+			p.preScore = append(p.preScore, x)
+		}
+	}
+	for _, name := range ep.points[ptScore] {
+		if x, ok := plugins[name].(framework.PreScorePlugin); ok && registry[name]&ptPreScore == 0 {
+			p.preScore = append(p.preScore, x)
+		}
+	}
+	for _, name := range ep.points[ptScore] {
+		w := ep.weights[name]
+		p.weights[name] = w
+		p.scoreNames = append(p.scoreNames, name)
+		if x, ok := plugins[name].(framework.ScorePlugin); ok {
+			p.score = append(p.score, weightedScorePlugin{ScorePlugin: x, weight: w})
+			explain(plugins[name])
+		}
+	}
+	return p
 }
 
 type weightedScorePlugin struct {

@@ -13,10 +13,11 @@ import (
 // its framework.Handle. Equally good candidates are broken by smallest
 // name with TieBreakByName, else uniformly at random with the cycle's
 // seeded generator (upstream: map iteration order).
-func (s *Scheduler) preemptionPostFilter() postFilterFunc {
-	// One evaluator for the scheduler's life: its dry-run buffers are
+func (s *Scheduler) preemptionPostFilter(args PreemptionArgs) postFilterFunc {
+	// One evaluator for the profile's life: its dry-run buffers are
 	// reused from one preemption to the next.
-	ev := &preemption.Evaluator{Handle: s}
+	ev := &preemption.Evaluator{Handle: s,
+		MinCandidateNodesPercentage: args.MinCandidateNodesPercentage, MinCandidateNodesAbsolute: args.MinCandidateNodesAbsolute}
 	return func(state *framework.CycleState, pi *framework.PodInfo, statuses framework.NodeToStatus, rng *rand.Rand) postFilterResult {
 		ev.PDBs, ev.Window, ev.Offset, ev.TieBreak = s.cfg.PDBs, s.cfg.PreemptionWindow, rng.IntN, nil
 		if s.cfg.TieBreak == TieBreakRandom {

@@ -13,6 +13,7 @@ import (
 	"podlab.dev/podlab/engine/scheduler/plugins/nodeunschedulable"
 	"podlab.dev/podlab/engine/scheduler/plugins/podtopologyspread"
 	"podlab.dev/podlab/engine/scheduler/plugins/tainttoleration"
+	"podlab.dev/podlab/engine/scheduler/preemption"
 )
 
 // DefaultWeights are the default profile's score weights
@@ -40,53 +41,112 @@ var defaultScoreOrder = []string{
 	noderesources.BalancedAllocationName, imagelocality.Name,
 }
 
-// defaultPlugins returns the default profile's plugins in MultiPoint
-// order: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
-// NodePorts, NodeResourcesFit, (VolumeRestrictions, NodeVolumeLimits,
-// VolumeBinding, VolumeZone: not modelled, they pass every node),
-// PodTopologySpread, InterPodAffinity, (DynamicResources: not modelled),
-// NodeResourcesBalancedAllocation, ImageLocality. PreFilter, Filter,
-// PreScore and Score run in this order, each plugin at the points it
-// implements, as upstream expands MultiPoint. SchedulingGates and
-// PrioritySort are the queue's business; DefaultPreemption is the
-// PostFilter (preempt.go); DefaultBinder is the caller's Snapshot.AddPod.
-func defaultPlugins(cfg Config) ([]framework.Plugin, error) {
-	spread, err := podtopologyspread.New(podtopologyspread.Args{
-		DefaultConstraints: cfg.DefaultConstraints,
-		DefaultingType:     cfg.DefaultingType,
-		Selectors:          cfg.SpreadSelectors,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return []framework.Plugin{
-		nodeunschedulable.New(),
-		nodename.New(),
-		tainttoleration.New(),
-		nodeaffinity.New(),
-		nodeports.New(),
-		noderesources.NewFit(),
-		spread,
-		interpodaffinity.New(),
-		noderesources.NewBalancedAllocation(),
-		imagelocality.New(),
-	}, nil
-}
-
-// Build returns a scheduler running the default profile on snap, or an
-// error when the configuration is invalid (PodTopologySpread's default
-// constraints are validated as upstream's args validation does).
+// Build returns a scheduler running cfg.Profiles (or, when there are
+// none, the default profile with cfg's PodTopologySpread args) on snap, or
+// an error when the configuration is invalid: PodTopologySpread's default
+// constraints are validated as upstream's args validation does, and the
+// plugin sets as the framework's construction does (unknown plugins,
+// plugins at points they do not implement, double registration).
 func Build(cfg Config, snap *framework.Snapshot) (*Scheduler, error) {
 	if err := validPercentage(cfg.PercentageOfNodesToScore); err != nil {
 		return nil, fmt.Errorf("scheduler configuration: %w", err)
 	}
-	plugins, err := defaultPlugins(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("scheduler profile: %w", err)
+	configs := cfg.Profiles
+	if len(configs) == 0 {
+		configs = []ProfileConfig{{Args: PluginArgs{PodTopologySpread: &SpreadArgs{
+			DefaultConstraints: cfg.DefaultConstraints, DefaultingType: cfg.DefaultingType}}}}
 	}
-	s := newScheduler(cfg, snap, plugins, DefaultWeights, defaultScoreOrder)
-	s.postFilter = s.preemptionPostFilter()
+	s := newScheduler(cfg, snap, nil, nil, nil)
+	s.profiles = make(map[string]*profile, len(configs))
+	for i := range configs {
+		pc := &configs[i]
+		name := pc.Name()
+		if _, dup := s.profiles[name]; dup {
+			return nil, fmt.Errorf("scheduler profile: duplicate profile with scheduler name %q", name)
+		}
+		if err := validPercentage(pc.PercentageOfNodesToScore); err != nil {
+			return nil, fmt.Errorf("scheduler profile %q: %w", name, err)
+		}
+		prof, err := s.buildProfile(cfg, pc)
+		if err != nil {
+			return nil, fmt.Errorf("creating profile for scheduler name %s: %w", name, err)
+		}
+		s.profiles[name] = prof
+		if i == 0 {
+			s.use(prof)
+		}
+	}
 	return s, nil
+}
+
+// buildProfile instantiates a profile's modelled plugins with their args
+// and lays them out per extension point as the framework would.
+func (s *Scheduler) buildProfile(cfg Config, pc *ProfileConfig) (*profile, error) {
+	ep, err := expandProfile(mergePlugins(pc.Plugins), pc.Name())
+	if err != nil {
+		return nil, err
+	}
+	plugins, err := instantiate(cfg, pc.Args)
+	if err != nil {
+		return nil, err
+	}
+	prof := assembleProfile(ep, plugins)
+	prof.name = pc.Name()
+	prof.policy = describeProfile(prof, ep, pc.Args)
+	prof.config = pc
+	prof.percentage = cfg.PercentageOfNodesToScore
+	if pc.PercentageOfNodesToScore != nil {
+		prof.percentage = pc.PercentageOfNodesToScore
+	}
+	for _, name := range ep.points[ptPostFilter] {
+		if name == DefaultPreemptionName {
+			args := PreemptionArgs{MinCandidateNodesPercentage: preemption.MinCandidateNodesPercentage, MinCandidateNodesAbsolute: preemption.MinCandidateNodesAbsolute}
+			if pc.Args.DefaultPreemption != nil {
+				args = *pc.Args.DefaultPreemption
+			}
+			prof.postFilter = s.preemptionPostFilter(args)
+		}
+	}
+	return prof, nil
+}
+
+// instantiate builds every plugin the lab models with the profile's args
+// (the registry's factories; nil args mean the defaults).
+func instantiate(cfg Config, args PluginArgs) (map[string]framework.Plugin, error) {
+	spreadArgs := podtopologyspread.Args{Selectors: cfg.SpreadSelectors}
+	if a := args.PodTopologySpread; a != nil {
+		spreadArgs.DefaultConstraints, spreadArgs.DefaultingType = a.DefaultConstraints, a.DefaultingType
+	}
+	spread, err := podtopologyspread.New(spreadArgs)
+	if err != nil {
+		return nil, err
+	}
+	fit := noderesources.NewFit()
+	if args.NodeResourcesFit != nil {
+		fit = noderesources.NewFitWithArgs(*args.NodeResourcesFit)
+	}
+	balanced := noderesources.NewBalancedAllocation()
+	if args.NodeResourcesBalancedAllocation != nil {
+		balanced = noderesources.NewBalancedAllocationWithArgs(*args.NodeResourcesBalancedAllocation)
+	}
+	ipa := interpodaffinity.New()
+	if args.InterPodAffinity != nil {
+		ipa = interpodaffinity.NewWithArgs(*args.InterPodAffinity)
+	}
+	na := nodeaffinity.New()
+	if args.NodeAffinity != nil {
+		if na, err = nodeaffinity.NewWithArgs(*args.NodeAffinity); err != nil {
+			return nil, fmt.Errorf("initializing plugin %q: %w", nodeaffinity.Name, err)
+		}
+	}
+	out := map[string]framework.Plugin{}
+	for _, pl := range []framework.Plugin{
+		nodeunschedulable.New(), nodename.New(), tainttoleration.New(), na,
+		nodeports.New(), fit, spread, ipa, balanced, imagelocality.New(),
+	} {
+		out[pl.Name()] = pl
+	}
+	return out, nil
 }
 
 // New is Build for a configuration known to be valid (the built-in

@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"math/rand/v2"
+	"sort"
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler/framework"
@@ -56,23 +57,29 @@ type Config struct {
 	// index that rotates from cycle to cycle (see filterSome). Explain
 	// always evaluates every node.
 	PercentageOfNodesToScore *int32
+	// Profiles are the KubeSchedulerConfiguration's profiles; empty ⇒ the
+	// default profile (with DefaultConstraints / DefaultingType as
+	// PodTopologySpread's args). A pod runs in the profile its
+	// spec.schedulerName names; a pod naming none is not scheduled.
+	Profiles []ProfileConfig
 }
 
 // Scheduler runs scheduling cycles for one profile against a Snapshot. It
 // is not safe for concurrent use: the engine calls it from its single
 // loop (it parallelises inside a cycle by itself).
 type Scheduler struct {
-	cfg       Config
-	snap      *framework.Snapshot
-	prof      *profile
+	cfg  Config
+	snap *framework.Snapshot
+	prof *profile
+	// profiles are the profiles by scheduler name; prof is the one of the
+	// current cycle.
+	profiles  map[string]*profile
 	nominator *Nominator
 	// pcg is the tie-break generator's state; Explain copies it so a
 	// preview does not change what the next ScheduleOne picks.
 	pcg *rand.PCG
 	rng *rand.Rand
-	// postFilter runs preemption for an unschedulable pod (nil: none).
-	postFilter postFilterFunc
-	buf        cycleBuffers
+	buf cycleBuffers
 	// nextStartNodeIndex is where the next cycle starts looking for
 	// feasible nodes with a PercentageOfNodesToScore.
 	nextStartNodeIndex int
@@ -102,7 +109,7 @@ func newScheduler(cfg Config, snap *framework.Snapshot, plugins []framework.Plug
 	}
 	seed := uint64(cfg.Seed)
 	pcg := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
-	return &Scheduler{
+	s := &Scheduler{
 		cfg:       cfg,
 		snap:      snap,
 		prof:      newProfile(plugins, weights, scoreOrder),
@@ -110,6 +117,44 @@ func newScheduler(cfg Config, snap *framework.Snapshot, plugins []framework.Plug
 		pcg:       pcg,
 		rng:       rand.New(pcg),
 	}
+	s.prof.percentage = cfg.PercentageOfNodesToScore
+	s.prof.name = api.DefaultSchedulerName
+	s.profiles = map[string]*profile{s.prof.name: s.prof}
+	return s
+}
+
+// use makes prof the profile of the cycle that follows.
+func (s *Scheduler) use(prof *profile) { s.prof = prof }
+
+// profileFor returns the profile the pod's spec.schedulerName selects
+// ("" is default-scheduler), nil when no profile has that name.
+func (s *Scheduler) profileFor(pod *api.Pod) *profile {
+	name := pod.Spec.SchedulerName
+	if name == "" {
+		name = api.DefaultSchedulerName
+	}
+	return s.profiles[name]
+}
+
+// Handles reports whether a profile has the scheduler name ("" is
+// default-scheduler), as profile.Map.HandlesSchedulerName: a pod naming
+// another scheduler is left to it, so here it stays Pending unscheduled.
+func (s *Scheduler) Handles(schedulerName string) bool {
+	if schedulerName == "" {
+		schedulerName = api.DefaultSchedulerName
+	}
+	_, ok := s.profiles[schedulerName]
+	return ok
+}
+
+// ProfileNames lists the profiles' scheduler names, sorted.
+func (s *Scheduler) ProfileNames() []string {
+	out := make([]string, 0, len(s.profiles))
+	for n := range s.profiles {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Snapshot returns the cluster state the scheduler reads.

@@ -59,6 +59,8 @@ func KindAndMeta(obj any) (string, *api.ObjectMeta) {
 		return "Deployment", &v.ObjectMeta
 	case *api.ReplicaSet:
 		return "ReplicaSet", &v.ObjectMeta
+	case *api.ReplicationController:
+		return "ReplicationController", &v.ObjectMeta
 	case *api.StatefulSet:
 		return "StatefulSet", &v.ObjectMeta
 	case *api.DaemonSet:

@@ -30,6 +30,11 @@ var kinds = map[string]kind{
 	"DaemonSet":           {"apps/v1", decodeDaemonSet},
 	"Job":                 {"batch/v1", decodeJob},
 	"CronJob":             {"batch/v1", decodeCronJob},
+	"Service":             {"v1", decodeService},
+	// the scheduler's configuration file (schedconfig.go)
+	SchedulerConfigKind:       {SchedulerConfigAPIVersion, decodeSchedulerConfig},
+	"ReplicationController":   {"v1", decodeReplicationController},
+	"HorizontalPodAutoscaler": {"autoscaling/v2", decodeHPA},
 }
 
 var kindNames = func() []string {

@@ -19,6 +19,12 @@ type Objects struct {
 	DaemonSets           []*api.DaemonSet
 	Jobs                 []*api.Job
 	CronJobs             []*api.CronJob
+	// Services are the selectors of v1 Services (service.go).
+	Services []*api.Service
+	// SchedulerConfigs are KubeSchedulerConfiguration documents.
+	SchedulerConfigs       []*SchedulerConfiguration
+	ReplicationControllers []*api.ReplicationController
+	HPAs                   []*api.HorizontalPodAutoscaler
 
 	// Order holds every object above (the same pointers) in file order.
 	Order []any
@@ -85,6 +91,8 @@ func (o *Objects) add(obj any, p Position) {
 		o.Deployments = append(o.Deployments, v)
 	case *api.ReplicaSet:
 		o.ReplicaSets = append(o.ReplicaSets, v)
+	case *api.ReplicationController:
+		o.ReplicationControllers = append(o.ReplicationControllers, v)
 	case *api.StatefulSet:
 		o.StatefulSets = append(o.StatefulSets, v)
 	case *api.DaemonSet:
@@ -93,6 +101,12 @@ func (o *Objects) add(obj any, p Position) {
 		o.Jobs = append(o.Jobs, v)
 	case *api.CronJob:
 		o.CronJobs = append(o.CronJobs, v)
+	case *api.Service:
+		o.Services = append(o.Services, v)
+	case *SchedulerConfiguration:
+		o.SchedulerConfigs = append(o.SchedulerConfigs, v)
+	case *api.HorizontalPodAutoscaler:
+		o.HPAs = append(o.HPAs, v)
 	}
 	o.Order = append(o.Order, obj)
 	o.Pos[obj] = p

@@ -23,6 +23,7 @@ func decodePod(d *decoder, n *yaml.Node) (any, []fieldError) {
 	defaultNamespace(&p.ObjectMeta)
 	errs := validateObjectMeta(&p.ObjectMeta, "metadata", true, subdomainName)
 	errs = append(errs, podNameWarnings(p.Name)...)
+	errs = append(errs, validateCPUUsageAnnotation(p.Annotations, "metadata.annotations")...)
 	if g := p.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
 		// pkg/apis/core/v1/conversion.go: a Pod's negative grace becomes 1
 		// while it is decoded, silently (so the template warning of
@@ -140,10 +141,14 @@ func (d *decoder) container(n *yaml.Node, path string, init bool) api.Container 
 				handlers = append(handlers, handlerAt{v, p, lifecycleHandlerKinds})
 			})
 		case "livenessProbe":
-			c.ProbeTerminationGracePeriodSeconds = d.probe(v, p)
+			c.LivenessProbe = d.probe(v, p)
+			c.ProbeTerminationGracePeriodSeconds = c.LivenessProbe.TerminationGracePeriodSeconds
 			handlers = append(handlers, handlerAt{v, p, probeHandlerKinds})
-		case "readinessProbe", "startupProbe":
-			d.probe(v, p)
+		case "readinessProbe":
+			c.ReadinessProbe = d.probe(v, p)
+			handlers = append(handlers, handlerAt{v, p, probeHandlerKinds})
+		case "startupProbe":
+			c.StartupProbe = d.probe(v, p)
 			handlers = append(handlers, handlerAt{v, p, probeHandlerKinds})
 		}
 	})
@@ -153,6 +158,7 @@ func (d *decoder) container(n *yaml.Node, path string, init bool) api.Container 
 				withHint("only sidecars, init containers with restartPolicy: Always, take lifecycle hooks and probes"))
 		}
 		c.Lifecycle, c.ProbeTerminationGracePeriodSeconds = nil, nil
+		c.StartupProbe, c.ReadinessProbe, c.LivenessProbe = nil, nil, nil
 		return c
 	}
 	for _, h := range handlers {
@@ -251,47 +257,31 @@ func (d *decoder) handler(n *yaml.Node, path string) *api.LifecycleHandler {
 	return h
 }
 
-// probe checks a probe's fields and returns its terminationGracePeriodSeconds.
-func (d *decoder) probe(n *yaml.Node, path string) *int64 {
-	var grace *int64
-	d.fields(n, path, schemaProbe, func(_ string, v *yaml.Node, p string) { grace = d.int64p(v, p) })
-	return grace
-}
-
-func (d *decoder) podStatus(n *yaml.Node, path string, s *api.PodStatus) {
-	d.fields(n, path, schemaPodStatus, func(key string, v *yaml.Node, p string) {
+// probe decodes a v1.Probe: its handler kind and timing fields
+// (validation in validate_probe.go).
+func (d *decoder) probe(n *yaml.Node, path string) *api.Probe {
+	pr := &api.Probe{}
+	d.fields(n, path, schemaProbe, func(key string, v *yaml.Node, p string) {
 		switch key {
-		case "phase":
-			s.Phase = d.str(v, p)
-		case "conditions":
-			s.Conditions = d.conditions(v, p, schemaPodCondition)
-		case "reason":
-			s.Reason = d.str(v, p)
-		case "message":
-			s.Message = d.str(v, p)
-		case "nominatedNodeName":
-			s.NominatedNodeName = d.str(v, p)
-		case "startTime":
-			d.timestamp(v, p, true, func(t api.Time) { s.StartTime = &t })
-		case "qosClass":
-			s.QOSClass = d.str(v, p)
-		case "containerStatuses":
-			d.seq(v, p, func(_ int, e *yaml.Node, p string) {
-				var cs api.ContainerStatus
-				d.fields(e, p, schemaContainerStatus, func(key string, v *yaml.Node, p string) {
-					switch key {
-					case "name":
-						cs.Name = d.str(v, p)
-					case "ready":
-						cs.Ready = d.boolean(v, p)
-					case "restartCount":
-						cs.RestartCount, _ = d.int32(v, p)
-					}
-				})
-				s.ContainerStatuses = append(s.ContainerStatuses, cs)
-			})
+		case "terminationGracePeriodSeconds":
+			pr.TerminationGracePeriodSeconds = d.int64p(v, p)
+		case "initialDelaySeconds":
+			pr.InitialDelaySeconds, _ = d.int32(v, p)
+		case "timeoutSeconds":
+			pr.TimeoutSeconds, _ = d.int32(v, p)
+		case "periodSeconds":
+			pr.PeriodSeconds, _ = d.int32(v, p)
+		case "successThreshold":
+			pr.SuccessThreshold, _ = d.int32(v, p)
+		case "failureThreshold":
+			pr.FailureThreshold, _ = d.int32(v, p)
+		case "exec", "httpGet", "tcpSocket", "grpc":
+			if pr.Handler == "" && !isNull(v) {
+				pr.Handler = key
+			}
 		}
 	})
+	return pr
 }
 
 // conditions decodes node or pod conditions.

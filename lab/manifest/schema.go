@@ -90,15 +90,14 @@ var (
 	schemaContainer = newSchema(
 		"name image command args ports resources restartPolicy lifecycle livenessProbe readinessProbe startupProbe",
 		"workingDir env envFrom volumeMounts volumeDevices imagePullPolicy securityContext stdin stdinOnce tty terminationMessagePath terminationMessagePolicy resizePolicy restartPolicyRules")
-	schemaContainerPort = newSchema("name containerPort hostPort hostIP protocol", "")
-	schemaResources     = newSchema("requests limits", "claims")
-	schemaLifecycle     = newSchema("preStop postStart", "stopSignal")
-	schemaHandler       = newSchema("exec httpGet sleep", "tcpSocket")
-	schemaExec          = newSchema("command", "")
-	schemaHTTPGet       = newSchema("path", "port host scheme httpHeaders")
-	schemaSleep         = newSchema("seconds", "")
-	schemaProbe         = newSchema("terminationGracePeriodSeconds",
-		"exec httpGet tcpSocket grpc initialDelaySeconds timeoutSeconds periodSeconds successThreshold failureThreshold")
+	schemaContainerPort  = newSchema("name containerPort hostPort hostIP protocol", "")
+	schemaResources      = newSchema("requests limits", "claims")
+	schemaLifecycle      = newSchema("preStop postStart", "stopSignal")
+	schemaHandler        = newSchema("exec httpGet sleep", "tcpSocket")
+	schemaExec           = newSchema("command", "")
+	schemaHTTPGet        = newSchema("path", "port host scheme httpHeaders")
+	schemaSleep          = newSchema("seconds", "")
+	schemaProbe          = newSchema("terminationGracePeriodSeconds initialDelaySeconds timeoutSeconds periodSeconds successThreshold failureThreshold exec httpGet tcpSocket grpc", "")
 	schemaSchedulingGate = newSchema("name", "")
 
 	schemaAffinity         = newSchema("nodeAffinity podAffinity podAntiAffinity", "")
@@ -114,10 +113,14 @@ var (
 	schemaToleration       = newSchema("key operator value effect tolerationSeconds", "")
 	schemaSpreadConstraint = newSchema("maxSkew topologyKey whenUnsatisfiable labelSelector minDomains nodeAffinityPolicy nodeTaintsPolicy matchLabelKeys", "")
 
-	schemaPodStatus = newSchema("phase conditions reason message nominatedNodeName startTime qosClass containerStatuses",
-		"hostIP hostIPs podIP podIPs initContainerStatuses ephemeralContainerStatuses resize resourceClaimStatuses observedGeneration allocatedResources resources extendedResourceClaimStatus nodeAllocatableResourceClaimStatuses")
+	schemaPodStatus = newSchema("phase conditions reason message nominatedNodeName startTime qosClass containerStatuses initContainerStatuses",
+		"hostIP hostIPs podIP podIPs ephemeralContainerStatuses resize resourceClaimStatuses observedGeneration allocatedResources resources extendedResourceClaimStatus nodeAllocatableResourceClaimStatuses")
 	schemaPodCondition    = newSchema("type status reason message lastTransitionTime", "lastProbeTime observedGeneration")
-	schemaContainerStatus = newSchema("name ready restartCount", "state lastState image imageID containerID started allocatedResources resources volumeMounts user allocatedResourcesStatus stopSignal")
+	schemaContainerStatus = newSchema("name ready restartCount state lastState started", "image imageID containerID allocatedResources resources volumeMounts user allocatedResourcesStatus stopSignal")
+	schemaContainerState  = newSchema("waiting running terminated", "")
+	schemaStateWaiting    = newSchema("reason message", "")
+	schemaStateRunning    = newSchema("startedAt", "")
+	schemaStateTerminated = newSchema("exitCode signal reason message startedAt finishedAt", "containerID")
 	schemaNamespaceSpec   = newSchema("", "finalizers")
 	schemaPDBSpec         = newSchema("minAvailable maxUnavailable selector unhealthyPodEvictionPolicy", "")
 	schemaPDBStatus       = newSchema("disruptionsAllowed currentHealthy desiredHealthy expectedPods disruptedPods", "observedGeneration conditions")

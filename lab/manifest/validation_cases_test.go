@@ -58,8 +58,8 @@ var validationCases = []struct {
 		"t.yaml:6:101: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always (only sidecars, init containers with restartPolicy: Always, take lifecycle hooks and probes)",
 	}},
 	{"handler types", pod("  initContainers:\n  - name: s\n    image: i\n    restartPolicy: Always\n    readinessProbe: {exec: {command: [a]}, httpGet: {port: 80}, grpc: {port: 9}}\n    lifecycle: {postStart: {}, preStop: {sleep: {seconds: 1}, exec: {command: [b]}}}\n"), []string{
-		"t.yaml:10:21: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe.httpGet: Forbidden: may not specify more than 1 handler type",
-		"t.yaml:10:21: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe.grpc: Forbidden: may not specify more than 1 handler type",
+		"t.yaml:10:53: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe.httpGet: Forbidden: may not specify more than 1 handler type",
+		"t.yaml:10:71: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe.grpc: Forbidden: may not specify more than 1 handler type",
 		"t.yaml:11:28: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.postStart: Required value: must specify a handler type (e.g. httpGet: {path: /healthz, port: 8080})",
 		"t.yaml:11:49: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.preStop.sleep: Forbidden: may not specify more than 1 handler type",
 	}},
@@ -219,6 +219,12 @@ var validationCases = []struct {
 		"t.yaml:14:24: PodDisruptionBudget \"d\" is invalid: spec.maxUnavailable: Invalid value: \"half\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
 	}},
 	// workloads
+	{"rc selector must match template", "apiVersion: v1\nkind: ReplicationController\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  template:\n    metadata: {labels: {app: api}}\n    spec: {containers: [{name: c, image: i}]}\n", []string{
+		"t.yaml:7:24: ReplicationController \"web\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"api\"}: selector does not match labels in spec.template (every label of spec.selector must be on spec.template.metadata.labels)",
+	}},
+	{"pod phase", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i}]}\nstatus: {phase: Runing}\n", []string{
+		"t.yaml:5:17: Pod \"p\" is invalid: status.phase: Unsupported value: \"Runing\": supported values: \"Pending\", \"Running\", \"Succeeded\", \"Failed\", \"Unknown\" (a pod's phase is Pending, Running, Succeeded, Failed or Unknown)",
+	}},
 	{"selector does not match template", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: api}}\n    spec: {containers: [{name: c, image: i}]}\n", []string{
 		"t.yaml:7:24: Deployment \"web\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"api\"}: `selector` does not match template `labels` (every label of spec.selector must be on spec.template.metadata.labels)",
 	}},

@@ -26,6 +26,10 @@ type Evaluator struct {
 	// Offset draws UpstreamWindow's starting offset in [0, n) — the
 	// scheduler passes its seeded generator's IntN; nil ⇒ 0.
 	Offset func(n int) int
+	// MinCandidateNodesPercentage / MinCandidateNodesAbsolute are
+	// DefaultPreemptionArgs for UpstreamWindow's size; both 0 ⇒ the
+	// defaults (10 %, 100).
+	MinCandidateNodesPercentage, MinCandidateNodesAbsolute int32
 
 	// scratch is the node copy dry runs edit; potential the buffer of a
 	// node's lower-priority pods.

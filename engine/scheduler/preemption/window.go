@@ -27,9 +27,16 @@ const (
 // NumCandidates is DefaultPreemption.calculateNumCandidates with the
 // default args: 10% of the potential nodes, at least 100, at most all.
 func NumCandidates(numPotential int) int {
-	n := numPotential * MinCandidateNodesPercentage / 100
-	if n < MinCandidateNodesAbsolute {
-		n = MinCandidateNodesAbsolute
+	return NumCandidatesWith(numPotential, MinCandidateNodesPercentage, MinCandidateNodesAbsolute)
+}
+
+// NumCandidatesWith is calculateNumCandidates with DefaultPreemptionArgs
+// (default_preemption.go): percentage of the potential nodes, at least
+// absolute, at most all.
+func NumCandidatesWith(numPotential int, percentage, absolute int32) int {
+	n := numPotential * int(percentage) / 100
+	if n < int(absolute) {
+		n = int(absolute)
 	}
 	if n > numPotential {
 		n = numPotential
@@ -49,6 +56,9 @@ func (e *Evaluator) window(numPotential int) (offset, num int) {
 		return 0, numPotential
 	}
 	num = NumCandidates(numPotential)
+	if e.MinCandidateNodesPercentage != 0 || e.MinCandidateNodesAbsolute != 0 {
+		num = NumCandidatesWith(numPotential, e.MinCandidateNodesPercentage, e.MinCandidateNodesAbsolute)
+	}
 	if num < numPotential && e.Offset != nil {
 		offset = e.Offset(numPotential)
 		if offset < 0 || offset >= numPotential {

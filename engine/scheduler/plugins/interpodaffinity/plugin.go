@@ -38,10 +38,23 @@ const (
 // term adds when the incoming pod matches it (InterPodAffinityArgs default).
 const HardPodAffinityWeight int32 = 1
 
-// Plugin is the InterPodAffinity plugin. It has no configuration: the lab
-// uses the default args (hardPodAffinityWeight 1,
-// ignorePreferredTermsOfExistingPods false).
+// Args are InterPodAffinityArgs after defaulting (defaults.go
+// SetDefaults_InterPodAffinityArgs: hardPodAffinityWeight 1).
+type Args struct {
+	// HardPodAffinityWeight (0..100) is what an existing pod's required
+	// affinity term adds when the incoming pod matches it; 0 turns that off.
+	HardPodAffinityWeight int32
+	// IgnorePreferredTermsOfExistingPods skips scoring (PreScore Skip) for
+	// a pod without preferred inter-pod terms of its own.
+	IgnorePreferredTermsOfExistingPods bool
+}
+
+// DefaultArgs are the defaulted InterPodAffinityArgs.
+func DefaultArgs() Args { return Args{HardPodAffinityWeight: HardPodAffinityWeight} }
+
+// Plugin is the InterPodAffinity plugin.
 type Plugin struct {
+	args Args
 	// Filter and Score reach the state of the current cycle through these
 	// without a CycleState lookup per node (clones fall back to the state).
 	lastFilter cyclecache.Cache[*preFilterState]
@@ -59,7 +72,13 @@ var (
 )
 
 // New returns the plugin.
-func New() *Plugin { return &Plugin{} }
+func New() *Plugin { return &Plugin{args: DefaultArgs()} }
+
+// NewWithArgs returns the plugin with defaulted, valid args.
+func NewWithArgs(args Args) *Plugin { return &Plugin{args: args} }
+
+// Args returns the plugin's arguments.
+func (pl *Plugin) Args() Args { return pl.args }
 
 // Name implements framework.Plugin.
 func (*Plugin) Name() string { return Name }

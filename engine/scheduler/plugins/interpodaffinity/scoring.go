@@ -40,13 +40,19 @@ func (pl *Plugin) PreScore(state *framework.CycleState, pi *framework.PodInfo, s
 	a := pi.Pod.Spec.Affinity
 	hasConstraints := a != nil && ((a.PodAffinity != nil && len(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0) ||
 		(a.PodAntiAffinity != nil && len(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0))
+	// scoring.go PreScore: existing pods' terms are optionally ignored
+	// for a pod without preferred inter-pod terms
+	if pl.args.IgnorePreferredTermsOfExistingPods && !hasConstraints {
+		return framework.NewStatus(framework.Skip)
+	}
 
 	sc := &scorer{
-		incoming:  pi,
-		affinity:  resolveWeighted(snap, pi.PreferredAffinityTerms),
-		anti:      resolveWeighted(snap, pi.PreferredAntiAffinityTerms),
-		nsLabels:  snap.NamespaceLabelsOf(pi.Pod.Namespace),
-		topoScore: newTopologyCounts(snap),
+		incoming:   pi,
+		affinity:   resolveWeighted(snap, pi.PreferredAffinityTerms),
+		anti:       resolveWeighted(snap, pi.PreferredAntiAffinityTerms),
+		nsLabels:   snap.NamespaceLabelsOf(pi.Pod.Namespace),
+		topoScore:  newTopologyCounts(snap),
+		hardWeight: int64(pl.args.HardPodAffinityWeight),
 	}
 	for _, ni := range snap.Nodes {
 		pods := ni.PodsWithAffinity
@@ -72,6 +78,9 @@ type scorer struct {
 	anti      []incomingTerm
 	nsLabels  map[string]string
 	topoScore topologyCounts
+	// hardWeight is args.hardPodAffinityWeight (0: existing pods'
+	// required terms do not score).
+	hardWeight int64
 }
 
 // processExistingPod adds one existing pod's contributions
@@ -92,8 +101,11 @@ func (sc *scorer) processExistingPod(ep *framework.PodInfo, ni *framework.NodeIn
 	}
 	in := sc.incoming.Pod
 	for i := range ep.RequiredAffinityTerms {
+		if sc.hardWeight <= 0 {
+			break
+		}
 		if t := &ep.RequiredAffinityTerms[i]; t.Matches(in, sc.nsLabels) {
-			sc.topoScore.add(t.TopologyKey, ni, int64(HardPodAffinityWeight), true)
+			sc.topoScore.add(t.TopologyKey, ni, sc.hardWeight, true)
 		}
 	}
 	for i := range ep.PreferredAffinityTerms {

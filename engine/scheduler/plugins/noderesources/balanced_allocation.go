@@ -15,6 +15,10 @@ const balancedPreScoreStateKey framework.StateKey = "PreScore" + BalancedAllocat
 // BalancedAllocation is the NodeResourcesBalancedAllocation score plugin.
 type BalancedAllocation struct {
 	preScore cyclecache.Cache[*balancedPreScoreState]
+	// custom scores configured resources (nil: cpu and memory, the
+	// allocation-index fast paths).
+	custom    *resourceScorer
+	resources []ResourceSpec
 }
 
 var (
@@ -24,7 +28,24 @@ var (
 )
 
 // NewBalancedAllocation returns the plugin (cpu and memory, weight 1).
-func NewBalancedAllocation() *BalancedAllocation { return &BalancedAllocation{} }
+func NewBalancedAllocation() *BalancedAllocation {
+	return &BalancedAllocation{resources: DefaultResources()}
+}
+
+// NewBalancedAllocationWithArgs returns the plugin over args.Resources
+// (defaulted and valid: every weight 1).
+func NewBalancedAllocationWithArgs(args BalancedAllocationArgs) *BalancedAllocation {
+	b := &BalancedAllocation{resources: args.Resources}
+	if !isDefaultResources(args.Resources) {
+		b.custom = newBalancedScorer(args.Resources)
+	}
+	return b
+}
+
+// Args returns the plugin's arguments.
+func (b *BalancedAllocation) Args() BalancedAllocationArgs {
+	return BalancedAllocationArgs{Resources: b.resources}
+}
 
 // Name implements framework.Plugin.
 func (*BalancedAllocation) Name() string { return BalancedAllocationName }
@@ -33,6 +54,9 @@ func (*BalancedAllocation) Name() string { return BalancedAllocationName }
 type balancedPreScoreState struct {
 	cpu, mem int64
 	index    *allocIndex
+	// podReq is the pod's request per configured resource (configured
+	// scorer only).
+	podReq []int64
 	// epoch is the index's memo epoch for cpu and mem (0: no index).
 	epoch uint32
 }
@@ -44,6 +68,20 @@ func (s *balancedPreScoreState) Clone() framework.StateData { return s }
 // neither cpu nor memory ("best effort" for this plugin, so such pods do
 // not pile onto one node: kubernetes/kubernetes#129138).
 func (b *BalancedAllocation) PreScore(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
+	if b.custom != nil {
+		req := b.custom.podRequests(pod)
+		if isBestEffort(req) {
+			b.preScore.Store(state, nil)
+			return framework.NewStatus(framework.Skip)
+		}
+		s := &balancedPreScoreState{podReq: req}
+		if snap != nil && b.custom.cpuMemOnly {
+			s.index = allocIndexOf(snap)
+		}
+		state.Write(balancedPreScoreStateKey, s)
+		b.preScore.Store(state, s)
+		return nil
+	}
 	if pod.Requests.MilliCPU == 0 && pod.Requests.Memory == 0 {
 		b.preScore.Store(state, nil)
 		return framework.NewStatus(framework.Skip)
@@ -61,7 +99,28 @@ func (b *BalancedAllocation) PreScore(state *framework.CycleState, pod *framewor
 // Score implements framework.ScorePlugin (balanced_allocation.go Score).
 func (b *BalancedAllocation) Score(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
 	s, _ := cyclecache.Get(&b.preScore, state, balancedPreScoreStateKey)
+	if b.custom != nil {
+		if s == nil {
+			req := b.custom.podRequests(pod)
+			if isBestEffort(req) {
+				return 0, nil
+			}
+			return b.custom.nodeScore(req, node), nil
+		}
+		return b.custom.nodeScore(s.podReq, node), nil
+	}
 	return s.score(pod, node), nil
+}
+
+// isBestEffort is resourceAllocationScorer.isBestEffortPod: the pod
+// requests none of the configured resources.
+func isBestEffort(req []int64) bool {
+	for _, r := range req {
+		if r != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // score is Score with the cycle's state (nil when PreScore did not run or

@@ -28,7 +28,7 @@ func (idx *allocIndex) freeAt(k int32, ni *framework.NodeInfo) *freeEntry {
 func (f *Fit) FilterBatch(state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, cand []int32, reject func(int32, *framework.Status)) []int32 {
 	s, ok := cyclecache.Get(&f.preFilter, state, preFilterStateKey)
 	if !ok || s == nil {
-		s = computePreFilterState(pod)
+		s = f.computePreFilterState(pod)
 	}
 	j := 0
 	for _, k := range cand {
@@ -67,6 +67,19 @@ func (f *Fit) FilterBatch(state *framework.CycleState, pod *framework.PodInfo, n
 // scored there did (see scoreMemo).
 func (f *Fit) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, scores []framework.NodeScore) *framework.Status {
 	s, _ := cyclecache.Get(&f.preScore, state, fitPreScoreStateKey)
+	if f.custom != nil {
+		req := f.podRequests(s, pod)
+		for i, ni := range nodes {
+			if s != nil && s.index != nil {
+				if k := s.index.positionOf(scores[i].Index, ni); k >= 0 {
+					scores[i].Score = f.custom.entryScore(req, &s.index.entries[k])
+					continue
+				}
+			}
+			scores[i].Score = f.custom.nodeScore(req, ni)
+		}
+		return nil
+	}
 	cpu, mem := pod.ScoreRequests.MilliCPU, pod.ScoreRequests.Memory
 	for i, ni := range nodes {
 		k := -1
@@ -94,6 +107,22 @@ func (f *Fit) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, no
 // scored there did (see scoreMemo).
 func (b *BalancedAllocation) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, scores []framework.NodeScore) *framework.Status {
 	s, _ := cyclecache.Get(&b.preScore, state, balancedPreScoreStateKey)
+	if b.custom != nil {
+		if s == nil {
+			// PreScore skipped (a best-effort pod): Score is never called
+			return nil
+		}
+		for i, ni := range nodes {
+			if s.index != nil {
+				if k := s.index.positionOf(scores[i].Index, ni); k >= 0 {
+					scores[i].Score = b.custom.entryScore(s.podReq, &s.index.entries[k])
+					continue
+				}
+			}
+			scores[i].Score = b.custom.nodeScore(s.podReq, ni)
+		}
+		return nil
+	}
 	for i, ni := range nodes {
 		k := -1
 		if s != nil && s.epoch != 0 {

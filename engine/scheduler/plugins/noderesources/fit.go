@@ -27,6 +27,10 @@ const preFilterStateKey framework.StateKey = "PreFilter" + Name
 type Fit struct {
 	preFilter cyclecache.Cache[*preFilterState]
 	preScore  cyclecache.Cache[*fitPreScoreState]
+	// args are the plugin's arguments; custom scores them when they are
+	// not the defaults (nil: the LeastAllocated cpu+memory fast paths).
+	args   FitArgs
+	custom *resourceScorer
 }
 
 var (
@@ -38,7 +42,21 @@ var (
 )
 
 // NewFit returns NodeResourcesFit with the default LeastAllocated scoring.
-func NewFit() *Fit { return &Fit{} }
+func NewFit() *Fit { return &Fit{args: DefaultFitArgs()} }
+
+// NewFitWithArgs returns NodeResourcesFit with defaulted, valid args
+// (ValidateFitArgs): the scoring strategy and the extended resources
+// Filter ignores.
+func NewFitWithArgs(args FitArgs) *Fit {
+	f := &Fit{args: args}
+	if !args.isDefault() {
+		f.custom = newFitScorer(args.ScoringStrategy)
+	}
+	return f
+}
+
+// Args returns the plugin's arguments.
+func (f *Fit) Args() FitArgs { return f.args }
 
 // Name implements framework.Plugin.
 func (*Fit) Name() string { return Name }
@@ -65,11 +83,17 @@ type preFilterState struct {
 func (s *preFilterState) Clone() framework.StateData { return s }
 
 func computePreFilterState(pod *framework.PodInfo) *preFilterState {
+	return computePreFilterStateIgnoring(pod, nil)
+}
+
+// computePreFilterStateIgnoring leaves out the extended resources args
+// ignore (nil: none).
+func computePreFilterStateIgnoring(pod *framework.PodInfo, args *FitArgs) *preFilterState {
 	s := &preFilterState{Resources: pod.Requests}
 	if len(pod.Requests.Scalar) > 0 {
 		names := make([]string, 0, len(pod.Requests.Scalar))
 		for n, q := range pod.Requests.Scalar {
-			if q != 0 {
+			if q != 0 && (args == nil || !args.ignored(n)) {
 				names = append(names, n)
 			}
 		}
@@ -85,7 +109,7 @@ func computePreFilterState(pod *framework.PodInfo) *preFilterState {
 // computed once (framework.PodInfo.Requests: component-helpers
 // PodRequests with pod-level resources and sidecars).
 func (f *Fit) PreFilter(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot) (*framework.PreFilterResult, *framework.Status) {
-	s := computePreFilterState(pod)
+	s := f.computePreFilterState(pod)
 	if snap != nil {
 		s.index = allocIndexOf(snap)
 	}
@@ -104,7 +128,7 @@ func (*Fit) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 func (f *Fit) Filter(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	s, ok := cyclecache.Get(&f.preFilter, state, preFilterStateKey)
 	if !ok || s == nil {
-		s = computePreFilterState(pod)
+		s = f.computePreFilterState(pod)
 	}
 	if e := s.index.freeEntry(node); e != nil && len(s.scalars) == 0 {
 		if e.pods >= 1 && (s.MilliCPU <= 0 || s.MilliCPU <= e.cpu) && (s.Memory <= 0 || s.Memory <= e.mem) &&
@@ -115,6 +139,14 @@ func (f *Fit) Filter(state *framework.CycleState, pod *framework.PodInfo, node *
 		return nil
 	}
 	return statusOf(fitsRequest(s, node))
+}
+
+// computePreFilterState is the pod's requests less the ignored resources.
+func (f *Fit) computePreFilterState(pod *framework.PodInfo) *preFilterState {
+	if len(f.args.IgnoredResources) == 0 && len(f.args.IgnoredResourceGroups) == 0 {
+		return computePreFilterState(pod)
+	}
+	return computePreFilterStateIgnoring(pod, &f.args)
 }
 
 // statusOf turns what a node lacks into Filter's status (nil if nothing).

@@ -13,7 +13,19 @@ import (
 // the pod.
 func (f *Fit) Score(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
 	s, _ := cyclecache.Get(&f.preScore, state, fitPreScoreStateKey)
+	if f.custom != nil {
+		return f.custom.nodeScore(f.podRequests(s, pod), node), nil
+	}
 	return s.score(pod, node), nil
+}
+
+// podRequests is the pod's request list for the configured scorer, from
+// PreScore's state when it ran.
+func (f *Fit) podRequests(s *fitPreScoreState, pod *framework.PodInfo) []int64 {
+	if s != nil && s.podReq != nil {
+		return s.podReq
+	}
+	return f.custom.podRequests(pod)
 }
 
 // score is Score with the cycle's state (nil when PreScore did not run).
@@ -41,6 +53,9 @@ type fitPreScoreState struct {
 	// epoch is the index's memo epoch for this pod's non-zero requests
 	// (0: no index).
 	epoch uint32
+	// podReq is the pod's request per configured resource (configured
+	// scorer only).
+	podReq []int64
 }
 
 // Clone implements framework.StateData; the state is immutable.
@@ -53,6 +68,15 @@ const fitPreScoreStateKey framework.StateKey = "PreScore" + Name
 // it only fetches the snapshot's allocation index for Score.
 func (f *Fit) PreScore(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
 	s := &fitPreScoreState{}
+	if f.custom != nil {
+		s.podReq = f.custom.podRequests(pod)
+		if snap != nil && f.custom.cpuMemOnly {
+			s.index = allocIndexOf(snap)
+		}
+		state.Write(fitPreScoreStateKey, s)
+		f.preScore.Store(state, s)
+		return nil
+	}
 	if snap != nil {
 		s.index = allocIndexOf(snap)
 		s.epoch = s.index.epochFor(&s.index.fitKey, pod.ScoreRequests.MilliCPU, pod.ScoreRequests.Memory)

@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"sort"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// What the cluster autoscaler (engine/autoscaler) reads from the cluster
+// beyond Pods and Nodes: which pending pods the scheduler gave up on, and
+// the pods bound to a node. Written by the autoscaler helper; additive.
+
+// UnschedulablePods returns the pending pods the scheduler has tried and
+// failed to place — the pods cluster-autoscaler lists as unschedulable
+// (PodScheduled=False, reason Unschedulable) — sorted by namespace/name.
+// Pods being deleted are left out.
+func (e *Engine) UnschedulablePods() []*api.Pod {
+	var out []*api.Pod
+	for _, ps := range e.pods {
+		if ps.state != StatePending || ps.schedMessage == "" || ps.pod.DeletionTimestamp != nil {
+			continue
+		}
+		out = append(out, ps.pod)
+	}
+	// only the few pending pods are sorted, not every key (the autoscaler
+	// asks every 10 s)
+	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
+	return out
+}
+
+// PodsOnNode returns the pods bound to a node in any state (terminating
+// and terminated ones included), sorted by namespace/name.
+func (e *Engine) PodsOnNode(name string) []*api.Pod {
+	keys := e.podKeysOnNode(name)
+	out := make([]*api.Pod, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, e.pods[k].pod)
+	}
+	return out
+}
+
+// NodeRequested returns the summed requests of the pods bound to a node
+// as the scheduler's cache counts them (non-terminal pods), without
+// walking them: the autoscaler reads every node's utilisation every 10 s.
+func (e *Engine) NodeRequested(name string) (api.Resources, bool) {
+	ni := e.snap.Get(name)
+	if ni == nil {
+		return api.Resources{}, false
+	}
+	return ni.Requested, true
+}

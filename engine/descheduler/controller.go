@@ -1,0 +1,126 @@
+package descheduler
+
+import (
+	"fmt"
+	"time"
+
+	"podlab.dev/podlab/engine"
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/controllers"
+	"podlab.dev/podlab/engine/disruption"
+)
+
+// Event reasons and messages (evictions.go EvictPod): a successful
+// eviction is a Normal event whose reason is the plugin (opts.Reason is
+// empty, so StrategyName) and a failed one, with
+// evictionFailureEventNotification, a Warning EvictionFailed.
+const (
+	ReasonEvictionFailed = "EvictionFailed"
+	eventSource          = "sigs.k8s.io/descheduler"
+)
+
+// StateOf reads the engine's cluster for a pass.
+func StateOf(e *engine.Engine) *State {
+	classes := map[string]*api.PriorityClass{}
+	for _, pc := range e.PriorityClasses() {
+		classes[pc.Name] = pc
+	}
+	return &State{Now: e.Now(), Nodes: e.Nodes(), Pods: e.Pods(), PDBs: e.PDBs(), Classes: classes}
+}
+
+// Deschedule runs one pass on the engine. Evictions go through the
+// engine's Eviction API (engine.Evict: PDBs decide, DisruptionTarget,
+// graceful deletion) and are recorded as events, as upstream's
+// PodEvictor does. With dryRun nothing changes: each eviction is judged
+// against the budgets as they would stand after the pass's earlier
+// evictions.
+func Deschedule(e *engine.Engine, p *Policy, dryRun bool) *Result {
+	s := StateOf(e)
+	if dryRun {
+		return Run(p, s, true, dryRunEvict(s.PDBs))
+	}
+	rec := e.ControllerCluster()
+	record := func(typ, reason, msg string, pod *api.Pod) {
+		rec.Record(controllers.Event{Time: e.Now(), Type: typ, Reason: reason, Message: msg, Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name, Source: eventSource})
+	}
+	return Run(p, s, false, func(pod *api.Pod, ev *Eviction) string {
+		d, err := e.Evict(pod.Namespace+"/"+pod.Name, engine.DeleteOptions{GracePeriodSeconds: p.GracePeriodSeconds})
+		refused := ""
+		switch {
+		case err != nil:
+			refused = err.Error()
+		case !d.Allowed:
+			refused = d.Message
+		}
+		if refused != "" {
+			if p.EvictionFailureEventNotification {
+				record(engine.EventWarning, ReasonEvictionFailed, fmt.Sprintf("pod eviction from %s node by %s failed: %s", pod.Spec.NodeName, eventSource, refused), pod)
+			}
+			return refused
+		}
+		record(engine.EventNormal, ev.Plugin, fmt.Sprintf("pod eviction from %s node by %s", pod.Spec.NodeName, eventSource), pod)
+		return ""
+	})
+}
+
+// dryRunEvict judges evictions against the budgets without acting,
+// spending a budget's disruptionsAllowed as the real evictions would.
+func dryRunEvict(pdbs []*api.PodDisruptionBudget) EvictFunc {
+	spent := map[string]int32{}
+	return func(pod *api.Pod, _ *Eviction) string {
+		budgets := disruption.BudgetsFor(pod, pdbs)
+		var adjusted []*api.PodDisruptionBudget
+		for _, b := range budgets {
+			c := *b
+			c.Status.DisruptionsAllowed -= spent[b.Key()]
+			adjusted = append(adjusted, &c)
+		}
+		d := disruption.DecideEviction(pod, adjusted)
+		if !d.Allowed {
+			return d.Message
+		}
+		if d.Decrement {
+			spent[d.Budget]++
+		}
+		return ""
+	}
+}
+
+// Controller runs a pass every Interval on the virtual clock, starting
+// when it is added (upstream's wait.NonSlidingUntil runs at once, then
+// every deschedulingInterval). Last holds the latest pass.
+type Controller struct {
+	Policy   *Policy
+	Interval time.Duration
+	next     api.Time
+	started  bool
+	Last     *Result
+	// Passes counts the passes run.
+	Passes int
+	// OnPass, if set, sees every pass's result.
+	OnPass func(*Result)
+}
+
+// Reconcile implements engine.Controller.
+func (c *Controller) Reconcile(e *engine.Engine, now api.Time) {
+	if c.Interval <= 0 {
+		return
+	}
+	if c.started && now < c.next {
+		return
+	}
+	c.started = true
+	c.next = now.Add(c.Interval)
+	e.WakeAt(c.next)
+	c.Last = Deschedule(e, c.Policy, false)
+	c.Passes++
+	if c.OnPass != nil {
+		c.OnPass(c.Last)
+	}
+}
+
+// CloneFor implements engine.CloneableController.
+func (c *Controller) CloneFor(*engine.Engine) engine.Controller {
+	cp := *c
+	return &cp
+}

@@ -1,0 +1,301 @@
+package descheduler
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// The deschedule plugins: each looks at pods one by one and evicts those
+// that violate a rule. Their pod filter is the evictor's Filter and
+// PreEvictionFilter, the plugin's namespaces and label selector.
+
+const (
+	requiredAffinity  = "requiredDuringSchedulingIgnoredDuringExecution"
+	preferredAffinity = "preferredDuringSchedulingIgnoredDuringExecution"
+)
+
+var podLifeTimeStates = []string{"Running", "Pending", "Succeeded", "Failed", "Unknown"}
+
+func (c *pluginCtx) descheduleFilter(ns *Namespaces, sel *api.Selector) func(*api.Pod) bool {
+	f := c.filter(ns, sel)
+	return func(p *api.Pod) bool { return f(p) && c.ev.preEvictionFilter(p) == "" }
+}
+
+// evictEach evicts the pods pick returns a reason for, node by node,
+// skipping the rest of a node at its limit and stopping at the total.
+func (c *pluginCtx) evictEach(pods func(node string) []*api.Pod, pick func(p *api.Pod, n *api.Node) string) error {
+	for _, n := range c.v.nodes {
+		for _, p := range pods(n.Name) {
+			why := pick(p, n)
+			if why == "" {
+				continue
+			}
+			if err := c.evict(p, why); err != nil {
+				if le, ok := err.(*limitError); ok {
+					if le.kind == limitTotal {
+						return err
+					}
+					if le.kind == limitNode {
+						break
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// nodeTaints is RemovePodsViolatingNodeTaints (node_taint.go): pods that
+// do not tolerate a NoSchedule taint (and PreferNoSchedule with
+// includePreferNoSchedule) of their node, minus excluded / only included
+// taints ("key" or "key=value").
+func nodeTaints(c *pluginCtx, args *NodeTaintsArgs) error {
+	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	match := func(list []string, t *api.Taint) bool {
+		for _, s := range list {
+			k, v, hasV := strings.Cut(s, "=")
+			if k == t.Key && (!hasV || v == t.Value) {
+				return true
+			}
+		}
+		return false
+	}
+	taintFilter := func(t *api.Taint) bool {
+		if !(t.Effect == api.TaintEffectNoSchedule || (args.IncludePreferNoSchedule && t.Effect == api.TaintEffectPreferNoSchedule)) {
+			return false
+		}
+		if args.IncludedTaints != nil {
+			return match(args.IncludedTaints, t)
+		}
+		return !match(args.ExcludedTaints, t)
+	}
+	return c.evictEach(func(n string) []*api.Pod { return c.v.on[n] }, func(p *api.Pod, n *api.Node) string {
+		if !filter(p) {
+			return ""
+		}
+		if t, bad := api.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, taintFilter); bad {
+			return fmt.Sprintf("pod does not tolerate taint %s of node %s", t.String(), n.Name)
+		}
+		return ""
+	})
+}
+
+// nodeAffinity is RemovePodsViolatingNodeAffinity (node_affinity.go):
+// requiredDuring…: the pod's node no longer matches its nodeSelector /
+// required affinity and some node does; preferredDuring…: another node
+// the pod fits scores a higher preferred-affinity weight.
+func nodeAffinity(c *pluginCtx, args *NodeAffinityArgs) error {
+	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	for _, typ := range args.NodeAffinityType {
+		var pick func(p *api.Pod, n *api.Node) string
+		switch typ {
+		case requiredAffinity:
+			pick = func(p *api.Pod, n *api.Node) string {
+				if !filter(p) || !hasRequiredAffinity(p) || api.PodMatchesNodeSelectorAndAffinityTerms(p, n) || !c.v.fitsAnyNode(p, c.v.nodes) {
+					return ""
+				}
+				return fmt.Sprintf("node %s no longer matches the pod's %s node affinity, and another node does", n.Name, typ)
+			}
+		case preferredAffinity:
+			pick = func(p *api.Pod, n *api.Node) string {
+				a := p.Spec.Affinity
+				if !filter(p) || a == nil || a.NodeAffinity == nil || len(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution) == 0 {
+					return ""
+				}
+				if c.v.nodeFit(p, n) != "" {
+					return ""
+				}
+				here, best, bestNode := preferredWeight(p, n), int32(0), ""
+				for _, o := range c.v.nodes {
+					if w := preferredWeight(p, o); w > best && c.v.nodeFit(p, o) == "" {
+						best, bestNode = w, o.Name
+					}
+				}
+				if best <= here {
+					return ""
+				}
+				return fmt.Sprintf("preferred node affinity weighs node %s at %d, node %s at %d", n.Name, here, bestNode, best)
+			}
+		default:
+			continue
+		}
+		if err := c.evictEach(func(n string) []*api.Pod { return c.v.on[n] }, pick); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func hasRequiredAffinity(p *api.Pod) bool {
+	if len(p.Spec.NodeSelector) > 0 {
+		return true
+	}
+	a := p.Spec.Affinity
+	return a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil
+}
+
+func preferredWeight(p *api.Pod, n *api.Node) int32 {
+	var w int32
+	for i := range p.Spec.Affinity.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution {
+		t := &p.Spec.Affinity.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution[i]
+		if api.MatchNodeSelectorTerm(n, &t.Preference) {
+			w += t.Weight
+		}
+	}
+	return w
+}
+
+// interPodAntiAffinity is RemovePodsViolatingInterPodAntiAffinity
+// (pod_antiaffinity.go): lowest priority first, a pod whose required
+// anti-affinity selects another pod in the same topology domain is
+// evicted (and no longer counts for the others).
+func interPodAntiAffinity(c *pluginCtx, args *InterPodAntiAffinityArgs) error {
+	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	gone := map[*api.Pod]bool{}
+	for _, n := range c.v.nodes {
+		pods := append([]*api.Pod(nil), c.v.on[n.Name]...)
+		sortByPriorityLowToHigh(pods)
+		for _, p := range pods {
+			other := c.antiAffinityViolation(p, n, gone)
+			if other == "" || !filter(p) {
+				continue
+			}
+			err := c.evict(p, fmt.Sprintf("pod's required anti-affinity selects %s in the same topology domain", other))
+			if err == nil {
+				gone[p] = true
+				continue
+			}
+			if le, ok := err.(*limitError); ok {
+				if le.kind == limitTotal {
+					return err
+				}
+				if le.kind == limitNode {
+					break
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// antiAffinityViolation is utils.CheckPodsWithAntiAffinityExist: the
+// first other pod a required anti-affinity term of p selects on a node
+// sharing the term's topology value with p's node.
+func (c *pluginCtx) antiAffinityViolation(p *api.Pod, n *api.Node, gone map[*api.Pod]bool) string {
+	a := p.Spec.Affinity
+	if a == nil || a.PodAntiAffinity == nil {
+		return ""
+	}
+	for i := range a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
+		term := &a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[i]
+		sel, err := api.CompileSelector(term.LabelSelector)
+		if err != nil {
+			continue
+		}
+		val, ok := n.Labels[term.TopologyKey]
+		if !ok {
+			continue
+		}
+		for _, o := range c.v.nodes {
+			if o.Labels[term.TopologyKey] != val {
+				continue
+			}
+			if _, has := o.Labels[term.TopologyKey]; !has {
+				continue
+			}
+			for _, q := range c.v.on[o.Name] {
+				if q == p || gone[q] || c.v.terminating(q) {
+					continue
+				}
+				if termNamespaces(p, term, q.Namespace) && sel.Matches(q.Labels) {
+					return "pod/" + q.Namespace + "/" + q.Name
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// tooManyRestarts is RemovePodsHavingTooManyRestarts
+// (toomanyrestarts.go): restarts summed over containers (and init
+// containers with includingInitContainers) at or above the threshold.
+func tooManyRestarts(c *pluginCtx, args *TooManyRestartsArgs) error {
+	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	return c.evictEach(func(n string) []*api.Pod { return c.v.on[n] }, func(p *api.Pod, _ *api.Node) string {
+		if !filter(p) || (len(args.States) > 0 && !contains(args.States, p.Status.Phase)) {
+			return ""
+		}
+		var restarts int32
+		for _, s := range p.Status.ContainerStatuses {
+			restarts += s.RestartCount
+		}
+		if restarts < args.PodRestartThreshold {
+			return ""
+		}
+		return fmt.Sprintf("containers restarted %d times, at or above podRestartThreshold %d", restarts, args.PodRestartThreshold)
+	})
+}
+
+// podLifeTime is PodLifeTime (pod_lifetime.go): pods older than
+// maxPodLifeTimeSeconds, oldest first.
+func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
+	if args.MaxPodLifeTimeSeconds == nil {
+		return nil
+	}
+	maxAge := time.Duration(*args.MaxPodLifeTimeSeconds) * time.Second
+	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	var pods []*api.Pod
+	for _, n := range c.v.nodes {
+		for _, p := range c.v.allOn[n.Name] {
+			if filter(p) && (len(args.States) == 0 || contains(args.States, p.Status.Phase)) && c.v.now.Sub(p.CreationTimestamp) > maxAge {
+				pods = append(pods, p)
+			}
+		}
+	}
+	sort.SliceStable(pods, func(i, j int) bool { return pods[i].CreationTimestamp < pods[j].CreationTimestamp })
+	limited := map[string]bool{}
+	for _, p := range pods {
+		if limited[p.Spec.NodeName] {
+			continue
+		}
+		err := c.evict(p, fmt.Sprintf("pod is %s old, more than maxPodLifeTimeSeconds %d", c.v.now.Sub(p.CreationTimestamp), *args.MaxPodLifeTimeSeconds))
+		if le, ok := err.(*limitError); ok {
+			if le.kind == limitTotal {
+				return err
+			}
+			if le.kind == limitNode {
+				limited[p.Spec.NodeName] = true
+			}
+		}
+	}
+	return nil
+}
+
+// failedPods is RemoveFailedPods (failedpods.go): pods in phase Failed,
+// optionally only with listed reasons, older than
+// minPodLifetimeSeconds, not owned by an excluded kind.
+func failedPods(c *pluginCtx, args *FailedPodsArgs) error {
+	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	return c.evictEach(func(n string) []*api.Pod { return c.v.allOn[n] }, func(p *api.Pod, _ *api.Node) string {
+		if p.Status.Phase != api.PodFailed || !filter(p) || excludedOwnerKind(p.OwnerReferences, args.ExcludeOwnerKinds) {
+			return ""
+		}
+		if len(args.Reasons) > 0 && !contains(args.Reasons, p.Status.Reason) {
+			return ""
+		}
+		if m := args.MinPodLifetimeSeconds; m != nil {
+			if p.Status.StartTime == nil || c.v.now.Sub(*p.Status.StartTime) < time.Duration(*m)*time.Second {
+				return ""
+			}
+		}
+		why := "pod is in phase Failed"
+		if p.Status.Reason != "" {
+			why += " (reason " + p.Status.Reason + ")"
+		}
+		return why
+	})
+}

@@ -1,0 +1,118 @@
+package descheduler
+
+import (
+	"fmt"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// noScheduleOrExecute is the taint filter NodeFit and the topology
+// spread's nodeTaintsPolicy use: only NoSchedule and NoExecute repel.
+func noScheduleOrExecute(t *api.Taint) bool {
+	return t.Effect == api.TaintEffectNoSchedule || t.Effect == api.TaintEffectNoExecute
+}
+
+// nodeFit is node.NodeFit (pkg/descheduler/node/node.go:134): the subset
+// of the scheduler's filters the descheduler checks before evicting, in
+// its order (fastest first). It returns why the pod does not fit, or "".
+func (v *view) nodeFit(p *api.Pod, n *api.Node) string {
+	if n.Spec.Unschedulable {
+		return "node is not schedulable"
+	}
+	if !api.PodMatchesNodeSelectorAndAffinityTerms(p, n) {
+		return "pod node selector does not match the node label"
+	}
+	if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, noScheduleOrExecute); bad {
+		return "pod does not tolerate taints on the node"
+	}
+	if v.matchesAntiAffinityOn(p, n) {
+		return "pod matches inter-pod anti-affinity rule of other pod on node"
+	}
+	if p.Spec.NodeName != n.Name {
+		if why := v.fitsRequest(p, n); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// fitsRequest is node.fitsRequest: every resource the pod requests, and
+// one pod slot, must be left on the node.
+func (v *view) fitsRequest(p *api.Pod, n *api.Node) string {
+	alloc := allocatableOf(n)
+	used := v.requested[n.Name]
+	for name, q := range v.request(p) {
+		if name == api.ResourcePods {
+			continue
+		}
+		if q > alloc[name]-used[name] {
+			return fmt.Sprintf("insufficient %s", name)
+		}
+	}
+	if alloc[api.ResourcePods]-used[api.ResourcePods] <= 0 {
+		return "insufficient pods"
+	}
+	return ""
+}
+
+// matchesAntiAffinityOn is node.podMatchesInterPodAntiAffinity
+// (node.go:384): one of the pod's required anti-affinity terms selects a
+// pod already on the node and the node has the term's topology key.
+func (v *view) matchesAntiAffinityOn(p *api.Pod, n *api.Node) bool {
+	a := p.Spec.Affinity
+	if a == nil || a.PodAntiAffinity == nil {
+		return false
+	}
+	for i := range a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
+		term := &a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[i]
+		sel, err := api.CompileSelector(term.LabelSelector)
+		if err != nil {
+			continue
+		}
+		for _, q := range v.on[n.Name] {
+			if q.Name == p.Name && q.Namespace == p.Namespace {
+				continue
+			}
+			if !termNamespaces(p, term, q.Namespace) || !sel.Matches(q.Labels) {
+				continue
+			}
+			if _, ok := n.Labels[term.TopologyKey]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// termNamespaces is utils.GetNamespacesFromPodAffinityTerm: the term's
+// namespaces, or the pod's own when it lists none.
+func termNamespaces(p *api.Pod, term *api.PodAffinityTerm, ns string) bool {
+	if len(term.Namespaces) == 0 {
+		return ns == p.Namespace
+	}
+	return contains(term.Namespaces, ns)
+}
+
+// fitsAnyOtherNode is node.PodFitsAnyOtherNode: the pod fits one of nodes
+// other than its own.
+func (v *view) fitsAnyOtherNode(p *api.Pod, nodes []*api.Node) bool {
+	for _, n := range nodes {
+		if n.Name == p.Spec.NodeName {
+			continue
+		}
+		if v.nodeFit(p, n) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// fitsAnyNode is node.PodFitsAnyNode.
+func (v *view) fitsAnyNode(p *api.Pod, nodes []*api.Node) bool {
+	for _, n := range nodes {
+		if v.nodeFit(p, n) == "" {
+			return true
+		}
+	}
+	return false
+}

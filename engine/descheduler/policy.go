@@ -1,0 +1,331 @@
+package descheduler
+
+import (
+	"fmt"
+	"time"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// Plugin names (pkg/framework/plugins/*/…go PluginName).
+const (
+	DefaultEvictorName       = "DefaultEvictor"
+	TopologySpreadName       = "RemovePodsViolatingTopologySpreadConstraint"
+	DuplicatesName           = "RemoveDuplicates"
+	LowNodeUtilizationName   = "LowNodeUtilization"
+	HighNodeUtilizationName  = "HighNodeUtilization"
+	NodeTaintsName           = "RemovePodsViolatingNodeTaints"
+	NodeAffinityName         = "RemovePodsViolatingNodeAffinity"
+	InterPodAntiAffinityName = "RemovePodsViolatingInterPodAntiAffinity"
+	TooManyRestartsName      = "RemovePodsHavingTooManyRestarts"
+	PodLifeTimeName          = "PodLifeTime"
+	FailedPodsName           = "RemoveFailedPods"
+)
+
+// BalancePlugins and DeschedulePlugins are the plugins each extension
+// point accepts (their register.go: which interface each implements).
+var (
+	BalancePlugins    = []string{DuplicatesName, TopologySpreadName, LowNodeUtilizationName, HighNodeUtilizationName}
+	DeschedulePlugins = []string{NodeTaintsName, NodeAffinityName, InterPodAntiAffinityName, TooManyRestartsName, PodLifeTimeName, FailedPodsName}
+)
+
+// Policy is descheduler/v1alpha2 DeschedulerPolicy (pkg/api/v1alpha2/types.go).
+type Policy struct {
+	Profiles []Profile
+	// NodeSelector limits the nodes a pass works on (a label selector in
+	// its string form, as the --node-selector flag / policy field).
+	NodeSelector *api.Selector
+	// Eviction limits over a whole pass (nil ⇒ unlimited).
+	MaxNoOfPodsToEvictPerNode      *uint
+	MaxNoOfPodsToEvictPerNamespace *uint
+	MaxNoOfPodsToEvictTotal        *uint
+	// EvictionFailureEventNotification records an EvictionFailed event
+	// when an eviction is refused.
+	EvictionFailureEventNotification bool
+	// GracePeriodSeconds overrides the pods' grace period (nil ⇒ theirs).
+	GracePeriodSeconds *int64
+}
+
+// Profile is one DeschedulerProfile: its plugins per extension point and
+// their args (pluginConfig). A plugin enabled without pluginConfig uses
+// its defaults (Defaults*).
+type Profile struct {
+	Name       string
+	Deschedule []string
+	Balance    []string
+	Evictor    EvictorArgs
+	Args       PluginArgs
+}
+
+// PluginArgs holds each plugin's args (pluginConfig[].args).
+type PluginArgs struct {
+	TopologySpread       TopologySpreadArgs
+	Duplicates           DuplicatesArgs
+	LowNodeUtilization   LowNodeUtilizationArgs
+	HighNodeUtilization  HighNodeUtilizationArgs
+	NodeTaints           NodeTaintsArgs
+	NodeAffinity         NodeAffinityArgs
+	InterPodAntiAffinity InterPodAntiAffinityArgs
+	TooManyRestarts      TooManyRestartsArgs
+	PodLifeTime          PodLifeTimeArgs
+	FailedPods           FailedPodsArgs
+}
+
+// Namespaces is api.Namespaces: include or exclude (not both).
+type Namespaces struct {
+	Include []string
+	Exclude []string
+}
+
+// allows reports whether a namespace passes the include/exclude lists
+// (podutil.Options WithNamespaces / WithoutNamespaces).
+func (n *Namespaces) allows(ns string) bool {
+	if n == nil {
+		return true
+	}
+	if len(n.Include) > 0 {
+		return contains(n.Include, ns)
+	}
+	return !contains(n.Exclude, ns)
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// PriorityThreshold is api.PriorityThreshold: a value or a class name.
+type PriorityThreshold struct {
+	Value *int32
+	Name  string
+}
+
+// EvictorArgs is DefaultEvictorArgs (defaultevictor/types.go). The
+// deprecated booleans are the fields podlab documents (they map onto
+// podProtections exactly as legacyGetPodProtections does).
+type EvictorArgs struct {
+	NodeSelector            *api.Selector
+	LabelSelector           *api.Selector
+	PriorityThreshold       *PriorityThreshold
+	NodeFit                 bool
+	MinReplicas             uint
+	MinPodAge               *time.Duration
+	NoEvictionPolicy        string // "", "Preferred" or "Mandatory"
+	EvictLocalStoragePods   bool
+	EvictDaemonSetPods      bool
+	EvictSystemCriticalPods bool
+	IgnorePvcPods           bool
+	IgnorePodsWithoutPDB    bool
+	EvictFailedBarePods     bool
+	// PodProtections (defaultDisabled / extraEnabled) override the
+	// booleans when either list is non-empty.
+	DefaultDisabled []string
+	ExtraEnabled    []string
+}
+
+// TopologySpreadArgs is RemovePodsViolatingTopologySpreadConstraintArgs.
+type TopologySpreadArgs struct {
+	Namespaces    *Namespaces
+	LabelSelector *api.Selector
+	// Constraints lists the whenUnsatisfiable values to balance; default
+	// [DoNotSchedule] (defaults.go).
+	Constraints []string
+	// TopologyBalanceNodeFit (default true) skips pods that fit no node
+	// of a domain below the ideal average.
+	TopologyBalanceNodeFit *bool
+}
+
+// DuplicatesArgs is RemoveDuplicatesArgs.
+type DuplicatesArgs struct {
+	Namespaces        *Namespaces
+	ExcludeOwnerKinds []string
+}
+
+// Thresholds are resource percentages (api.ResourceThresholds): cpu,
+// memory, pods and extended resources.
+type Thresholds map[string]float64
+
+// LowNodeUtilizationArgs is LowNodeUtilizationArgs (nodeutilization/types.go).
+type LowNodeUtilizationArgs struct {
+	UseDeviationThresholds bool
+	Thresholds             Thresholds
+	TargetThresholds       Thresholds
+	NumberOfNodes          int
+	EvictableNamespaces    *Namespaces
+	// EvictionLimitsNode is evictionLimits.node: evictions per node per pass.
+	EvictionLimitsNode *uint
+}
+
+// HighNodeUtilizationArgs is HighNodeUtilizationArgs.
+type HighNodeUtilizationArgs struct {
+	Thresholds          Thresholds
+	NumberOfNodes       int
+	EvictableNamespaces *Namespaces
+}
+
+// NodeTaintsArgs is RemovePodsViolatingNodeTaintsArgs.
+type NodeTaintsArgs struct {
+	Namespaces              *Namespaces
+	LabelSelector           *api.Selector
+	IncludePreferNoSchedule bool
+	ExcludedTaints          []string // "key" or "key=value"
+	IncludedTaints          []string
+}
+
+// NodeAffinityArgs is RemovePodsViolatingNodeAffinityArgs.
+type NodeAffinityArgs struct {
+	Namespaces       *Namespaces
+	LabelSelector    *api.Selector
+	NodeAffinityType []string // requiredDuringSchedulingIgnoredDuringExecution, preferredDuringSchedulingIgnoredDuringExecution
+}
+
+// InterPodAntiAffinityArgs is RemovePodsViolatingInterPodAntiAffinityArgs.
+type InterPodAntiAffinityArgs struct {
+	Namespaces    *Namespaces
+	LabelSelector *api.Selector
+}
+
+// TooManyRestartsArgs is RemovePodsHavingTooManyRestartsArgs.
+type TooManyRestartsArgs struct {
+	Namespaces              *Namespaces
+	LabelSelector           *api.Selector
+	PodRestartThreshold     int32
+	IncludingInitContainers bool
+	States                  []string
+}
+
+// PodLifeTimeArgs is PodLifeTimeArgs.
+type PodLifeTimeArgs struct {
+	Namespaces            *Namespaces
+	LabelSelector         *api.Selector
+	MaxPodLifeTimeSeconds *uint
+	States                []string
+}
+
+// FailedPodsArgs is RemoveFailedPodsArgs.
+type FailedPodsArgs struct {
+	Namespaces              *Namespaces
+	LabelSelector           *api.Selector
+	ExcludeOwnerKinds       []string
+	MinPodLifetimeSeconds   *uint
+	Reasons                 []string
+	ExitCodes               []int32
+	IncludingInitContainers bool
+}
+
+// Validate checks the policy as upstream's validateDeschedulerConfiguration
+// and the plugins' validation.go do, returning every problem with the
+// path of the field at fault.
+func (p *Policy) Validate() []FieldError {
+	var errs []FieldError
+	names := map[string]bool{}
+	for i := range p.Profiles {
+		pr := &p.Profiles[i]
+		at := fmt.Sprintf("profiles[%d]", i)
+		if pr.Name == "" {
+			errs = append(errs, FieldError{at + ".name", "a profile needs a name"})
+		} else if names[pr.Name] {
+			errs = append(errs, FieldError{at + ".name", fmt.Sprintf("profile %q is defined twice", pr.Name)})
+		}
+		names[pr.Name] = true
+		for j, n := range pr.Deschedule {
+			if !contains(DeschedulePlugins, n) {
+				errs = append(errs, FieldError{fmt.Sprintf("%s.plugins.deschedule.enabled[%d]", at, j), fmt.Sprintf("%q is not a deschedule plugin (they are %v)", n, DeschedulePlugins)})
+			}
+		}
+		for j, n := range pr.Balance {
+			if !contains(BalancePlugins, n) {
+				errs = append(errs, FieldError{fmt.Sprintf("%s.plugins.balance.enabled[%d]", at, j), fmt.Sprintf("%q is not a balance plugin (they are %v)", n, BalancePlugins)})
+			}
+		}
+		errs = append(errs, pr.Args.validate(at+".pluginConfig")...)
+	}
+	return errs
+}
+
+// FieldError is a validation error at a field path.
+type FieldError struct {
+	Path    string
+	Message string
+}
+
+func (e FieldError) Error() string { return e.Path + ": " + e.Message }
+
+func (a *PluginArgs) validate(at string) []FieldError {
+	var errs []FieldError
+	ns := func(name string, n *Namespaces) {
+		if n != nil && len(n.Include) > 0 && len(n.Exclude) > 0 {
+			errs = append(errs, FieldError{at + "." + name + ".namespaces", "only one of Include/Exclude namespaces can be set"})
+		}
+	}
+	ns(TopologySpreadName, a.TopologySpread.Namespaces)
+	ns(DuplicatesName, a.Duplicates.Namespaces)
+	ns(NodeTaintsName, a.NodeTaints.Namespaces)
+	ns(NodeAffinityName, a.NodeAffinity.Namespaces)
+	ns(InterPodAntiAffinityName, a.InterPodAntiAffinity.Namespaces)
+	ns(TooManyRestartsName, a.TooManyRestarts.Namespaces)
+	ns(PodLifeTimeName, a.PodLifeTime.Namespaces)
+	ns(FailedPodsName, a.FailedPods.Namespaces)
+	for _, c := range a.TopologySpread.Constraints {
+		if c != api.DoNotSchedule && c != api.ScheduleAnyway {
+			errs = append(errs, FieldError{at + "." + TopologySpreadName + ".constraints", fmt.Sprintf("constraint %q is not one of %v", c, []string{api.DoNotSchedule, api.ScheduleAnyway})})
+		}
+	}
+	errs = append(errs, a.LowNodeUtilization.validate(at+"."+LowNodeUtilizationName)...)
+	for name, v := range a.HighNodeUtilization.Thresholds {
+		if v < 0 || v > 100 {
+			errs = append(errs, FieldError{at + "." + HighNodeUtilizationName + ".thresholds." + name, fmt.Sprintf("%v percentage not in [0, 100] range", name)})
+		}
+	}
+	if a.NodeTaints.IncludedTaints != nil && a.NodeTaints.ExcludedTaints != nil {
+		errs = append(errs, FieldError{at + "." + NodeTaintsName, "either includedTaints or excludedTaints can be set, but not both"})
+	}
+	for _, t := range a.NodeAffinity.NodeAffinityType {
+		if t != requiredAffinity && t != preferredAffinity {
+			errs = append(errs, FieldError{at + "." + NodeAffinityName + ".nodeAffinityType", fmt.Sprintf("nodeAffinityType %q is not supported", t)})
+		}
+	}
+	for _, s := range a.PodLifeTime.States {
+		if !contains(podLifeTimeStates, s) {
+			errs = append(errs, FieldError{at + "." + PodLifeTimeName + ".states", fmt.Sprintf("states must be one of %v", podLifeTimeStates)})
+		}
+	}
+	return errs
+}
+
+func (a *LowNodeUtilizationArgs) validate(at string) []FieldError {
+	var errs []FieldError
+	check := func(field string, t Thresholds) {
+		for name, v := range t {
+			if v < 0 || v > 100 {
+				errs = append(errs, FieldError{at + "." + field + "." + name, fmt.Sprintf("%v percentage not in [0, 100] range", name)})
+			}
+		}
+	}
+	check("thresholds", a.Thresholds)
+	check("targetThresholds", a.TargetThresholds)
+	if a.Thresholds == nil && a.TargetThresholds == nil {
+		return errs
+	}
+	// validation.go: thresholds and targetThresholds name the same
+	// resources, and each threshold is at most its target.
+	if len(a.Thresholds) != len(a.TargetThresholds) {
+		errs = append(errs, FieldError{at, "thresholds and targetThresholds configured different resources"})
+		return errs
+	}
+	for name, v := range a.Thresholds {
+		t, ok := a.TargetThresholds[name]
+		if !ok {
+			errs = append(errs, FieldError{at, "thresholds and targetThresholds configured different resources"})
+			continue
+		}
+		if v > t {
+			errs = append(errs, FieldError{at + ".thresholds." + name, fmt.Sprintf("thresholds' %v percentage is greater than targetThresholds'", name)})
+		}
+	}
+	return errs
+}
