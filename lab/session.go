@@ -243,8 +243,6 @@ func (s *Session) schedulerFactory(base scheduler.Config) engine.SchedulerFactor
 		// The running lab preempts like a running kube-scheduler (upstream's
 		// candidate window); `podlab schedule` dry-runs every candidate.
 		cfg.PreemptionWindow = preemption.UpstreamWindow
-		// Not kept in s.sched here: engines are also built by Clone for
-		// checkpoints; use() reads the live engine's.
 		sched, err := scheduler.Build(cfg, snap)
 		if err != nil {
 			// the configuration was checked when it was loaded or set
@@ -252,6 +250,8 @@ func (s *Session) schedulerFactory(base scheduler.Config) engine.SchedulerFactor
 			cfg.Profiles = nil
 			sched = scheduler.New(cfg, snap)
 		}
+		// Not kept in s.sched here: engines are also built by Clone for
+		// checkpoints and forks; use() reads the live engine's.
 		return sched
 	}
 }
