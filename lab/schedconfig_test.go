@@ -400,3 +400,15 @@ profiles:
 		t.Errorf("node-2 verdict lacks the enforced-affinity reason: %+v", ex.Nodes)
 	}
 }
+
+// TestConfigConstructionErrorOnLoad: what only building the framework
+// finds is reported when the file loads, at the document, with the
+// framework's message.
+func TestConfigConstructionErrorOnLoad(t *testing.T) {
+	data := "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n---\napiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n    multiPoint:\n      disabled: [{name: DefaultBinder}]\n"
+	_, err := LoadFile("s.yaml", []byte(data))
+	want := `s.yaml:5:1: KubeSchedulerConfiguration: creating profile for scheduler name default-scheduler: at least one bind plugin is needed for profile with scheduler name "default-scheduler"`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+}
