@@ -3,11 +3,14 @@ package lab
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
 	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/scheduler"
+	"podlab.dev/podlab/lab/manifest"
 )
 
 const twoProfilesScenario = `apiVersion: podlab/v1
@@ -410,5 +413,17 @@ func TestConfigConstructionErrorOnLoad(t *testing.T) {
 	want := `s.yaml:5:1: KubeSchedulerConfiguration: creating profile for scheduler name default-scheduler: at least one bind plugin is needed for profile with scheduler name "default-scheduler"`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+}
+
+// TestPluginNamesAgree: the names lab/manifest validates against are the
+// scheduler's registry.
+func TestPluginNamesAgree(t *testing.T) {
+	a := manifest.InTreePluginNames()
+	b := scheduler.RegisteredPlugins()
+	sort.Strings(a)
+	sort.Strings(b)
+	if strings.Join(a, ",") != strings.Join(b, ",") {
+		t.Fatalf("manifest %v\nscheduler %v", a, b)
 	}
 }
