@@ -29,9 +29,10 @@ Usage:
   podlab tui [-f FILE|PRESET] [flags] the same
   podlab explain  -f FILE [--pod NAME] [-o text|json] [--seed N] [--tie-break random|name]
   podlab schedule -f FILE [-o text|json] [--seed N] [--tie-break random|name] [--no-preempt]
-  podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json]
+  podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json] [--metrics [-o csv|json]]
   podlab compare  -f FILE [--a CHANGE]... [--b CHANGE]... [--for 5m] [--do "CMD"]... [-o text|json]
                                       fork at t=0, give each lane its changes, run both, print what differs
+  podlab describe -f FILE --pod NAME [--at 2m] [--do "CMD"]...      kubectl describe pod at a virtual time
   podlab check    -f FILE [--solutions] [--seed N] [--do "CMD"]...   exit 0 when every lesson check passes
   podlab validate -f FILE                                           check a file without running it
   podlab presets                      list the built-in scenarios (lessons)
@@ -44,6 +45,7 @@ FILE may be "-" for standard input (e.g. kubectl get nodes,pods -A -o yaml | pod
 
 Flags for the lab:
   --seed N       random seed for tie-breaking (default: the scenario's)
+  --scheduler-config FILE  a KubeSchedulerConfiguration to schedule with (overrides the scenario's)
   --speed X      virtual seconds per real second, ¼ to 64 (default: the scenario's, else 1)
   --theme NAME   dark, light, projector or colorblind (default: from the terminal)
 `
@@ -66,6 +68,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return cmdExplain(rest, stdin, stdout, stderr)
 		case "schedule":
 			return cmdSchedule(rest, stdin, stdout, stderr)
+		case "describe":
+			return cmdDescribe(rest, stdin, stdout, stderr)
 		case "run":
 			return cmdRun(rest, stdin, stdout, stderr)
 		case "check":
@@ -97,8 +101,14 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("podlab "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	schedulerConfigFlag = ""
+	fs.StringVar(&schedulerConfigFlag, "scheduler-config", "", "KubeSchedulerConfiguration file (overrides the scenario's)")
 	return fs
 }
+
+// schedulerConfigFlag is the --scheduler-config every command accepts;
+// openScenario applies it.
+var schedulerConfigFlag string
 
 // parse parses flags, allowing them after positional words too.
 func parse(fs *flag.FlagSet, args []string, stderr io.Writer) (int, bool) {
@@ -121,6 +131,9 @@ func openScenario(path string, stdin io.Reader, stderr io.Writer, cmd string) (*
 		return nil, 2
 	}
 	f, err := lab.OpenOrPreset(path, stdin)
+	if err == nil && schedulerConfigFlag != "" {
+		err = f.UseSchedulerConfigFile(schedulerConfigFlag)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return nil, 2
@@ -251,7 +264,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&seed, "seed", "random seed (default: the scenario's)")
 	fs.StringVar(&opts.TieBreak, "tie-break", "", "random or name")
 	fs.Var(&do, "do", "command to apply at t=0 (repeatable; `advance D` moves time between them)")
-	fs.StringVar(&opts.Output, "o", "text", "output: text or json")
+	fs.StringVar(&opts.Output, "o", "", "output: text or json (with --metrics: csv or json)")
+	fs.BoolVar(&opts.Metrics, "metrics", false, "write the cluster's time series (every virtual second) instead of the events")
 	if code, ok := parse(fs, args, stderr); !ok {
 		return code
 	}

@@ -12,6 +12,7 @@ import (
 	"podlab.dev/podlab/conformance/real"
 	"podlab.dev/podlab/conformance/result"
 	"podlab.dev/podlab/conformance/scenario"
+	"podlab.dev/podlab/lab"
 )
 
 // Outcome is the comparison of one scenario.
@@ -77,7 +78,8 @@ func Check(name string, data []byte, opts Options) *Outcome {
 		return o
 	}
 	defer rr.Close()
-	pr := podside.New(ps, podside.Options{DisablePreemption: opts.DisablePreemption, SpreadSelectors: ps.OwnerSelectors()})
+	pr := podside.New(ps, podside.Options{DisablePreemption: opts.DisablePreemption, SpreadSelectors: ps.OwnerSelectors(),
+		Profiles: lab.SchedulerProfiles(ps.SchedulerConfig)})
 	if len(rs.Pending) != len(ps.Pending) {
 		o.Err = fmt.Errorf("pending pods: real side has %d, podlab %d", len(rs.Pending), len(ps.Pending))
 		return o

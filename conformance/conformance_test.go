@@ -184,3 +184,35 @@ func envInt(t *testing.T, name string, def int) int {
 	}
 	return n
 }
+
+// TestGeneratedPolicy runs generated scenarios that carry a random
+// KubeSchedulerConfiguration (gen.Config.Policy: strategies, shapes,
+// resource weights, ignored resources, score weights, disabled score and
+// filter plugins, InterPodAffinity and PodTopologySpread args): the real
+// side loads it with the scheduler's config scheme and validation,
+// podlab through lab/manifest and lab.SchedulerProfiles. Every one must
+// agree (CONFORMANCE_POLICY_N, default 200).
+func TestGeneratedPolicy(t *testing.T) {
+	n := envInt(t, "CONFORMANCE_POLICY_N", 200)
+	seed := envInt(t, "CONFORMANCE_SEED", 1)
+	if testing.Short() {
+		n = min(n, 30)
+	}
+	failed := 0
+	for i := 0; i < n; i++ {
+		cfg := gen.Mixed(i)
+		cfg.Policy = true
+		data := gen.Scenario(uint64(seed), i, cfg)
+		name := fmt.Sprintf("p%d-%d", seed, i)
+		if o := Check(name, data, Options{}); !o.Agree() {
+			failed++
+			if failed <= 3 {
+				t.Errorf("scenario %s: podlab disagrees with kube-scheduler:\n%s\n--- scenario (go run ./cmd/gen -policy -seed %d -n %d) ---\n%s",
+					name, o.Report(), seed, i+1, data)
+			}
+		}
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d generated scenarios with a policy disagree (first 3 shown)", failed, n)
+	}
+}

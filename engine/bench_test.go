@@ -10,8 +10,25 @@ import (
 	"podlab.dev/podlab/engine/kubelet"
 )
 
-// dayCluster is 500 nodes with 5,000 running pods.
-func dayCluster(b *testing.B, factory SchedulerFactory) (*Engine, []string) {
+// withProbes gives a day pod readiness and liveness probes (every 10 s),
+// a 20 s warm-up, and to one pod in 50 a liveness failure after 5 minutes
+// (restarts, CrashLoopBackOff), when probes is set.
+func withProbes(p *api.Pod, i int, probes bool) *api.Pod {
+	if !probes {
+		return p
+	}
+	c := &p.Spec.Containers[0]
+	c.ReadinessProbe = &api.Probe{Handler: "httpGet", PeriodSeconds: 10}
+	c.LivenessProbe = &api.Probe{Handler: "httpGet", PeriodSeconds: 10, InitialDelaySeconds: 30}
+	p.Annotations[kubelet.AnnotationReadyAfter] = "20s"
+	if i%50 == 0 {
+		p.Annotations[kubelet.AnnotationLivenessFailsAt] = "5m"
+	}
+	return p
+}
+
+// dayClusterProbes is 500 nodes with 5,000 running pods (withProbes).
+func dayClusterProbes(b *testing.B, factory SchedulerFactory, probes bool) (*Engine, []string) {
 	e := New(Config{Seed: 1, NewScheduler: factory})
 	var names []string
 	for i := 0; i < 500; i++ {
@@ -24,7 +41,7 @@ func dayCluster(b *testing.B, factory SchedulerFactory) (*Engine, []string) {
 		p := pod(name).on(fmt.Sprintf("node-%03d", i%500)).label("app", fmt.Sprintf("app-%d", i%50)).
 			req("500m", "1Gi").owner("ReplicaSet", fmt.Sprintf("app-%d", i%50)).
 			ann(kubelet.AnnotationMemoryUsage, fmt.Sprintf("%d%%", 80+i%60)).obj()
-		must(b, e.CreatePod(p))
+		must(b, e.CreatePod(withProbes(p, i, probes)))
 		names = append(names, "default/"+name)
 	}
 	return e, names
@@ -34,9 +51,16 @@ func dayCluster(b *testing.B, factory SchedulerFactory) (*Engine, []string) {
 // with 1 pod/s create/delete churn, a memory-pressure episode every 10
 // minutes and a NotReady flap every 5 minutes (one in four outlasts the
 // 300 s default toleration).
-func BenchmarkDay(b *testing.B) {
+func BenchmarkDay(b *testing.B) { benchDay(b, false) }
+
+// BenchmarkDayProbes is BenchmarkDay with readiness and liveness probes
+// on every pod (withProbes): one pod in 50 crash-loops on its liveness
+// probe, every pod warms up behind its readiness probe.
+func BenchmarkDayProbes(b *testing.B) { benchDay(b, true) }
+
+func benchDay(b *testing.B, probes bool) {
 	for i := 0; i < b.N; i++ {
-		e, live := dayCluster(b, DefaultScheduler)
+		e, live := dayClusterProbes(b, DefaultScheduler, probes)
 		r := rand.New(rand.NewPCG(1, 2))
 		next := 5000
 		type undo struct {
@@ -55,8 +79,8 @@ func BenchmarkDay(b *testing.B) {
 			name := fmt.Sprintf("pod-%05d", next)
 			next++
 			live[k] = "default/" + name
-			_ = e.CreatePod(pod(name).label("app", fmt.Sprintf("app-%d", next%50)).req("500m", "1Gi").
-				owner("ReplicaSet", fmt.Sprintf("app-%d", next%50)).ann(kubelet.AnnotationMemoryUsage, fmt.Sprintf("%d%%", 80+next%60)).obj())
+			_ = e.CreatePod(withProbes(pod(name).label("app", fmt.Sprintf("app-%d", next%50)).req("500m", "1Gi").
+				owner("ReplicaSet", fmt.Sprintf("app-%d", next%50)).ann(kubelet.AnnotationMemoryUsage, fmt.Sprintf("%d%%", 80+next%60)).obj(), next, probes))
 			if s%600 == 0 {
 				n := fmt.Sprintf("node-%03d", r.IntN(500))
 				_ = e.SetNodePressure(n, 120, false)

@@ -76,6 +76,7 @@ func (e *Engine) Clone() *Engine {
 			at := *ps.taintAt
 			cp.taintAt = &at
 		}
+		cp.rt = ps.rt.clone()
 		c.pods[key] = &cp
 		c.indexPod(key, cp.pod.Spec.NodeName)
 		if e.snap.NodeOfPod(key) != nil {

@@ -90,6 +90,7 @@ const (
 	actDrainAttempt                     // drain retries an eviction
 	actDrainObserve                     // drain's delete-wait poll
 	actControllerWake                   // a controller asked to be called
+	actContainers                       // a modelled pod's container changes
 )
 
 // Engine is the simulated cluster. It is not safe for concurrent use.
@@ -169,6 +170,11 @@ func (e *Engine) AddController(c Controller) {
 	e.settle()
 }
 
+// Controllers lists the registered controllers (do not modify the slice).
+func (e *Engine) Controllers() []Controller {
+	return e.controllers[:len(e.controllers):len(e.controllers)]
+}
+
 // WakeAt asks for the controllers to be reconciled at t (e.g. when a
 // pod becomes available after minReadySeconds).
 func (e *Engine) WakeAt(t api.Time) {
@@ -241,6 +247,8 @@ func (e *Engine) dispatch(now api.Time, a action) {
 		e.drainObserve(a.key, a.gen)
 	case actControllerWake:
 		e.changes++
+	case actContainers:
+		e.containersDue(a.key, a.gen)
 	}
 }
 

@@ -32,6 +32,8 @@ const (
 	ReasonRegisteredNode       = "RegisteredNode"
 	ReasonRemovingNode         = "RemovingNode"
 	ReasonDeleted              = "Deleted"
+	ReasonUnhealthy            = "Unhealthy"
+	ReasonBackOff              = "BackOff"
 )
 
 // Event is one line of `kubectl get events`: when, type, reason, the

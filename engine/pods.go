@@ -51,6 +51,9 @@ func (e *Engine) createPod(p *api.Pod, rec *api.Pod) error {
 	if err != nil {
 		return fmt.Errorf("create pod %s: %w", key, err)
 	}
+	if err := kubelet.ValidateBehaviour(p); err != nil {
+		return fmt.Errorf("create pod %s: %w", key, err)
+	}
 	if p.UID == "" {
 		p.UID = e.nextUID()
 	}
@@ -180,6 +183,16 @@ func (e *Engine) podStarted(key string, gen int64) {
 		return
 	}
 	now := e.Now()
+	if needsRuntime(ps.pod) {
+		ps.state = StateRunning
+		e.countMemory(ps, true)
+		at := now
+		e.timelines[key].running = &at
+		e.startRuntime(ps)
+		e.ensurePressurePass(ps.pod.Spec.NodeName)
+		e.changes++
+		return
+	}
 	p := copyPod(ps.pod)
 	p.Status.Phase = api.PodRunning
 	ready := api.ConditionTrue

@@ -50,6 +50,18 @@ func (ra *randomActions) step() string {
 		if r.IntN(2) == 0 {
 			b.owner("ReplicaSet", "rs")
 		}
+		if r.IntN(3) == 0 {
+			b.p.Spec.Containers[0].ReadinessProbe = &api.Probe{Handler: "httpGet", PeriodSeconds: int32(1 + r.IntN(10)), SuccessThreshold: int32(1 + r.IntN(2))}
+			b.ann(kubelet.AnnotationReadyAfter, []string{"0s", "5s", "25s"}[r.IntN(3)])
+		}
+		if r.IntN(4) == 0 {
+			b.p.Spec.Containers[0].LivenessProbe = &api.Probe{Handler: "tcpSocket", PeriodSeconds: int32(1 + r.IntN(10)), InitialDelaySeconds: int32(r.IntN(20))}
+			b.ann(kubelet.AnnotationLivenessFailsAt, []string{"10s", "40s", "2m"}[r.IntN(3)])
+		}
+		if r.IntN(6) == 0 {
+			b.ann(kubelet.AnnotationExit, []string{"0@5s", "1@20s", "2@3s"}[r.IntN(3)])
+			b.p.Spec.RestartPolicy = []string{"Always", "OnFailure", "Never"}[r.IntN(3)]
+		}
 		if r.IntN(5) == 0 {
 			b.on(ra.nodeName())
 		}
@@ -95,6 +107,14 @@ func (ra *randomActions) step() string {
 		key := ra.podKey()
 		_ = e.SetPodUsage(key, []string{"50Mi", "2Gi", "150%"}[r.IntN(3)])
 		return "usage " + key
+	case k < 17 && r.IntN(2) == 0:
+		key := ra.podKey()
+		if r.IntN(2) == 0 {
+			_ = e.BreakProbe(key, []string{"readiness", "liveness"}[r.IntN(2)])
+			return "break " + key
+		}
+		_ = e.HealProbes(key)
+		return "heal " + key
 	case k < 17 && ra.nodes > 3:
 		n := ra.nodeName()
 		_ = e.RemoveNode(n)
@@ -129,6 +149,12 @@ func checkInvariants(t *testing.T, e *Engine, lastNow api.Time, step string) {
 		case StateStarting, StateRunning:
 			if !inSnap || ps.kill != nil || ps.pod.IsTerminal() {
 				t.Fatalf("after %s: %s pod %s: inSnap=%v kill=%v phase=%s", step, ps.state, key, inSnap, ps.kill != nil, ps.pod.Status.Phase)
+			}
+			if c := ps.pod.Condition(api.PodReady); ps.rt != nil && c != nil && c.Status == api.ConditionTrue && ps.unready {
+				t.Fatalf("after %s: pod %s is Ready while its containers are not", step, key)
+			}
+			if ps.rt != nil && ps.rt.scheduled && ps.rt.nextAt < e.Now() {
+				t.Fatalf("after %s: pod %s has a container change due at %s, in the past (now %s)", step, key, ps.rt.nextAt, e.Now())
 			}
 		case StateTerminating:
 			if !inSnap || ps.kill == nil {

@@ -33,3 +33,8 @@ func (e *Engine) copyNominations(from Scheduler) {
 		}
 	}
 }
+
+// Scheduler returns the scheduler in force: the one Config.NewScheduler
+// built for this engine (Clone and Reseed build a new one). The lab reads
+// explanations and the snapshot's counters through it.
+func (e *Engine) Scheduler() Scheduler { return e.sched }

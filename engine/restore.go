@@ -88,6 +88,9 @@ func (e *Engine) restoreStatus(ps *podState, rec *api.Pod) {
 	}
 	ps.unready = !containersReadyStatus(p)
 	e.setPodObject(ps, p)
+	if ps.rt != nil && ps.state == StateRunning {
+		e.restoreRuntime(ps)
+	}
 	e.changes++
 }
 

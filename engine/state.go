@@ -63,6 +63,9 @@ type podState struct {
 	// (recorded so in the scenario, or a readiness probe failing): the pod
 	// is not Ready even on a Ready node.
 	unready bool
+	// rt models the containers one by one (probes, restarts, init
+	// containers); nil for pods without probes or behaviour annotations.
+	rt *podRuntime
 }
 
 // killState is a termination in progress on the node.

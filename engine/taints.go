@@ -117,6 +117,10 @@ func (e *Engine) resumeKubelet(node string) {
 			e.clock.Schedule(e.Now().Add(startup), action{kind: actPodStarted, key: key, gen: ps.startGen})
 		case ps.kill != nil && ps.kill.awaitingKubelet:
 			e.startKill(ps, ps.kill.override, ps.kill.evicted)
+		case ps.state == StateRunning && ps.rt != nil:
+			// the prober and restarts catch up with what came due
+			ps.rt.scheduled = false
+			e.advanceRuntime(ps)
 		}
 	}
 }

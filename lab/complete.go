@@ -77,8 +77,14 @@ func (s *Session) Complete(line string) (start int, candidates []string) {
 		return start, nil
 	}
 	kind := spec.Args[min(pos, len(spec.Args)-1)]
+	if spec.Name == "set scheduler" {
+		return start, filter(schedulerCandidates(words[used:])) // complete_scheduler.go
+	}
 	if spec.Name == "rollout" && pos == 0 {
 		return start, filter([]string{"restart", "undo", "status", "pause", "resume"})
+	}
+	if spec.Name == "break pod" && pos == 1 {
+		return start, filter([]string{"readiness", "liveness"})
 	}
 	return start, filter(s.argCandidates(kind, spec.Name))
 }

@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 	"io"
+	"podlab.dev/podlab/lab/textsafe"
 	"strings"
 	"time"
 
@@ -113,22 +114,12 @@ func FormatDeschedule(r *descheduler.Result) string {
 		fmt.Fprintf(&b, "descheduler %s %d pod(s):\n", verb, r.Evicted())
 	}
 	for _, e := range r.Evictions {
-		fmt.Fprintf(&b, "  pod/%s on %s — %s (%s, profile %s)\n    why: %s\n", sanitize(e.Pod), sanitize(e.Node), e.Outcome, e.Plugin, sanitize(e.Profile), sanitize(e.Reason))
+		fmt.Fprintf(&b, "  pod/%s on %s — %s (%s, profile %s)\n    why: %s\n", textsafe.Line(e.Pod), textsafe.Line(e.Node), e.Outcome, e.Plugin, textsafe.Line(e.Profile), textsafe.Line(e.Reason))
 	}
 	for _, err := range r.Errors {
-		fmt.Fprintf(&b, "  error: %s\n", sanitize(err))
+		fmt.Fprintf(&b, "  error: %s\n", textsafe.Line(err))
 	}
 	return b.String()
-}
-
-// sanitize drops control characters from input-derived text.
-func sanitize(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 && r != '\t' || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return -1
-		}
-		return r
-	}, s)
 }
 
 // writeDescheduleText adds the descheduler passes to `podlab run`'s text

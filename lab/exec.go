@@ -92,6 +92,8 @@ func (s *Session) exec(c command.Command) (string, error) {
 		return s.setSpread(c)
 	case command.SetPriority:
 		return s.setPriority(c)
+	case command.SetScheduler:
+		return s.setScheduler(c)
 	case command.Pressure:
 		if err := s.needNode(c.Node); err != nil {
 			return "", err
@@ -105,12 +107,20 @@ func (s *Session) exec(c command.Command) (string, error) {
 		return fmt.Sprintf("node/%s memory use set to %g%%", c.Node, c.Percent), nil
 	case command.Usage:
 		return s.usage(c)
+	case command.Autoscale:
+		return s.autoscale(c)
 	case command.Advance:
-		return fmt.Sprintf("advanced to %s", s.eng.Now().Add(c.D).Clock()), s.Advance(c.D)
+		// the clock of the state being changed (Advance would play a
+		// rewound session forward instead)
+		return fmt.Sprintf("advanced to %s", s.eng.Now().Add(c.D).Clock()), s.advanceTo(s.eng.Now().Add(max(0, c.D)))
 	case command.Seed:
 		return s.reseed(c.N)
+	case command.Fork:
+		return "", fmt.Errorf("fork splits the whole lab into two lanes: press F in the terminal lab, or use podlab compare headless")
 	case command.Deschedule:
 		return s.deschedule(c)
+	case command.ProbeFault:
+		return s.probeFault(c)
 	case command.NodeHealth:
 		if err := s.needNode(c.Node); err != nil {
 			return "", err
@@ -331,6 +341,10 @@ func (s *Session) objectMetas(kind string) []*api.ObjectMeta {
 		for _, pc := range s.eng.PriorityClasses() {
 			out = append(out, &pc.ObjectMeta)
 		}
+	case "hpa":
+		for _, h := range m.HPAs() {
+			out = append(out, &h.ObjectMeta)
+		}
 	}
 	return out
 }
@@ -527,6 +541,10 @@ func (s *Session) applyObjects(objs *manifest.Objects) (string, error) {
 		case *api.CronJob:
 			err = s.ctl.Do(func(m *controllers.Manager) error { _, e := m.AddCronJob(v); return e })
 			what = "cronjob/" + v.Name + " created"
+		case *api.HorizontalPodAutoscaler:
+			what, err = s.applyHPA(v)
+		case *api.Service, *manifest.SchedulerConfiguration:
+			what, err = s.applyScheduling(v) // exec_scheduler.go
 		}
 		if err != nil {
 			err = fmt.Errorf("%s: %w", objs.PosOf(o), err)
@@ -578,6 +596,12 @@ func (s *Session) delete(c command.Delete) (string, error) {
 		return fmt.Sprintf("poddisruptionbudget %q deleted", name), s.eng.RemovePDB(ns + "/" + name)
 	case "priorityclass":
 		return "", fmt.Errorf("priority classes cannot be deleted in the lab (pods resolved their priority at creation)")
+	case "hpa":
+		ns, name, err := s.resolve("hpa", c.Name)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("horizontalpodautoscaler.autoscaling %q deleted", name), s.ctl.Do(func(m *controllers.Manager) error { return m.DeleteHPA(ns, name) })
 	}
 	ns, name, err := s.resolve(c.Kind, c.Name)
 	if err != nil {
@@ -784,6 +808,9 @@ func (s *Session) setPriority(c command.SetPriority) (string, error) {
 }
 
 func (s *Session) usage(c command.Usage) (string, error) {
+	if c.CPU != "" {
+		return s.usageCPU(c)
+	}
 	if c.Kind == "pod" {
 		ns, name, err := s.resolve("pod", c.Name)
 		if err != nil {
@@ -809,6 +836,7 @@ func (s *Session) usage(c command.Usage) (string, error) {
 
 func (s *Session) reseed(n int64) (string, error) {
 	s.eng.Reseed(n)
+	s.use(s.eng, s.ctl) // Reseed built a new scheduler
 	s.seed = n
 	return fmt.Sprintf("seed set to %d", n), nil
 }

@@ -32,6 +32,10 @@ type explainJSON struct {
 	Nodes    []explainNodeJSON `json:"nodes"`
 	Chosen   string            `json:"chosen,omitempty"`
 	Message  string            `json:"message,omitempty"`
+	// Profile and Policy are set only for a profile other than the
+	// default one (explain_profile.go).
+	Profile string   `json:"profile,omitempty"`
+	Policy  []string `json:"policy,omitempty"`
 }
 
 type explainNodeJSON struct {
@@ -72,6 +76,9 @@ func Explain(w io.Writer, f *File, opts ExplainOptions) error {
 
 func writeExplainJSON(w io.Writer, ex *scheduler.Explanation) error {
 	out := explainJSON{Pod: ex.Pod, Feasible: ex.Feasible, Weights: ex.Weights, Chosen: ex.Chosen, Message: ex.Message}
+	if !isDefaultProfile(ex) {
+		out.Profile, out.Policy = ex.Profile, ex.Policy
+	}
 	if out.Feasible == nil {
 		out.Feasible = []string{}
 	}
@@ -94,6 +101,7 @@ func writeExplainJSON(w io.Writer, ex *scheduler.Explanation) error {
 // with its verdict or scores, then the topology-spread arithmetic.
 func writeExplainText(w io.Writer, ex *scheduler.Explanation, priority int32) error {
 	fmt.Fprintf(w, "pod %s · priority %d · %d nodes\n", ex.Pod, priority, ex.NumNodes)
+	writeExplainProfile(w, ex)
 	if ex.Chosen != "" {
 		fmt.Fprintf(w, "chosen: %s (feasible: %s)\n\n", ex.Chosen, strings.Join(ex.Feasible, ", "))
 	} else {

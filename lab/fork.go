@@ -2,6 +2,9 @@ package lab
 
 import (
 	"fmt"
+	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +31,9 @@ const (
 type Fork struct {
 	lanes [2]*Session
 	at    api.Time
+	// shared is how many entries of lane a's history are from before the
+	// fork (both lanes ran them).
+	shared int
 	// history is what was applied since the fork, lane by lane; redo holds
 	// what undo took back.
 	history, redo []ForkEntry
@@ -51,14 +57,83 @@ func (e ForkEntry) String() string {
 // Fork splits the session at the current instant. The session becomes
 // lane A; lane B is rebuilt from the scenario and the history.
 func (s *Session) Fork() (*Fork, error) {
-	seed := s.seed0()
-	b := &Session{file: s.file, opts: SessionOptions{Seed: &seed, TieBreak: s.opts.TieBreak}}
-	if err := b.replay(s.history, s.Now()); err != nil {
-		return nil, fmt.Errorf("fork: rebuilding lane b: %w", err)
+	b, err := s.clone()
+	if err != nil {
+		return nil, fmt.Errorf("fork: copying the session for lane b: %w", err)
 	}
-	b.history = append([]Entry(nil), s.history...)
-	b.step = s.step
-	return &Fork{lanes: [2]*Session{s, b}, at: s.Now()}, nil
+	return &Fork{lanes: [2]*Session{s, b}, at: s.Now(), shared: len(s.history)}, nil
+}
+
+// clone is an independent session in the same state: the cluster cloned
+// as a checkpoint is (engine and controllers; identical by construction,
+// and TestForkStartsIdentical checks it against replay), with the
+// history, the scheduler policy, the lesson step and the metrics copied.
+// The copy starts with no checkpoints of its own: its first undo past the
+// fork replays from t=0.
+func (s *Session) clone() (*Session, error) {
+	if s.rewind != nil {
+		return nil, fmt.Errorf("the session is rewound: resume or branch first")
+	}
+	eng := s.eng.Clone()
+	ctl, err := s.ctl.Clone(eng)
+	if err != nil {
+		return nil, err
+	}
+	seed := s.seed0()
+	b := &Session{
+		file: s.file, opts: s.opts, seed: s.seed,
+		policy: s.policy, schedBase: s.schedBase, services: maps.Clone(s.services), autoscaler: s.autoscaler,
+		nextTimeline: s.nextTimeline,
+		history:      slices.Clone(s.history), chain: slices.Clone(s.chain),
+		notes: slices.Clip(s.notes), descheduled: slices.Clip(s.descheduled),
+		step: s.step, replayed: -1,
+	}
+	b.opts.Seed = &seed
+	b.use(eng, ctl)
+	if s.metrics != nil {
+		b.metrics = s.metrics.clone()
+	}
+	return b, nil
+}
+
+// OpenSession opens a scenario file as the lab does: a saved forked
+// session comes back as its two lanes (fork is nil otherwise). Neither is
+// advanced to clock.resumeAt: the caller does, as for a session.
+func OpenSession(f *File, opts SessionOptions) (s *Session, fork *Fork, err error) {
+	if f.Scenario == nil || f.Scenario.Fork == nil {
+		s, err = NewSession(f, opts)
+		return s, nil, err
+	}
+	var lanes [2]*Session
+	for i := range lanes {
+		o := opts
+		o.Lane = laneName(i)
+		if lanes[i], err = NewSession(f, o); err != nil {
+			return nil, nil, fmt.Errorf("lane %s: %w", laneName(i), err)
+		}
+	}
+	return lanes[0], &Fork{lanes: lanes, at: api.Time(f.Scenario.Fork.At)}, nil
+}
+
+// Save writes the forked session as one scenario file: the timeline has
+// what both lanes ran and, marked with their lane, what each ran alone;
+// the header's fork.at is where they split. OpenSession reloads it as two
+// lanes.
+func (f *Fork) Save(w io.Writer) error {
+	a := f.lanes[0]
+	sc := a.scenarioToSave()
+	var tl []TimelineEntry
+	if a.file.Scenario != nil {
+		tl = append(tl, a.file.Scenario.Timeline...)
+	}
+	for _, e := range a.history[:f.shared] {
+		tl = append(tl, TimelineEntry{At: time.Duration(e.At), Do: e.Line})
+	}
+	for _, e := range f.history {
+		tl = append(tl, TimelineEntry{At: time.Duration(e.At), Do: e.Line, Lane: e.Lane})
+	}
+	sc.Fork = &ForkSpec{At: time.Duration(f.at)}
+	return a.write(w, sc, tl)
 }
 
 // At is the instant the fork was made.
@@ -77,6 +152,12 @@ func (f *Fork) Lane(name string) *Session {
 	}
 	return nil
 }
+
+// CanUndo reports whether a command since the fork can be undone.
+func (f *Fork) CanUndo() bool { return len(f.history) > 0 }
+
+// CanRedo reports whether an undone command can be redone.
+func (f *Fork) CanRedo() bool { return len(f.redo) > 0 }
 
 // History is what was applied since the fork, oldest first.
 func (f *Fork) History() []ForkEntry { return append([]ForkEntry(nil), f.history...) }
@@ -246,7 +327,7 @@ func (f *Fork) sync(t api.Time) error {
 		case s.Now() < t:
 			err = s.advanceTo(t)
 		case s.Now() > t:
-			err = s.replay(s.history, t)
+			err = s.restore("fork", len(s.history), t)
 		}
 		if err != nil {
 			return fmt.Errorf("lane %s: %w", laneName(i), err)

@@ -170,3 +170,111 @@ func TestCompareRunSpread(t *testing.T) {
 		t.Fatalf("json: %v\n%s", err, out.String())
 	}
 }
+
+func TestForkSaveReloadsTwoLanes(t *testing.T) {
+	s := presetSession(t, "spread-basics")
+	mustApply(t, s, "scale deployment/web --replicas=4", "advance 20s")
+	f, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustApply(t, f, "@b set spread deployment/web maxSkew=3", "advance 30s", "cordon node3", "cordon node4", "@a cordon node1", "scale deployment/web --replicas=8", "advance 15s")
+	if err := f.Advance(4 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := f.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"fork:\n  at: 20s", "lane: b", "lane: a"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Fatalf("saved file lacks %q:\n%s", want, buf.String())
+		}
+	}
+	file, err := LoadFile("saved.yaml", buf.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	s2, f2, err := OpenSession(file, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f2 == nil || f2.Lane(LaneA) != s2 || f2.At() != f.At() {
+		t.Fatalf("reloaded as %v, %v", s2, f2)
+	}
+	if err := f2.Advance(time.Duration(file.Scenario.Clock.ResumeAt)); err != nil {
+		t.Fatal(err)
+	}
+	for _, lane := range []string{LaneA, LaneB} {
+		if got, want := stateDigest(f2.Lane(lane)), stateDigest(f.Lane(lane)); got != want {
+			t.Errorf("lane %s after reload:\n%s\nwant\n%s", lane, got, want)
+		}
+	}
+	// one lane saved on its own is a plain scenario of that lane's story
+	kept, err := f2.Close(LaneB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := kept.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "lane:") || strings.Contains(buf.String(), "fork:") {
+		t.Fatalf("a closed lane saved with fork marks:\n%s", buf.String())
+	}
+	file, err = LoadFile("lane-b.yaml", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s3, f3, err := OpenSession(file, SessionOptions{})
+	if err != nil || f3 != nil {
+		t.Fatalf("reloading lane b: %v, fork %v", err, f3)
+	}
+	if err := s3.Advance(time.Duration(file.Scenario.Clock.ResumeAt)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := stateDigest(s3), stateDigest(f.Lane(LaneB)); got != want {
+		t.Errorf("lane b saved alone:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestTimelineLaneValidated(t *testing.T) {
+	_, err := LoadFile("bad.yaml", []byte("apiVersion: podlab/v1\nkind: Scenario\nmetadata: {name: x}\ntimeline:\n- {at: 1s, do: cordon node1, lane: c}\n"))
+	if err == nil || !strings.Contains(err.Error(), "bad.yaml:5:") || !strings.Contains(err.Error(), "a lane is a or b") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestExplainDiffNamesTheDecidingPlugin(t *testing.T) {
+	s := presetSession(t, "spread-basics")
+	f, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// lane b cordons zoneA: web's third pod goes to zoneB there (the same
+	// pod: both lanes create the same names from the same seed)
+	mustApply(t, f, "@b cordon node1", "@b cordon node2", "scale deployment/web --replicas=3", "advance 10s")
+	c := f.Compare()
+	var pod string
+	for _, p := range c.Placement {
+		if p.Node[0] != "" && p.Node[1] != "" && p.Zone[0] != p.Zone[1] {
+			pod = p.Pod
+			break
+		}
+	}
+	if pod == "" {
+		t.Fatalf("no pod placed in different zones: %+v", c.Placement)
+	}
+	d, err := f.ExplainDiff(pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := d.Lanes[0], d.Lanes[1]
+	if b.Plugin != "NodeUnschedulable" || !strings.Contains(b.Why, "is filtered out here by NodeUnschedulable") {
+		t.Fatalf("lane b verdict %+v", b)
+	}
+	// lane a had the choice: its verdict is a score lead or a tie
+	if a.Node == "" || a.Other != b.Node || a.Node != b.Other || !(strings.Contains(a.Why, "leads") || strings.Contains(a.Why, "tie broken at random")) {
+		t.Fatalf("lane a verdict %+v", a)
+	}
+}

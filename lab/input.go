@@ -33,7 +33,7 @@ func ReadFile(path string, stdin io.Reader) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("read %s: %w", name, err)
 	}
 	if len(data) > manifest.DefaultMaxBytes {
-		return nil, "", fmt.Errorf("%s is larger than %d MiB, the input limit", name, manifest.DefaultMaxBytes>>20)
+		return nil, "", fmt.Errorf("%s is larger than %d MiB, the input limit (a 1,000-node, 30,000-pod `kubectl get -o yaml` is about 150–300 MB; import fewer namespaces or kinds)", name, manifest.DefaultMaxBytes>>20)
 	}
 	return data, name, nil
 }
@@ -50,6 +50,9 @@ func Open(path string, stdin io.Reader) (*File, error) {
 	}
 	if path != "-" {
 		f.Dir = filepath.Dir(path)
+	}
+	if err := f.resolveSchedulerConfig(); err != nil {
+		return nil, err
 	}
 	return f, nil
 }

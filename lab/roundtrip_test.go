@@ -20,7 +20,7 @@ func randomCommand(r *rand.Rand, s *Session) string {
 			pods = append(pods, p.Name)
 		}
 	}
-	switch r.IntN(16) {
+	switch r.IntN(19) {
 	case 0:
 		return "cordon " + node
 	case 1:
@@ -56,6 +56,12 @@ func randomCommand(r *rand.Rand, s *Session) string {
 			return "fail node " + node
 		}
 		return "recover node " + node
+	case 16:
+		return fmt.Sprintf("autoscale deployment/web --min=1 --max=%d --cpu-percent=%d", 2+r.IntN(8), 30+r.IntN(60))
+	case 17:
+		return fmt.Sprintf("usage deployment/web cpu=%d%% at %ds", 20+r.IntN(300), int(s.Now().Seconds())+r.IntN(120))
+	case 18:
+		return "delete hpa web"
 	}
 	return fmt.Sprintf("advance %ds", 1+r.IntN(90))
 }
@@ -69,6 +75,7 @@ func fullDigest(s *Session) string {
 	for _, e := range s.Engine().Events() {
 		b.WriteString(e.Time.String() + " " + e.Reason + " " + e.Object + " " + e.Message + "\n")
 	}
+	fmt.Fprintf(&b, "%+v\n", s.HPARows())
 	return b.String()
 }
 

@@ -25,7 +25,9 @@ type RunOptions struct {
 	Seed     *int64
 	TieBreak string
 	Do       []string // commands applied in order at t=0 (advance moves time between them)
-	Output   string   // "json" or "text"
+	Output   string   // "json" or "text"; with Metrics, "csv" or "json"
+	// Metrics writes the recorded time series instead of the events.
+	Metrics bool
 }
 
 // RunReport is what a run ends with besides the events.
@@ -34,6 +36,7 @@ type RunReport struct {
 	Ranking   []NodeRanking
 	Spread    []controllers.Spread
 	Drains    []*engine.Drain
+	HPAs      []HPARow
 }
 
 // PodTimeline is one pod's termination timeline.
@@ -54,9 +57,12 @@ type NodeRanking struct {
 // Run loads a scenario, applies the --do commands at t=0, simulates until
 // --for and writes the event stream and the final report.
 func Run(w io.Writer, f *File, opts RunOptions) error {
-	s, err := NewSession(f, SessionOptions{Seed: opts.Seed, TieBreak: opts.TieBreak})
+	s, err := NewSession(f, SessionOptions{Seed: opts.Seed, TieBreak: opts.TieBreak, NoCheckpoints: true})
 	if err != nil {
 		return err
+	}
+	if opts.Metrics {
+		s.EnableMetrics(0)
 	}
 	if err := s.applyAll(opts.Do); err != nil {
 		return err
@@ -69,6 +75,9 @@ func Run(w io.Writer, f *File, opts RunOptions) error {
 		if err := s.advanceTo(api.Time(end)); err != nil {
 			return err
 		}
+	}
+	if opts.Metrics {
+		return writeMetrics(w, s, opts.Output)
 	}
 	report := s.Report()
 	switch opts.Output {
@@ -106,6 +115,7 @@ func (s *Session) Report() RunReport {
 	}
 	r.Spread = s.ctl.SpreadReport([]string{s.zoneLabel(), api.LabelHostname})
 	r.Drains = s.eng.Drains()
+	r.HPAs = s.HPARows()
 	return r
 }
 
@@ -171,6 +181,11 @@ func writeRunJSON(w io.Writer, s *Session, r RunReport) error {
 	}
 	if s.autoscaler != nil {
 		if err := enc.Encode(map[string]any{"kind": "autoscaler", "status": s.AutoscalerView()}); err != nil {
+			return err
+		}
+	}
+	for _, h := range r.HPAs {
+		if err := enc.Encode(map[string]any{"kind": "hpa", "hpa": h}); err != nil {
 			return err
 		}
 	}
@@ -250,6 +265,10 @@ func writeRunText(w io.Writer, s *Session, r RunReport) error {
 				api.HumanBytes(api.Units(e.Usage)), api.HumanBytes(api.Units(e.Request)), e.Key)
 		}
 	}
+	if len(r.HPAs) > 0 {
+		fmt.Fprintf(w, "\nHorizontalPodAutoscalers:\n")
+		writeHPATable(w, r.HPAs, "  ")
+	}
 	if len(r.Spread) > 0 {
 		fmt.Fprintf(w, "\nSpread:\n")
 		for _, sp := range r.Spread {
@@ -306,7 +325,7 @@ func Check(w io.Writer, f *File, opts CheckOptions) (bool, error) {
 	if f.Scenario == nil || f.Scenario.Lesson == nil {
 		return false, fmt.Errorf("%s has no lesson to check (add a podlab/v1 Scenario document with lesson.steps)", f.Name)
 	}
-	s, err := NewSession(f, SessionOptions{Seed: opts.Seed})
+	s, err := NewSession(f, SessionOptions{Seed: opts.Seed, NoCheckpoints: true})
 	if err != nil {
 		return false, err
 	}

@@ -18,6 +18,23 @@ import (
 // to the current time), followed by the original manifests. Loading it and
 // advancing to resumeAt rebuilds the same state.
 func (s *Session) Save(w io.Writer) error {
+	sc := s.scenarioToSave()
+	tl := append([]TimelineEntry(nil), s.timeline()...)
+	if sc.Fork != nil {
+		// one lane of a saved fork, saved on its own: its own story only
+		sc.Fork = nil
+		for i := range tl {
+			tl[i].Lane = ""
+		}
+	}
+	for _, e := range s.history {
+		tl = append(tl, TimelineEntry{At: time.Duration(e.At), Do: e.Line})
+	}
+	return s.write(w, sc, tl)
+}
+
+// scenarioToSave is the session's header as the save starts from it.
+func (s *Session) scenarioToSave() Scenario {
 	sc := Scenario{}
 	if s.file.Scenario != nil {
 		sc = *s.file.Scenario
@@ -26,15 +43,20 @@ func (s *Session) Save(w io.Writer) error {
 		sc.Name = strings.TrimSuffix(s.file.Name, ".yaml")
 	}
 	sc.Seed = s.seed0()
-	tl := append([]TimelineEntry(nil), sc.Timeline...)
-	for _, e := range s.history {
-		tl = append(tl, TimelineEntry{At: time.Duration(e.At), Do: e.Line})
-	}
+	return sc
+}
+
+// write writes the header with timeline tl (sorted here), resuming now,
+// then the original manifests.
+func (s *Session) write(w io.Writer, sc Scenario, tl []TimelineEntry) error {
 	// Stable: scenario entries stay before user commands of the same
 	// instant, which is the order the session ran them in.
 	sort.SliceStable(tl, func(i, j int) bool { return tl[i].At < tl[j].At })
 	sc.Timeline = tl
-	sc.Clock.ResumeAt = time.Duration(s.Now())
+	sc.Clock.ResumeAt = time.Duration(s.Present()) // rewound: the history's present
+	// a policy from scheduler.configFile or --scheduler-config is
+	// embedded, so the saved file stands alone
+	sc.Scheduler.ConfigFile = ""
 	header, err := renderScenario(&sc)
 	if err != nil {
 		return err
@@ -44,6 +66,13 @@ func (s *Session) Save(w io.Writer) error {
 		return err
 	}
 	body := bytes.TrimLeft(stripBlankLines(manifests), "\n")
+	if cfg := s.file.SchedulerConfig; cfg != nil && len(s.file.Objects.SchedulerConfigs) == 0 {
+		doc, err := renderSchedulerConfig(cfg)
+		if err != nil {
+			return err
+		}
+		body = append(append(append([]byte("---\n"), doc...), '\n'), body...)
+	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
 	}
@@ -101,6 +130,7 @@ type scenarioYAML struct {
 	Kubelet     map[string]any      `yaml:"kubelet,omitempty"`
 	Autoscaler  *yaml.Node          `yaml:"autoscaler,omitempty"`
 	Timeline    []map[string]string `yaml:"timeline,omitempty"`
+	Fork        map[string]string   `yaml:"fork,omitempty"`
 	Lesson      map[string]any      `yaml:"lesson,omitempty"`
 }
 
@@ -187,11 +217,17 @@ func renderScenario(sc *Scenario) ([]byte, error) {
 		}
 		y.Kubelet = m
 	}
+	if sc.Fork != nil {
+		y.Fork = map[string]string{"at": sc.Fork.At.String()}
+	}
 	if sc.Autoscaler != nil {
 		y.Autoscaler = sc.Autoscaler.Node
 	}
 	for _, e := range sc.Timeline {
 		entry := map[string]string{"at": e.At.String()}
+		if e.Lane != "" {
+			entry["lane"] = e.Lane
+		}
 		if cmd, err := command.Parse(e.Do); err == nil {
 			if a, ok := cmd.(command.Apply); ok && a.Inline != "" {
 				entry["apply"] = a.Inline

@@ -34,7 +34,10 @@ type Scenario struct {
 	Autoscaler  *AutoscalerSpec // the cluster autoscaler (lab/autoscaler.go); nil: none
 	Descheduler DeschedulerSpec
 	Timeline    []TimelineEntry
-	Lesson      *Lesson
+	// Fork is set in a saved forked session: where it split into lanes
+	// (timeline entries with a lane belong to that lane only).
+	Fork   *ForkSpec
+	Lesson *Lesson
 	// Pos is where the Scenario document starts.
 	Pos manifest.Position
 }
@@ -91,6 +94,10 @@ type SchedulerSpec struct {
 	// PercentageOfNodesToScore: nil evaluates every node (the lab's
 	// default); 0 is upstream's adaptive default ("adaptive"); 1..100.
 	PercentageOfNodesToScore *int32
+	// ConfigFile names a KubeSchedulerConfiguration file, relative to the
+	// scenario (schedconfig.go); ConfigFilePos is where the key is.
+	ConfigFile    string
+	ConfigFilePos manifest.Position
 }
 
 // DefaultConstraint is a cluster-level default spread constraint.
@@ -113,9 +120,17 @@ type KubeletSpec struct {
 
 // TimelineEntry is a command run at a virtual time.
 type TimelineEntry struct {
-	At  time.Duration
-	Do  string // one command line
-	Pos manifest.Position
+	At time.Duration
+	Do string // one command line
+	// Lane is "a" or "b" for a command of one lane of a saved fork, ""
+	// for both (and for every entry of a scenario that never forked).
+	Lane string
+	Pos  manifest.Position
+}
+
+// ForkSpec is the fork header of a saved forked session.
+type ForkSpec struct {
+	At time.Duration
 }
 
 // Lesson is a sequence of steps with checks.
@@ -158,6 +173,10 @@ type File struct {
 	Objects  *manifest.Objects
 	// Descheduler is the file's DeschedulerPolicy document, if any.
 	Descheduler *DeschedulerPolicyDoc
+	// SchedulerConfig is the KubeSchedulerConfiguration in force (the
+	// scenario's document, its scheduler.configFile, or
+	// --scheduler-config); nil: the default profile.
+	SchedulerConfig *manifest.SchedulerConfiguration
 	// Data is the file as read (Save keeps its manifests verbatim).
 	Data []byte
 }
@@ -242,6 +261,9 @@ func LoadFile(name string, data []byte) (*File, error) {
 	f := &File{Name: name, Objects: objs, Data: data, Descheduler: policy}
 	if policy != nil {
 		objs.Warnings = append(objs.Warnings, policy.Warnings...)
+	}
+	if f.SchedulerConfig, err = schedulerConfigOf(name, objs); err != nil {
+		return nil, err
 	}
 	if !found {
 		return f, nil

@@ -213,7 +213,7 @@ func (p *scenarioParser) commands(n *yaml.Node, what string) []string {
 
 func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
 	s := &Scenario{Pos: p.pos(n)}
-	p.fields(n, "Scenario", []string{"apiVersion", "kind", "metadata", "title", "description", "seed", "clock", "cluster", "scheduler", "kubelet", "descheduler", "autoscaler", "timeline", "lesson"}, func(key string, v *yaml.Node) {
+	p.fields(n, "Scenario", []string{"apiVersion", "kind", "metadata", "title", "description", "seed", "clock", "cluster", "scheduler", "kubelet", "descheduler", "autoscaler", "timeline", "fork", "lesson"}, func(key string, v *yaml.Node) {
 		switch key {
 		case "apiVersion":
 		case "kind":
@@ -255,6 +255,11 @@ func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
 			p.descheduler(v, &s.Descheduler)
 		case "timeline":
 			p.timeline(v, s)
+		case "fork":
+			s.Fork = &ForkSpec{}
+			p.fields(v, "fork", []string{"at"}, func(k string, fv *yaml.Node) {
+				s.Fork.At = p.duration(fv, "fork.at")
+			})
 		case "lesson":
 			s.Lesson = p.lesson(v)
 		}
@@ -328,8 +333,10 @@ func (p *scenarioParser) cluster(n *yaml.Node, c *ClusterSpec) {
 }
 
 func (p *scenarioParser) schedulerSpec(n *yaml.Node, s *SchedulerSpec) {
-	p.fields(n, "scheduler", []string{"tieBreak", "defaultConstraints", "defaultingType", percentageKey}, func(k string, v *yaml.Node) {
+	p.fields(n, "scheduler", []string{"tieBreak", "defaultConstraints", "defaultingType", percentageKey, configFileKey}, func(k string, v *yaml.Node) {
 		switch k {
+		case configFileKey:
+			s.ConfigFile, s.ConfigFilePos = p.str(v, "scheduler."+configFileKey), p.pos(v)
 		case percentageKey:
 			s.PercentageOfNodesToScore = p.percentageOfNodesToScore(v)
 		case "tieBreak":
@@ -429,8 +436,13 @@ func (p *scenarioParser) timeline(n *yaml.Node, s *Scenario) {
 		where := fmt.Sprintf("timeline[%d]", i)
 		e := TimelineEntry{Pos: p.pos(en)}
 		hasAt := false
-		p.fields(en, where, []string{"at", "do", "apply"}, func(k string, v *yaml.Node) {
+		p.fields(en, where, []string{"at", "do", "apply", "lane"}, func(k string, v *yaml.Node) {
 			switch k {
+			case "lane":
+				e.Lane = p.str(v, where+".lane")
+				if e.Lane != LaneA && e.Lane != LaneB {
+					p.errorf(v, "%s.lane %q: a lane is a or b", where, e.Lane, "drop lane: for a command both lanes ran")
+				}
 			case "at":
 				e.At = p.duration(v, where+".at")
 				hasAt = true

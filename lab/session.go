@@ -18,6 +18,7 @@ import (
 	"podlab.dev/podlab/engine/scheduler/framework"
 	"podlab.dev/podlab/engine/scheduler/preemption"
 	"podlab.dev/podlab/lab/command"
+	"podlab.dev/podlab/lab/manifest"
 )
 
 // Entry is one command the user applied, with the virtual time it was
@@ -36,11 +37,28 @@ type SessionOptions struct {
 	Guard Guard
 	// NoFiles refuses commands that read host files (apply -f).
 	NoFiles bool
+	// Lane is the lane of a saved fork this session runs ("a" or "b";
+	// "" ⇒ a). Scenarios that never forked ignore it.
+	Lane string
+	// NoCheckpoints turns checkpoints off (headless runs never undo):
+	// undo and rewind then replay from t=0.
+	NoCheckpoints bool
 }
 
 // Session is a running lab: a scenario loaded into an engine with its
 // controllers, the history of applied commands for undo/redo/save, and the
-// lesson's progress. It is not safe for concurrent use.
+// lesson's progress.
+//
+// Concurrency: a Session is not safe for concurrent use. Its long
+// operations — Undo, Redo, RewindTo, Apply of a heavy command, Advance
+// over a long time — may run on a goroutine other than the UI's (a
+// tea.Cmd) provided nothing else calls the Session, its accessors
+// included (Engine, Controllers, Now…), until they return: the UI keeps
+// drawing what it derived before and shows a progress indicator. The
+// progress function (SetProgress) is called on the goroutine running the
+// operation; it may only forward the value (tea.Program.Send), never touch
+// the Session. After any operation, re-read Engine(): undo, redo and
+// rewind replace it.
 type Session struct {
 	file *File
 	opts SessionOptions
@@ -51,13 +69,25 @@ type Session struct {
 	// sched is the engine's scheduler (built by schedulerFactory), kept
 	// for explanations.
 	sched *scheduler.Scheduler
+	// policy is the KubeSchedulerConfiguration in force (the file's, then
+	// what `set scheduler` made of it; nil: the default profile) and
+	// schedBase the scheduler.Config without it (set_scheduler.go).
+	policy    *manifest.SchedulerConfiguration
+	schedBase scheduler.Config
+	// services are the Services (by namespace/name) whose selectors the
+	// spreading defaults count with (api.DefaultSelector).
+	services map[string]*api.Service
 	// autoscaler is the cluster autoscaler (nil: the scenario has none).
 	autoscaler *autoscaler.Autoscaler
 	// nextTimeline is the index of the first scenario timeline entry not yet run.
 	nextTimeline int
 
 	history []Entry
-	redo    []Entry
+	// chain[i] fingerprints history[:i] (checkpoint.go)
+	chain []uint64
+	redo  []Entry
+	// metrics records the cluster's history when on (metrics.go).
+	metrics *Metrics
 	notes   []Note
 	// descheduled are the descheduler passes run so far (command or
 	// deschedulingInterval), for the run report.
@@ -65,12 +95,30 @@ type Session struct {
 	// step is the current lesson step (not part of the cluster's state:
 	// undo leaves it alone).
 	step int
+
+	// checkpoints are frozen states to restore from (checkpoint.go); work
+	// is the wall time spent on the live state since the last one.
+	checkpoints  []*checkpoint
+	work         time.Duration
+	cloneCost    time.Duration
+	costOverride *time.Duration // tests: the work that earns a checkpoint
+	progress     func(Progress)
+	// replayed is, while restore replays, how many history entries the
+	// live state has applied (-1 otherwise).
+	replayed int
+	// rewind is the parked present while the session shows an earlier
+	// instant (rewind.go); nil otherwise.
+	rewind *rewindState
 }
 
 // NewSession loads a scenario into a fresh engine at virtual time 0.
 func NewSession(f *File, opts SessionOptions) (*Session, error) {
-	s := &Session{file: f, opts: opts}
+	s := &Session{file: f, opts: opts, chain: []uint64{chainStart}, replayed: -1}
 	if err := s.reset(); err != nil {
+		return nil, err
+	}
+	// the state at t=0: restores never need to reload the scenario
+	if err := s.takeCheckpoint(true); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -95,10 +143,10 @@ func (s *Session) Seed() int64 { return s.seed }
 func (s *Session) History() []Entry { return append([]Entry(nil), s.history...) }
 
 // CanUndo / CanRedo report whether undo / redo would do anything.
-func (s *Session) CanUndo() bool { return len(s.history) > 0 }
+func (s *Session) CanUndo() bool { return len(s.history) > 0 && s.rewind == nil }
 
 // CanRedo reports whether an undone command can be re-applied.
-func (s *Session) CanRedo() bool { return len(s.redo) > 0 }
+func (s *Session) CanRedo() bool { return len(s.redo) > 0 && s.rewind == nil }
 
 // reset rebuilds the engine from the scenario at t=0.
 func (s *Session) reset() error {
@@ -115,6 +163,12 @@ func (s *Session) reset() error {
 	if err != nil {
 		return err
 	}
+	s.policy, s.schedBase = f.SchedulerConfig, sched
+	s.services = map[string]*api.Service{}
+	for _, svc := range f.Objects.Services {
+		s.services[svc.Namespace+"/"+svc.Name] = svc
+	}
+	applySchedulerConfiguration(&sched, s.policy)
 	cfg := engine.Config{Seed: s.seed, NewScheduler: s.schedulerFactory(sched), Admit: s.admit}
 	if sc != nil {
 		ev, err := evictionConfig(sc.Kubelet)
@@ -123,9 +177,10 @@ func (s *Session) reset() error {
 		}
 		cfg.Eviction = ev
 	}
-	s.eng = engine.New(cfg)
-	s.ctl = attach.New(s.eng, s.seed)
+	eng := engine.New(cfg)
+	s.use(eng, attach.New(eng, s.seed))
 	s.nextTimeline = 0
+	s.notes = nil
 	if err := s.buildAutoscaler(); err != nil {
 		return err
 	}
@@ -138,6 +193,20 @@ func (s *Session) reset() error {
 	s.startAutoscaler()
 	s.startDescheduler()
 	return s.eng.RunUntil(0)
+}
+
+// use makes eng and its controllers the session's cluster.
+func (s *Session) use(eng *engine.Engine, ctl *attach.Controllers) {
+	s.eng, s.ctl = eng, ctl
+	s.sched, _ = eng.Scheduler().(*scheduler.Scheduler)
+	// the autoscaler is one of the engine's controllers (cloned with it)
+	if s.autoscaler != nil {
+		for _, c := range eng.Controllers() {
+			if a, ok := c.(*autoscaler.Autoscaler); ok {
+				s.autoscaler = a
+			}
+		}
+	}
 }
 
 // admit is the API server's admission for every pod the engine creates
@@ -171,17 +240,32 @@ func (s *Session) schedulerFactory(base scheduler.Config) engine.SchedulerFactor
 		// The running lab preempts like a running kube-scheduler (upstream's
 		// candidate window); `podlab schedule` dry-runs every candidate.
 		cfg.PreemptionWindow = preemption.UpstreamWindow
-		s.sched = scheduler.New(cfg, snap)
-		return s.sched
+		// Not kept in s.sched here: engines are also built by Clone for
+		// checkpoints; use() reads the live engine's.
+		sched, err := scheduler.Build(cfg, snap)
+		if err != nil {
+			// the configuration was checked when it was loaded or set
+			// (checkSchedulerConfig); fall back to the default profile
+			cfg.Profiles = nil
+			sched = scheduler.New(cfg, snap)
+		}
+		return sched
 	}
 }
 
-// ownerSelector returns the selector of the ReplicaSet or StatefulSet that
-// controls the pod (Nothing when none).
+// ownerSelector is helper.DefaultSelector: the selectors of the Services
+// selecting the pod with the selector of the ReplicaSet or StatefulSet
+// that controls it (empty when nothing selects it).
 func (s *Session) ownerSelector(p *api.Pod) api.Selector {
+	return api.DefaultSelector(p, s.serviceList(), s.controllerSelector(p))
+}
+
+// controllerSelector returns the selector of the ReplicaSet or
+// StatefulSet that controls the pod (nil when none).
+func (s *Session) controllerSelector(p *api.Pod) *api.Selector {
 	ref := p.ControllerRef()
 	if ref == nil || s.ctl == nil {
-		return api.Nothing()
+		return nil
 	}
 	var ls *api.LabelSelector
 	switch ref.Kind {
@@ -200,9 +284,26 @@ func (s *Session) ownerSelector(p *api.Pod) api.Selector {
 	}
 	sel, err := api.CompileSelector(ls)
 	if err != nil || ls == nil {
-		return api.Nothing()
+		return nil
 	}
-	return sel
+	return &sel
+}
+
+// serviceList returns the Services in name order.
+func (s *Session) serviceList() []*api.Service {
+	if len(s.services) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(s.services))
+	for k := range s.services {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]*api.Service, len(keys))
+	for i, k := range keys {
+		out[i] = s.services[k]
+	}
+	return out
 }
 
 func evictionConfig(k KubeletSpec) (*kubelet.EvictionConfig, error) {
@@ -329,6 +430,8 @@ func (s *Session) addWorkloads(order []any, pos func(any) positionLike) error {
 		case *api.CronJob:
 			cp := *w
 			_, err = s.ctl.AddCronJob(&cp)
+		case *api.HorizontalPodAutoscaler:
+			_, err = s.ctl.AddHPA(w)
 		default:
 			continue
 		}
@@ -372,10 +475,33 @@ func (s *Session) Advance(d time.Duration) error {
 	if d < 0 {
 		return fmt.Errorf("advance: negative duration %s", d)
 	}
+	if s.rewind != nil {
+		return s.playForward(s.eng.Now().Add(d))
+	}
 	return s.advanceTo(s.eng.Now().Add(d))
 }
 
+// advanceTo runs until t in steps of checkpointEvery, checkpointing
+// between them when the work since the last checkpoint earns one.
 func (s *Session) advanceTo(t api.Time) error {
+	every := api.Time(checkpointEvery)
+	for {
+		if err := s.maybeCheckpoint(); err != nil {
+			return err
+		}
+		next := min(t, (s.eng.Now()/every+1)*every)
+		if err := s.timed(func() error { return s.runTo(next) }); err != nil {
+			return err
+		}
+		if next >= t || s.eng.Now() >= t {
+			return nil
+		}
+	}
+}
+
+// runTo runs until t, running the scenario's timeline commands that fall
+// due on the way.
+func (s *Session) runTo(t api.Time) error {
 	tl := s.timeline()
 	for s.nextTimeline < len(tl) && api.Time(tl[s.nextTimeline].At) <= t {
 		e := tl[s.nextTimeline]
@@ -397,14 +523,33 @@ func (s *Session) advanceTo(t api.Time) error {
 			s.note(fmt.Sprintf("timeline %s at %s failed: %v", e.Do, api.Time(e.At), err))
 		}
 	}
-	return s.eng.RunUntil(t)
+	if s.eng.Now() > t {
+		// an `advance` command on the timeline went past t
+		return nil
+	}
+	return s.runUntil(t)
 }
 
 func (s *Session) timeline() []TimelineEntry {
 	if s.file.Scenario == nil {
 		return nil
 	}
-	return s.file.Scenario.Timeline
+	tl := s.file.Scenario.Timeline
+	if s.file.Scenario.Fork == nil {
+		return tl
+	}
+	// a saved fork: this session is one lane (lane a unless told)
+	lane := s.opts.Lane
+	if lane == "" {
+		lane = LaneA
+	}
+	out := make([]TimelineEntry, 0, len(tl))
+	for _, e := range tl {
+		if e.Lane == "" || e.Lane == lane {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // notes are lab messages (timeline failures) shown with the events.
@@ -444,6 +589,12 @@ func (s *Session) Apply(line string) (string, error) {
 			cmd = command.Apply{Inline: string(data)}
 		}
 	}
+	// A command on a rewound session branches there; the later history
+	// stays for redo.
+	branched := s.rewind != nil
+	if branched {
+		s.branch()
+	}
 	// Run what is due at this instant first, so a command always meets the
 	// same state however the clock got here (replay depends on it).
 	if err := s.eng.RunUntil(s.eng.Now()); err != nil {
@@ -453,12 +604,17 @@ func (s *Session) Apply(line string) (string, error) {
 	if err := s.guardBefore(cmd); err != nil {
 		return "", err
 	}
-	msg, err := s.exec(cmd)
+	// the state undo returns to, if it earns a checkpoint
+	if err := s.maybeCheckpoint(); err != nil {
+		return "", err
+	}
+	var msg string
+	err = s.timed(func() (err error) { msg, err = s.exec(cmd); return err })
 	var partial *partialApplyError
 	if errors.As(err, &partial) {
-		// undo what the command did before it failed: replay the history
-		// to this instant, so history, undo and save stay what happened
-		if rerr := s.replay(s.history, at); rerr != nil {
+		// undo what the command did before it failed: restore this
+		// instant, so history, undo and save stay what happened
+		if rerr := s.restore("restore", len(s.history), at); rerr != nil {
 			return "", fmt.Errorf("%w; restoring the state before it failed too: %v", err, rerr)
 		}
 	}
@@ -471,28 +627,39 @@ func (s *Session) Apply(line string) (string, error) {
 	if err := s.guardAfter(at); err != nil {
 		return "", err
 	}
-	s.history = append(s.history, Entry{At: at, Line: cmd.String()})
-	s.redo = nil
+	s.pushHistory(Entry{At: at, Line: cmd.String()})
+	if !branched {
+		s.redo = nil
+	}
+	s.sample()
 	return msg, nil
 }
 
-// Undo restores the state just before the last command: the scenario is
-// rebuilt and the history before it replayed to the same virtual times.
+// Undo restores the state just before the last command, at the virtual
+// time it was applied: what replaying the history before it gives, from
+// the checkpoint taken before it.
 func (s *Session) Undo() (string, error) {
+	if s.rewind != nil {
+		return "", errRewound(s)
+	}
 	if len(s.history) == 0 {
 		return "", fmt.Errorf("nothing to undo")
 	}
 	last := s.history[len(s.history)-1]
-	if err := s.replay(s.history[:len(s.history)-1], last.At); err != nil {
+	if err := s.restore("undo", len(s.history)-1, last.At); err != nil {
 		return "", err
 	}
-	s.history = s.history[:len(s.history)-1]
+	s.truncateHistory(len(s.history) - 1)
 	s.redo = append(s.redo, last)
+	s.sample()
 	return "undid: " + last.Line, nil
 }
 
 // Redo re-applies the last undone command at the time it was first applied.
 func (s *Session) Redo() (string, error) {
+	if s.rewind != nil {
+		return "", errRewound(s)
+	}
 	if len(s.redo) == 0 {
 		return "", fmt.Errorf("nothing to redo")
 	}
@@ -508,46 +675,19 @@ func (s *Session) Redo() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := s.exec(cmd); err != nil {
+	if err := s.maybeCheckpoint(); err != nil {
+		return "", err
+	}
+	if err := s.timed(func() error { _, err := s.exec(cmd); return err }); err != nil {
 		return "", err
 	}
 	if err := s.eng.RunUntil(s.eng.Now()); err != nil {
 		return "", err
 	}
 	s.redo = s.redo[:len(s.redo)-1]
-	s.history = append(s.history, e)
+	s.pushHistory(e)
+	s.sample()
 	return "redid: " + e.Line, nil
-}
-
-// replay rebuilds the engine and re-applies entries, ending at time end.
-func (s *Session) replay(entries []Entry, end api.Time) error {
-	notes := s.notes
-	if err := s.reset(); err != nil {
-		return err
-	}
-	s.notes = nil
-	for _, e := range entries {
-		if err := s.advanceTo(e.At); err != nil {
-			return err
-		}
-		cmd, err := command.Parse(e.Line)
-		if err != nil {
-			return fmt.Errorf("replay %q: %w", e.Line, err)
-		}
-		if _, err := s.exec(cmd); err != nil {
-			return fmt.Errorf("replay %q at %s: %w", e.Line, e.At, err)
-		}
-		if err := s.eng.RunUntil(s.eng.Now()); err != nil {
-			return err
-		}
-	}
-	if err := s.advanceTo(end); err != nil {
-		return err
-	}
-	if len(s.notes) < len(notes) {
-		s.notes = notes[:len(s.notes)]
-	}
-	return nil
 }
 
 // names lists what exists, for error messages ("nodes are node-1…node-6").

@@ -89,23 +89,27 @@ func markRunning(p *api.Pod) {
 	}
 }
 
-// spreadSelectors is PodTopologySpread's hook for default constraints:
-// the selector of the ReplicaSet or StatefulSet (in the file) that owns
-// the pod.
+// spreadSelectors is PodTopologySpread's hook for default constraints
+// (helper.DefaultSelector): the file's Services selecting the pod with the
+// selector of the ReplicaSet or StatefulSet (in the file) that owns it.
 func (c *staticCluster) spreadSelectors(p *api.Pod) api.Selector {
+	return api.DefaultSelector(p, c.file.Objects.Services, c.ownerSelector(p))
+}
+
+func (c *staticCluster) ownerSelector(p *api.Pod) *api.Selector {
 	ref := p.ControllerRef()
 	if ref == nil {
-		return api.Nothing()
+		return nil
 	}
 	ls, ok := c.owners[ref.Kind+"/"+p.Namespace+"/"+ref.Name]
 	if !ok {
-		return api.Nothing()
+		return nil
 	}
 	sel, err := api.CompileSelector(ls)
 	if err != nil {
-		return api.Nothing()
+		return nil
 	}
-	return sel
+	return &sel
 }
 
 // snapshot builds the scheduler's view of the bound pods.
@@ -220,6 +224,7 @@ func joinMax(names []string, max int) string {
 // the setting applies in the running lab.
 func (c *staticCluster) schedulerConfig(seed int64, tieBreak string) (scheduler.Config, error) {
 	cfg, err := schedulerConfig(c.file.Scenario, seed, tieBreak)
+	applySchedulerConfiguration(&cfg, c.file.SchedulerConfig)
 	cfg.SpreadSelectors = c.spreadSelectors
 	cfg.PercentageOfNodesToScore = nil
 	return cfg, err

@@ -225,6 +225,10 @@ const (
 	LookTerminating
 	LookEvicting
 	LookFailed
+	// LookNotReady is running with Ready false (a failing probe);
+	// LookCrashLoop is waiting in CrashLoopBackOff (PodHealth).
+	LookNotReady
+	LookCrashLoop
 )
 
 // LookOf is a pod's look.
@@ -233,6 +237,12 @@ func LookOf(pv PodView) PodLook {
 	case engine.StateStarting:
 		return LookStarting
 	case engine.StateRunning:
+		switch PodHealth(pv.Pod) {
+		case "crash-loop":
+			return LookCrashLoop
+		case "not-ready":
+			return LookNotReady
+		}
 		return LookRunning
 	case engine.StateTerminating:
 		if pv.Pod.Condition(api.DisruptionTarget) != nil {

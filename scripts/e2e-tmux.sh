@@ -51,8 +51,10 @@ expect "workloads"
 t send-keys -t e2e 'u'
 expect "undid: advance 10s"
 t send-keys -t e2e '?'
-expect "podlab — keys"
-t send-keys -t e2e 'x'
+expect "help · cluster"
+expect "esc close"
+t send-keys -t e2e Escape
+expect "z zone"
 t resize-window -t e2e -x 50 -y 12
 expect "terminal too small"
 t resize-window -t e2e -x 100 -y 30

@@ -42,6 +42,8 @@ Flags:
                           (PODLAB_PASSWORD, else one is made up and shown)
   --record FILE           write each participant's progress (.json, else CSV) every 30s and at the end
   --max-pods N, --max-nodes N, --max-keys-per-second N   per-participant limits (500, 50, 30)
+  --stuck-after D         mark a participant stuck after D without progress on the step (default 5m)
+  --idle-after D          mark a participant idle after D without a key (default 2m)
   --host NAME             the host name shown in the connect line (default: this machine's)
   --theme NAME            participants' theme (default: from their terminal)
   --headless              no instructor view here: log events to stderr
@@ -66,6 +68,9 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	host := fs.String("host", "", "host name for the connect line")
 	theme := fs.String("theme", "", "participants' theme")
 	headless := fs.Bool("headless", false, "no instructor view")
+	markers := workshop.DefaultMarkers
+	fs.DurationVar(&markers.StuckAfter, "stuck-after", markers.StuckAfter, "no progress for this long marks a participant stuck")
+	fs.DurationVar(&markers.IdleAfter, "idle-after", markers.IdleAfter, "no key for this long marks a participant idle")
 	keysFile := ""
 	rest := args
 	for {
@@ -89,7 +94,7 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if m, f, ok := cut2(*auth); ok && m == "keys" { // --auth keys=FILE
 		*auth, keysFile = m, f
 	}
-	cfg := Config{Listen: *listen, MaxSessions: *maxSessions, IdleTimeout: *idle, Limits: limits, Theme: *theme, Host: *host}
+	cfg := Config{Record: *record, Listen: *listen, MaxSessions: *maxSessions, IdleTimeout: *idle, Limits: limits, Theme: *theme, Host: *host, Markers: markers}
 	f, err := lab.OpenOrPreset(*file, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
@@ -139,9 +144,15 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// the instructor's view owns the terminal; details go to a file
 		logw = io.Discard
 		if dir, err := os.UserConfigDir(); err == nil {
+			_ = os.MkdirAll(filepath.Join(dir, "podlab"), 0o700)
 			if lf, err := os.OpenFile(filepath.Join(dir, "podlab", "serve.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
 				defer lf.Close()
 				logw = lf
+				// Bubble Tea prints a recovered panic's stack to os.Stderr,
+				// which is the instructor's terminal: send it to the log
+				saved := os.Stderr
+				os.Stderr = lf
+				defer func() { os.Stderr = saved }()
 			}
 		}
 	}
@@ -176,10 +187,6 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case <-srv.Done():
 		}
 	}()
-	stopRec := make(chan struct{})
-	if *record != "" {
-		go srv.recordEvery(*record, 30*time.Second, stopRec)
-	}
 	if tui {
 		m := instructor.New(srv.room, instructor.Options{Markers: cfg.Markers})
 		prog := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler())
@@ -192,16 +199,11 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "podlab serve: participants type: %s\n", srv.connectLine())
 		<-srv.Done()
 	}
-	close(stopRec)
 	if err := <-serveErr; err != nil {
 		fmt.Fprintf(stderr, "podlab serve: %v\n", err)
 	}
 	if *record != "" {
-		if err := srv.WriteRecord(*record); err != nil {
-			fmt.Fprintf(stderr, "podlab serve: %v\n", err)
-		} else {
-			fmt.Fprintf(stdout, "progress written to %s\n", *record)
-		}
+		fmt.Fprintf(stdout, "progress written to %s\n", *record)
 	}
 	title, steps := srv.room.Lesson()
 	fmt.Fprint(stdout, instructor.SummaryText(title, steps, workshop.Summarize(srv.room.Snapshot())))

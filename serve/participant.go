@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -22,6 +23,9 @@ type (
 	broadcastMsg struct{ text string }
 	resetMsg     struct{}
 	endMsg       struct{ reason string }
+	// crashMsg panics in the participant's Update: the tests prove with it
+	// that a panic ends that session only.
+	crashMsg struct{}
 )
 
 // How long a banner line stays.
@@ -30,29 +34,48 @@ const (
 	noticeFor    = 5 * time.Second
 )
 
+// A participant who pressed nothing for idleAfter ticks every idleTick.
+const (
+	idleAfter = 20 * time.Second
+	idleTick  = 2 * time.Second
+)
+
 // participant wraps the lab's model (ui.Model) for one SSH session: it
 // asks for a name when the SSH user is generic, rate-limits input, shows
 // the instructor's broadcasts and limit notices on a line above the lab,
 // reports progress and the last frame to the room, and applies the
 // instructor's push, reset and end. A panic ends this session only.
 type participant struct {
-	srv    *Server
-	prog   *tea.Program
+	srv  *Server
+	prog *tea.Program
+	// size is the client's latest window (set by the window-change
+	// goroutine): Bubble Tea sends its initial size from a goroutine of
+	// its own, which can arrive after a resize the client made at once.
+	size   atomic.Value // tea.WindowSizeMsg
 	keyID  string
 	uiOpts ui.Options
 	seat   *seat
 	inner  *ui.Model
 	sess   *lab.Session
+	ref    *refusals
+	seen   int // refusals already shown
 	w, h   int
 
 	asking  bool
 	nameBuf []rune
 	nameErr string
 
+	// banner is the line above the lab: a notice (limits, pushes) while
+	// it lasts, else the instructor's broadcast while it lasts.
 	banner      string
-	bannerUntil time.Time
+	notice      string
+	noticeUntil time.Time
+	bcast       string
+	bcastUntil  time.Time
 	innerH      int  // the height the lab was last given
 	dirty       bool // input since the last publish
+	lastInput   time.Time
+	slow        bool // the lab ticks at idleTick
 	bucket      bucket
 	dropped     int
 
@@ -67,9 +90,11 @@ func (p *participant) join(name string) error {
 	}
 	p.seat = st
 	st.mu.Lock()
-	p.sess = st.sess
+	p.sess, p.ref = st.sess, st.refused
 	st.mu.Unlock()
+	p.seen = p.ref.n
 	p.inner = ui.New(p.sess, p.uiOpts)
+	p.lastInput = time.Now()
 	verb := "joined"
 	if back {
 		verb = "reconnected"
@@ -100,6 +125,10 @@ func (p *participant) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	now := time.Now()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		if latest, ok := p.size.Load().(tea.WindowSizeMsg); ok && latest != msg {
+			// stale: have the program (and its renderer) take the latest
+			return p, func() tea.Msg { return latest }
+		}
 		p.w, p.h = msg.Width, msg.Height
 		if p.inner == nil {
 			return p, nil
@@ -108,6 +137,8 @@ func (p *participant) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case endMsg:
 		p.endReason = msg.reason
 		return p, tea.Quit
+	case crashMsg:
+		panic("crashMsg: a test asked this session to panic")
 	case tea.KeyPressMsg, tea.MouseClickMsg, tea.PasteMsg, tea.MouseWheelMsg:
 		if !p.bucket.take(now) {
 			p.dropped++
@@ -118,12 +149,17 @@ func (p *participant) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 			return p.updateName(msg)
 		}
 		if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "esc" && p.banner != "" {
-			// esc dismisses a banner (and still reaches the lab)
-			p.bannerUntil = now
+			// esc dismisses the banner (and still reaches the lab)
+			p.noticeUntil, p.bcastUntil = now, now
 		}
 		if p.seat != nil {
 			p.seat.tracker.Input(now)
 			p.dirty = true
+		}
+		p.lastInput = now
+		if p.slow && p.inner != nil {
+			p.slow = false
+			p.inner.SetTickEvery(p.srv.cfg.TickEvery)
 		}
 	}
 	if p.asking {
@@ -136,29 +172,45 @@ func (p *participant) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		p.setBanner(fmt.Sprintf("the instructor moved the room to step %d", msg.step+1), noticeFor, now)
 		extra = p.resizeInner()
 	case broadcastMsg:
-		p.setBanner("instructor: "+msg.text, broadcastFor, now)
+		p.bcast, p.bcastUntil = "instructor: "+msg.text, now.Add(broadcastFor)
+		p.noticeUntil = now
+		p.updateBanner(now)
 		extra = p.resizeInner()
 	case resetMsg:
-		sess, err := p.srv.newSession()
+		sess, ref, err := p.srv.newSession()
 		if err != nil {
 			p.setBanner("reset failed: "+err.Error(), noticeFor, now)
 			return p, p.resizeInner()
 		}
-		p.sess = sess
+		p.sess, p.ref, p.seen = sess, ref, 0
 		p.seat.mu.Lock()
-		p.seat.sess = sess
+		p.seat.sess, p.seat.refused = sess, ref
 		p.seat.mu.Unlock()
 		p.seat.tracker.Reset(sess, now)
 		p.inner = ui.New(sess, p.uiOpts)
+		p.slow = false
 		p.setBanner("the instructor gave you a fresh lab", noticeFor, now)
 		p.innerH = 0
 		return p, tea.Batch(p.inner.Init(), p.resizeInner(), p.observe(now, true))
 	default:
-		if p.banner != "" && !now.Before(p.bannerUntil) {
-			p.banner = ""
+		if !p.slow && now.Sub(p.lastInput) > idleAfter {
+			// nobody is typing: tick less often (a glance still shows the
+			// clock moving; the next key brings the full rate back)
+			p.slow = true
+			p.inner.SetTickEvery(idleTick)
+		}
+		if p.banner != "" {
+			p.updateBanner(now)
 			extra = p.resizeInner()
 		}
 		_, cmd = p.inner.Update(msg)
+		if p.ref.n != p.seen {
+			p.seen = p.ref.n
+			p.setBanner(p.ref.last, noticeFor*2, now)
+			p.srv.room.logf("%s hit a limit: %s", p.seat.name, firstSentence(p.ref.last))
+			p.dirty = true
+			extra = p.resizeInner()
+		}
 	}
 	p.observe(now, false)
 	return p, tea.Batch(cmd, extra)
@@ -177,10 +229,23 @@ func (p *participant) observe(now time.Time, force bool) tea.Cmd {
 	return nil
 }
 
+// setBanner shows a notice for d.
 func (p *participant) setBanner(text string, d time.Duration, now time.Time) {
-	p.banner, p.bannerUntil = text, now.Add(d)
-	if p.seat != nil && !strings.HasPrefix(text, "instructor:") {
+	p.notice, p.noticeUntil = text, now.Add(d)
+	p.updateBanner(now)
+	if p.seat != nil {
 		p.seat.tracker.Note(text)
+	}
+}
+
+func (p *participant) updateBanner(now time.Time) {
+	switch {
+	case now.Before(p.noticeUntil):
+		p.banner = p.notice
+	case now.Before(p.bcastUntil):
+		p.banner = p.bcast
+	default:
+		p.banner = ""
 	}
 }
 

@@ -3,7 +3,6 @@ package serve
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -41,6 +40,7 @@ type seat struct {
 	mu       sync.Mutex
 	prog     *tea.Program // nil while offline
 	sess     *lab.Session
+	refused  *refusals
 	tracker  *workshop.Tracker
 	progress workshop.Progress
 	frame    string
@@ -100,11 +100,11 @@ func (r *Room) join(name, keyID string, prog *tea.Program) (*seat, bool, error) 
 		}
 		s, ok := r.seats[n]
 		if !ok {
-			sess, err := r.srv.newSession()
+			sess, ref, err := r.srv.newSession()
 			if err != nil {
 				return nil, false, err
 			}
-			s = &seat{name: n, keyID: keyID, sess: sess, tracker: workshop.NewTracker(n, now), prog: prog}
+			s = &seat{name: n, keyID: keyID, sess: sess, refused: ref, tracker: workshop.NewTracker(n, now), prog: prog}
 			s.tracker.Observe(sess, now, 0)
 			s.progress = s.tracker.Progress()
 			r.seats[n] = s
@@ -228,13 +228,13 @@ func (r *Room) Reset(name string) error {
 		return fmt.Errorf("no participant %q", name)
 	}
 	if !s.send(resetMsg{}) {
-		sess, err := r.srv.newSession()
+		sess, ref, err := r.srv.newSession()
 		if err != nil {
 			return err
 		}
 		s.mu.Lock()
 		if s.prog == nil {
-			s.sess = sess
+			s.sess, s.refused = sess, ref
 			s.tracker.Reset(sess, time.Now())
 			s.progress = s.tracker.Progress()
 		}
@@ -291,20 +291,4 @@ func (r *Room) Connect() string { return r.srv.connectLine() }
 
 // sanitizeLine keeps a message to one printable line (it is drawn on
 // participants' terminals: no escape sequences).
-func sanitizeLine(s string) string {
-	var b strings.Builder
-	for _, c := range s {
-		switch {
-		case c == '\n' || c == '\r' || c == '\t':
-			b.WriteByte(' ')
-		case c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0):
-		default:
-			b.WriteRune(c)
-		}
-	}
-	out := strings.TrimSpace(b.String())
-	if r := []rune(out); len(r) > 200 {
-		out = string(r[:200])
-	}
-	return out
-}
+func sanitizeLine(s string) string { return workshop.OneLine(s, 200) }

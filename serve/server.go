@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -20,6 +21,7 @@ import (
 	bm "charm.land/wish/v2/bubbletea"
 
 	"podlab.dev/podlab/lab"
+	"podlab.dev/podlab/lab/command"
 	"podlab.dev/podlab/lab/workshop"
 	"podlab.dev/podlab/ui"
 	"podlab.dev/podlab/ui/instructor"
@@ -51,6 +53,15 @@ type Config struct {
 	// ObserveEvery is how often a participant's checks are re-evaluated
 	// while nothing they did changed (default 1s).
 	ObserveEvery time.Duration
+	// TickEvery is the participants' clock tick (default 500ms: every
+	// tick redraws, and the server draws for everyone; keys still redraw
+	// at once).
+	TickEvery time.Duration
+	// FPS caps each participant's frames per second (default 30).
+	FPS int
+	// Record is the --record file ("": none): written every 30s and when
+	// the workshop ends, before participants are disconnected.
+	Record string
 	// Host is the name participants use in the connect line ("" :
 	// the machine's host name).
 	Host string
@@ -80,6 +91,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.ObserveEvery <= 0 {
 		cfg.ObserveEvery = time.Second
+	}
+	if cfg.TickEvery <= 0 {
+		cfg.TickEvery = 500 * time.Millisecond
+	}
+	if cfg.FPS <= 0 {
+		cfg.FPS = 30
 	}
 	if cfg.Markers == (workshop.Markers{}) {
 		cfg.Markers = workshop.DefaultMarkers
@@ -143,6 +160,9 @@ func (s *Server) Serve(l net.Listener) error {
 	s.mu.Unlock()
 	go s.reap()
 	s.room.logf("serving %q on %s (%s)", s.room.lessonTitle(), l.Addr(), s.authLine())
+	if s.cfg.Record != "" {
+		go s.recordEvery(s.cfg.Record, 30*time.Second, s.done)
+	}
 	err := s.ssh.Serve(l)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -197,19 +217,60 @@ func (s *Server) connectLine() string {
 	return "ssh -p " + port + " " + host
 }
 
+// connectLineFor is the connect line with a participant's name as the
+// user, so a reconnect finds their lab.
+func (s *Server) connectLineFor(name string) string {
+	line := s.connectLine()
+	if strings.ContainsAny(name, " ") || workshop.IsGeneric(name) {
+		return line
+	}
+	i := strings.LastIndexByte(line, ' ')
+	return line[:i+1] + name + "@" + line[i+1:]
+}
+
 // newSession is a fresh participant lab on the lesson, under the limits,
-// with no host file access.
-func (s *Server) newSession() (*lab.Session, error) {
-	sess, err := lab.NewSession(s.cfg.Lesson, lab.SessionOptions{Guard: s.cfg.Limits.Guard(), NoFiles: true})
+// with no host file access; refusals counts the commands the limits
+// refused (the participant's goroutine reads it after each update).
+func (s *Server) newSession() (*lab.Session, *refusals, error) {
+	ref := &refusals{}
+	sess, err := lab.NewSession(s.cfg.Lesson, lab.SessionOptions{Guard: countingGuard{s.cfg.Limits.Guard(), ref}, NoFiles: true})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if sc := s.cfg.Lesson.Scenario; sc != nil && sc.Clock.ResumeAt > 0 {
 		if err := sess.Advance(sc.Clock.ResumeAt); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return sess, nil
+	return sess, ref, nil
+}
+
+// refusals is how many commands a session's limits refused, and the
+// last message. Only the session's goroutine touches it.
+type refusals struct {
+	n    int
+	last string
+}
+
+// countingGuard counts what the limits refuse, so the participant sees
+// a banner and the instructor a note.
+type countingGuard struct {
+	g   lab.Guard
+	ref *refusals
+}
+
+func (c countingGuard) Before(s *lab.Session, cmd command.Command) error {
+	return c.count(c.g.Before(s, cmd))
+}
+
+func (c countingGuard) After(s *lab.Session) error { return c.count(c.g.After(s)) }
+
+func (c countingGuard) count(err error) error {
+	if err != nil {
+		c.ref.n++
+		c.ref.last = err.Error()
+	}
+	return err
 }
 
 // middleware is the whole SSH application: every session ends here.
@@ -262,9 +323,9 @@ func (s *Server) handle(sess ssh.Session) {
 			noColor = true
 		}
 	}
-	p := &participant{srv: s, keyID: keyID, uiOpts: ui.Options{Theme: s.cfg.Theme, NoColor: noColor, NoFiles: true},
+	p := &participant{srv: s, keyID: keyID, uiOpts: ui.Options{Theme: s.cfg.Theme, NoColor: noColor, NoFiles: true, TickEvery: s.cfg.TickEvery},
 		w: pty.Window.Width, h: pty.Window.Height, bucket: newBucket(s.cfg.Limits.CommandsPerSecond, time.Now())}
-	opts := append(bm.MakeOptions(sess), tea.WithoutSignalHandler())
+	opts := append(bm.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS))
 	prog := tea.NewProgram(p, opts...)
 	p.prog = prog
 	name := workshop.CleanName(sess.User())
@@ -284,8 +345,11 @@ func (s *Server) handle(sess ssh.Session) {
 				return
 			case w, ok := <-winch:
 				if !ok {
+					// the session's requests ended: the client left
+					prog.Quit()
 					return
 				}
+				p.size.Store(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 				prog.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 			}
 		}
@@ -299,13 +363,16 @@ func (s *Server) handle(sess ssh.Session) {
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		s.room.logf("session error: %v", err)
 	}
+	if p.endReason == "" && p.seat != nil {
+		p.endReason = fmt.Sprintf("Bye %s — your lab is kept: %s to continue where you left off.", p.seat.name, s.connectLineFor(p.seat.name))
+	}
 	if p.endReason != "" {
 		fmt.Fprintf(sess, "%s\r\n", p.endReason)
 	}
 }
 
 func (s *Server) runInstructor(sess ssh.Session, winch <-chan ssh.Window) {
-	m := instructor.New(s.room, instructor.Options{Remote: true})
+	m := &latestSize{Model: instructor.New(s.room, instructor.Options{Remote: true, Markers: s.cfg.Markers})}
 	prog := tea.NewProgram(m, append(bm.MakeOptions(sess), tea.WithoutSignalHandler())...)
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
@@ -320,8 +387,10 @@ func (s *Server) runInstructor(sess ssh.Session, winch <-chan ssh.Window) {
 				return
 			case w, ok := <-winch:
 				if !ok {
+					prog.Quit()
 					return
 				}
+				m.size.Store(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 				prog.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 			}
 		}
@@ -392,6 +461,13 @@ func (s *Server) end(reason string) {
 		s.mu.Lock()
 		s.ending = true
 		s.mu.Unlock()
+		if s.cfg.Record != "" {
+			// while everyone is still connected: the record shows where
+			// they were, not "offline"
+			if err := s.WriteRecord(s.cfg.Record); err != nil {
+				s.room.logf("%v", err)
+			}
+		}
 		for _, st := range s.room.seatList() {
 			st.send(endMsg{reason})
 		}
@@ -413,4 +489,21 @@ func (s *Server) Shutdown(reason string) {
 	s.room.ended = true
 	s.room.mu.Unlock()
 	s.end(reason)
+}
+
+// latestSize passes a model the client's latest window size only (see
+// participant.size): a stale size is replaced by the latest.
+type latestSize struct {
+	tea.Model
+	size atomic.Value // tea.WindowSizeMsg
+}
+
+func (l *latestSize) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		if latest, ok := l.size.Load().(tea.WindowSizeMsg); ok && latest != ws {
+			return l, func() tea.Msg { return latest }
+		}
+	}
+	_, cmd := l.Model.Update(msg)
+	return l, cmd
 }

@@ -10,23 +10,12 @@ import (
 	"os"
 	"time"
 
+	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
 	"podlab.dev/podlab/assets"
 	"podlab.dev/podlab/lab"
 )
-
-type viewID int
-
-const (
-	viewCluster viewID = iota
-	viewExplain
-	viewTimeline
-	viewEviction
-	viewEvents
-)
-
-var viewNames = [...]string{"cluster", "explain", "timeline", "eviction", "events"}
 
 type focusID int
 
@@ -63,19 +52,32 @@ type Options struct {
 	// NoFiles is a served workshop session (podlab serve): opening and
 	// saving host files and switching lessons are disabled.
 	NoFiles bool
+	// TickEvery is the real time between clock ticks (0: 100ms); podlab
+	// serve ticks less often, as every tick redraws every participant.
+	TickEvery time.Duration
 }
 
-// Model is the root model.
+// Model is the root model: it owns the session, the clock, the shared
+// selection, the layout and the global keys, and routes the rest to the
+// current view or the open overlay (see component.go).
 type Model struct {
 	sess *lab.Session
-	opts Options
-	keys KeyMap
-	st   *Styles
+	// fork is the forked lab (nil: not forked); lane is the lane m.sess is.
+	fork   *lab.Fork
+	lane   string
+	opts   Options
+	global *globalKeys
+	st     *Styles
+	help   help.Model
 
 	themeName string
 	w, h      int
 
-	view  viewID
+	views []view
+	view  int // index in views of the current view
+	// top is the open overlay other than the palette (help, legend,
+	// presets); the palette, when open, is above it.
+	top   overlay
 	focus focusID
 
 	nodeIdx, podIdx, wlIdx, pendIdx int
@@ -88,31 +90,35 @@ type Model struct {
 	quietTicks int
 
 	lessonOpen bool
-	help       bool
-	helpScroll int
-	legend     bool
 	pal        palette
-	picker     *picker
 
 	status    string
 	statusErr bool
 
-	scroll      [len(viewNames)]int
 	eventFilter string
-	explainKey  string
-	tlZoom      int // timeline: seconds per cell, as an index into zooms
 
 	data frameData
 	// applied counts commands applied (a change the stamp cannot see).
 	applied int
+	// keysGen counts setKeys calls (the footer is memoised on it).
+	keysGen int
 	// cards caches rendered node cards and rows; podRefs the workload of
 	// each pod key.
-	cards     cardCache
-	podRefs   map[string]string
-	helpCache helpCache
-	memos     memos
-	// wlRows is where the last frame drew the workload list's rows.
-	wlRows rowSpan
+	cards   cardCache
+	podRefs map[string]string
+	memos   memos
+	// hits are the regions the last frame drew that a click can select.
+	hits hitMap
+}
+
+// setViews installs the views: their tabs and number keys follow.
+func (m *Model) setViews(views []view) {
+	m.views = views
+	names := make([]string, len(views))
+	for i, v := range views {
+		names[i] = v.Title()
+	}
+	m.global = newGlobalKeys(names)
 }
 
 // tickMsg advances the clock; id guards against two loops running.
@@ -126,10 +132,10 @@ func New(sess *lab.Session, opts Options) *Model {
 	if os.Getenv("NO_COLOR") != "" {
 		opts.NoColor = true
 	}
-	m := &Model{opts: opts, keys: DefaultKeyMap(), lessonOpen: true}
+	m := &Model{opts: opts, lessonOpen: true, help: help.New()}
+	m.setViews(newViews(m))
 	m.pal = newPalette()
 	m.setTheme(opts.Theme)
-	m.tlZoom = 2
 	m.adopt(sess)
 	// the command line's options override the first scenario's clock: a
 	// --speed means play at that speed (unless --paused too)
@@ -147,16 +153,20 @@ func New(sess *lab.Session, opts Options) *Model {
 // do: the clock takes the scenario's speed and paused setting, and the
 // selection, views and their scrolling start over.
 func (m *Model) adopt(sess *lab.Session) {
-	m.sess = sess
+	m.sess, m.fork, m.lane = sess, nil, ""
+	if sess.Metrics() == nil {
+		sess.EnableMetrics(0) // the metrics view's history
+	}
 	speed, paused := 0.0, false
 	if sc := sess.File().Scenario; sc != nil {
 		speed, paused = sc.Clock.Speed, sc.Clock.Paused
 	}
 	m.speedIdx, m.paused = speedIndex(speed), paused
-	m.view, m.focus = viewCluster, focusNodes
+	m.view, m.focus = 0, focusNodes
 	m.nodeIdx, m.podIdx, m.wlIdx, m.pendIdx = 0, 0, 0, 0
-	m.scroll = [len(viewNames)]int{}
-	m.explainKey = ""
+	for _, v := range m.views {
+		v.Reset()
+	}
 }
 
 func speedIndex(speed float64) int {
@@ -183,6 +193,8 @@ func (m *Model) setTheme(name string) {
 	}
 	m.themeName = t.Name
 	m.st = NewStyles(t, m.opts.NoColor)
+	m.help.Styles = m.st.helpStyles()
+	m.help.ShortSeparator = "  "
 }
 
 // Init implements tea.Model.
@@ -197,7 +209,7 @@ func (m *Model) Init() tea.Cmd {
 
 func (m *Model) tick() tea.Cmd {
 	id := m.tickID
-	return tea.Tick(tickEvery, func(t time.Time) tea.Msg { return tickMsg{id: id, at: t} })
+	return tea.Tick(m.tickEvery(), func(t time.Time) tea.Msg { return tickMsg{id: id, at: t} })
 }
 
 func (m *Model) setStatus(s string, isErr bool) {
@@ -222,8 +234,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		if !m.paused {
-			d := time.Duration(float64(tickEvery) * speeds[m.speedIdx])
-			if err := m.sess.Advance(d); err != nil {
+			d := time.Duration(float64(m.tickEvery()) * speeds[m.speedIdx])
+			if err := m.advance(d); err != nil {
 				m.setStatus(err.Error(), true)
 				m.paused = true
 			}
@@ -234,9 +246,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleKey(msg)
 	case tea.MouseClickMsg:
 		m.handleClick(msg.Mouse())
+		m.setKeys()
 		return m, nil
 	case tea.MouseWheelMsg:
 		m.handleWheel(msg.Mouse())
+		m.setKeys()
 		return m, nil
 	case fileLoadedMsg:
 		return m, m.finishOpen(msg)
@@ -255,7 +269,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // error) in the status line and refreshes; the error is returned for
 // callers that show it elsewhere too (the palette keeps it inline).
 func (m *Model) apply(line string) error {
-	out, err := m.sess.Apply(line)
+	out, err := m.run(line)
 	m.changed()
 	if err != nil {
 		m.setStatus(err.Error(), true)
@@ -269,8 +283,23 @@ func (m *Model) apply(line string) error {
 	return err
 }
 
-func (m *Model) togglePause() {
-	m.paused = !m.paused
+// overlay is the overlay that takes the keys (nil: none).
+func (m *Model) overlay() overlay {
+	if m.pal.open {
+		return paletteOverlay{m}
+	}
+	return m.top
+}
+
+// openOverlay opens the help, the legend or the presets.
+func (m *Model) openOverlay(o overlay) {
+	m.top = o
+	o.SetKeys()
+}
+
+// openPalette opens the command line in a mode with a value to edit.
+func (m *Model) openPalette(mode paletteMode, value string) tea.Cmd {
+	return m.pal.start(mode, value)
 }
 
 func (m *Model) clockText() string {

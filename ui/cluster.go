@@ -22,6 +22,7 @@ const (
 var lookGlyphs = [...]string{
 	lab.LookPending: glyphPending, lab.LookStarting: glyphStarting, lab.LookRunning: glyphRunning,
 	lab.LookTerminating: glyphTerminating, lab.LookEvicting: glyphEvicting, lab.LookFailed: glyphFailed,
+	lab.LookNotReady: glyphNotReady, lab.LookCrashLoop: glyphCrashLoop,
 }
 
 func podGlyph(pv lab.PodView) string { return lookGlyphs[lab.LookOf(pv)] }
@@ -249,12 +250,20 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 		}
 		lines := make([]string, 0, inner+4)
 		i := skip
+		x0 := di*(colW+1) + 1 // inside the box's border
 		for ; i < last && len(lines) < inner; i++ {
+			y0 := len(lines) + 1
 			lines = append(lines, m.nodeCard(i, cardW, i == sel)...)
+			m.cardHits(i, x0, y0, cardW, len(lines)+1-y0)
 		}
 		hiddenBelow := last - i
 		if len(lines) > inner {
 			hiddenBelow++
+		}
+		if hiddenBelow > 0 || skip > first {
+			m.hits.clip(x0, x0+cardW, inner) // the last line says "more nodes"
+		} else {
+			m.hits.clip(x0, x0+cardW, inner+1)
 		}
 		cl[di] = colLines{lines, skip, hiddenBelow}
 	}
@@ -301,6 +310,22 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 	return out
 }
 
+// cardHits records node i's card drawn at (x, y), w×h cells: the card
+// selects the node, each glyph of a pod (" ● ● ●" from the card's third
+// line, as glyphLines lays them out) the pod.
+func (m *Model) cardHits(i, x, y, w, h int) {
+	m.hits.add(hit{x0: x, y0: y, x1: x + w, y1: y + h, kind: hitNode, node: i})
+	per := max((w-1)/2, 1)
+	shown, _ := glyphsShown(len(m.data.nodes[i].Pods)+len(m.data.nominated[m.data.nodes[i].Node.Name]), w-1, 2)
+	for j := 0; j < min(shown, len(m.data.nodes[i].Pods)); j++ {
+		gx, gy := x+1+2*(j%per), y+2+j/per
+		if gy >= y+h {
+			break
+		}
+		m.hits.add(hit{x0: gx, y0: gy, x1: gx + 1, y1: gy + 1, kind: hitPod, node: i, index: j})
+	}
+}
+
 // clusterRows lists nodes one per line under domain headings (narrow
 // terminals and many domains). Only the lines on screen are rendered; the
 // list scrolls to keep the selection visible.
@@ -332,6 +357,7 @@ func (m *Model) clusterRows(w, h int) []string {
 				break
 			}
 			lines = append(lines, m.nodeRow(i, inner, i == sel))
+			m.rowHits(i, 1, len(lines), inner)
 		}
 	}
 	title := fmt.Sprintf("cluster · by %s · %d nodes", m.sess.ShortKey(d.groupKey), len(d.nodes))
@@ -349,7 +375,7 @@ func (m *Model) nodeRow(i, w int, selected bool) string {
 	badges := m.nodeBadges(nv)
 	bw := cellWidth(badges)
 	// the glyphs start after the name, the badges and the usage
-	avail := max(w-(1+max(12, len(nv.Node.Name))+1+bw+1+18), 4)
+	avail := max(w-rowGlyphsAt(nv, bw), 4)
 	total := len(nv.Pods) + len(m.data.nominated[nv.Node.Name])
 	shown := total
 	suffix := ""
@@ -370,6 +396,28 @@ func (m *Model) nodeRow(i, w int, selected bool) string {
 	line := fit(head+m.renderRuns(m.glyphItems(i, selected, shown), "")+suffix, w)
 	m.cards.put(m, i, key, []string{line})
 	return line
+}
+
+// rowGlyphsAt is where a node row's glyphs start: after the marker, the
+// name (12 cells at least), the badges (bw cells) and the usage.
+func rowGlyphsAt(nv lab.NodeView, bw int) int {
+	return 1 + max(12, cellWidth(safe(nv.Node.Name))) + 1 + bw + 1 + 18
+}
+
+// rowHits records node i's row drawn at (x, y) in w cells: the row
+// selects the node, each glyph (one cell, no gap) a pod.
+func (m *Model) rowHits(i, x, y, w int) {
+	nv := m.data.nodes[i]
+	m.hits.add(hit{x0: x, y0: y, x1: x + w, y1: y + 1, kind: hitNode, node: i})
+	at := x + rowGlyphsAt(nv, cellWidth(m.nodeBadges(nv)))
+	n := len(nv.Pods) + len(m.data.nominated[nv.Node.Name])
+	avail := max(w-(at-x), 4)
+	if n > avail {
+		n = max(avail-5, 1)
+	}
+	for j := 0; j < min(n, len(nv.Pods)) && at+j < x+w; j++ {
+		m.hits.add(hit{x0: at + j, y0: y, x1: at + j + 1, y1: y + 1, kind: hitPod, node: i, index: j})
+	}
 }
 
 // clusterHeight is how many lines the cluster view needs at width w.

@@ -37,6 +37,7 @@ type frameData struct {
 	evictNodes []evictNode
 	explainErr error
 	groupKey   string
+	groupKeys  []string // the keys g cycles through
 	// layoutGen counts changes of the node order and grouping.
 	layoutGen int
 	stamp     stamp
@@ -65,12 +66,7 @@ type evictNode struct {
 
 // groupKeys are the topology keys the cluster view can group by (the
 // lab says which: the scenario's zone label first).
-func (m *Model) groupKeys() []string {
-	if m.data.snap == nil {
-		return m.sess.GroupKeys(nil)
-	}
-	return m.sess.GroupKeys(m.data.snap.Nodes)
-}
+func (m *Model) groupKeys() []string { return m.data.groupKeys }
 
 func (m *Model) currentStamp() stamp {
 	snap := m.data.snap
@@ -90,11 +86,11 @@ func (m *Model) refresh() {
 		d.events = eventIndex{}
 	}
 	if changed {
-		keys := m.groupKeys()
-		if m.groupIdx >= len(keys) {
+		d.groupKeys = m.sess.GroupKeys(d.snap.Nodes)
+		if m.groupIdx >= len(d.groupKeys) {
 			m.groupIdx = 0
 		}
-		d.groupKey = keys[m.groupIdx]
+		d.groupKey = d.groupKeys[m.groupIdx]
 	}
 	m.layoutNodes()
 	if changed || d.workloads == nil {
@@ -134,18 +130,11 @@ func (m *Model) refresh() {
 		d.lesson, d.lessonFor = m.sess.CheckStep(m.sess.Step()), m.sess.Step()
 	}
 	m.updateEvents()
-	switch m.view {
-	case viewExplain:
-		m.refreshExplain()
-	case viewTimeline:
-		d.timelines = m.sess.TerminationTimelines()
-	case viewEviction:
-		m.refreshEviction()
-	}
-	m.clampScroll()
+	m.views[m.view].Refresh()
 	// Explaining a bound pod takes it out of the scheduler's cache and puts
 	// it back: read the stamp after it so that does not count as a change.
 	d.stamp = m.currentStamp()
+	m.setKeys()
 }
 
 // fullRefreshEvery bounds how many quiet ticks may pass without a full
@@ -163,7 +152,7 @@ func (m *Model) refreshAfterTick() {
 	d := &m.data
 	quiet := d.snap != nil && d.stamp.sess == m.sess && d.stamp.eng == m.sess.Engine() &&
 		d.stamp.gen == m.sess.Generation() && d.stamp.events == len(m.sess.Engine().Events()) &&
-		d.stamp.applied == m.applied && m.view != viewTimeline && m.view != viewEviction
+		d.stamp.applied == m.applied && !m.views[m.view].Live()
 	if quiet && m.quietTicks < fullRefreshEvery {
 		m.quietTicks++
 		return
@@ -175,20 +164,6 @@ func (m *Model) refreshAfterTick() {
 // changed marks the cluster as changed by a command (templates, usage and
 // other edits the placement stamp does not see).
 func (m *Model) changed() { m.applied++ }
-
-func (m *Model) refreshExplain() {
-	d := &m.data
-	key := m.explainKey
-	if key == "" {
-		key = m.selectedPodKey()
-		m.explainKey = key
-	}
-	d.explain, d.explainErr = nil, nil
-	if key == "" {
-		return
-	}
-	d.explain, d.explainErr = m.sess.Explain(key)
-}
 
 // podWorkload is the index in workloads of a pod's workload (-1: none).
 // The owner of a pod never changes, so its workload's name is cached per
@@ -313,7 +288,16 @@ func (m *Model) selectedPodKey() string {
 }
 
 // refreshLayout follows a resize: the views' scroll limits moved.
-func (m *Model) refreshLayout() { m.clampScroll() }
+func (m *Model) refreshLayout() {
+	if m.data.snap != nil {
+		m.views[m.view].Refresh()
+	}
+	m.setKeys()
+}
+
+// bodyHeight is the height of the views' area: the screen less the
+// header, the status line and the footer.
+func (m *Model) bodyHeight() int { return m.h - 3 }
 
 // eventIndex is the filtered event list, extended as events arrive.
 type eventIndex struct {

@@ -10,12 +10,12 @@ import (
 // eventsView lists events like `kubectl get events`, newest last,
 // filtered by a substring of the object, reason, type or message (the
 // filtered indexes are kept by refresh; only the rows on screen render).
-func (m *Model) eventsView(w, h int) []string {
+func (m *Model) eventsView(w, h, back int) []string {
 	all := m.data.snap.Events
 	rows := m.data.events.keep
 	inner := h - 3
 	// scroll counts from the newest event upwards
-	off := min(m.scroll[viewEvents], max(len(rows)-inner, 0))
+	off := min(back, max(len(rows)-inner, 0))
 	end := len(rows) - off
 	begin := max(end-inner, 0)
 	// the object column is as wide as the widest object on screen (the

@@ -8,7 +8,7 @@ import (
 
 // evictionView shows, per node under memory pressure (or the selected
 // node), the memory signal and the kubelet's eviction ranking.
-func (m *Model) evictionView(w, h int) []string {
+func (m *Model) evictionView(w, h, from int) []string {
 	threshold := m.sess.EvictionThreshold()
 	// lines are produced lazily: only those on screen are rendered
 	var lines []func() string
@@ -46,8 +46,8 @@ func (m *Model) evictionView(w, h int) []string {
 	}
 	add(m.st.Muted.Render("The kubelet checks every 10 s and evicts one pod per pass: pods using more than their request first,"))
 	add(m.st.Muted.Render("then lower priority, then more usage above request. p sets pressure on the selected node."))
-	// keep evictionLen in step with the lines added here
-	start := min(m.scroll[viewEviction], max(len(lines)-(h-2), 0))
+	// keep evictionView.maxScroll in step with the lines added here
+	start := min(from, max(len(lines)-(h-2), 0))
 	out := make([]string, 0, h-2)
 	for _, l := range lines[start:min(start+h-2, len(lines))] {
 		out = append(out, l())

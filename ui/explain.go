@@ -15,13 +15,13 @@ var shortPlugin = map[string]string{
 
 // explainView answers "why did it go there / why is it pending" for the
 // selected pod: every node's verdict, scores and spread arithmetic.
-func (m *Model) explainView(w, h int) []string {
+func (m *Model) explainView(w, h int, podKey string, from int) []string {
 	d := &m.data
-	if m.explainKey == "" {
+	if podKey == "" {
 		return box(m.st, "explain", []string{m.st.Muted.Render("select a pod in the cluster view (tab to pods or pending, then e)")}, w, h, true)
 	}
 	if d.explainErr != nil {
-		return box(m.st, "explain "+safe(m.explainKey), []string{m.st.Bad.Render(safe(d.explainErr.Error()))}, w, h, true)
+		return box(m.st, "explain "+safe(podKey), []string{m.st.Bad.Render(safe(d.explainErr.Error()))}, w, h, true)
 	}
 	ex := d.explain
 	if ex == nil {
@@ -31,7 +31,7 @@ func (m *Model) explainView(w, h int) []string {
 	lines, rows, tail, cols, nameW := parts.lines, parts.rows, parts.tail, parts.cols, parts.nameW
 	innerH := h - 2
 	total := len(lines) + rows + len(tail)
-	start := min(m.scroll[viewExplain], max(total-innerH, 0))
+	start := min(from, max(total-innerH, 0))
 	// rows [from, to) of the node table are on screen
 	from, to := max(start-len(lines), 0), start+innerH-len(lines)
 	out := append([]string(nil), lines[min(start, len(lines)):]...)

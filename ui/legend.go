@@ -19,7 +19,8 @@ func (m *Model) legendBox(w, h int) []string {
 	section("pods — the shape is the state",
 		glyphRunning+" running", glyphStarting+" starting (bound, containers coming up)", glyphPending+" pending",
 		glyphTerminating+" terminating (grace period)", glyphEvicting+" being evicted or preempted",
-		glyphFailed+" failed or killed", glyphNominated+" nominated: a preemptor waiting for its victims")
+		glyphFailed+" failed or killed", glyphNominated+" nominated: a preemptor waiting for its victims",
+		legendPodHealth1, legendPodHealth2)
 	section("nodes",
 		"⊘ cordoned", "⚑N N taints", "⚠ MemoryPressure", "✗NotReady / ✗Unreachable",
 		"cpu ▰▰▱▱ requests ÷ allocatable (what the scheduler counts)")
@@ -36,7 +37,7 @@ func (m *Model) legendBox(w, h int) []string {
 		wls = []string{m.st.Muted.Render("no workloads yet")}
 	}
 	section("workloads — the colour is the workload", wls...)
-	lines = append(lines, "", m.st.Muted.Render("any key closes the legend"))
+	lines = append(lines, "", m.st.Muted.Render("esc or i closes the legend"))
 	return box(m.st, "legend", lines, bw, min(len(lines)+2, h-2), true)
 }
 

@@ -29,7 +29,7 @@ type panelKey struct {
 	wl, pend, node   int
 	pod              int
 	focus            focusID
-	view             viewID
+	view             int
 	w, h, w2, h2, h3 int
 	st               *Styles
 	wlGen, layoutGen int

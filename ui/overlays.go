@@ -6,101 +6,77 @@ import (
 	"path/filepath"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
-
-	"podlab.dev/podlab/assets"
 	"podlab.dev/podlab/lab"
 )
 
-// helpBox is the full help overlay (?), with the concept cards when there
-// is room.
-func (m *Model) helpBox(w, h int) []string {
-	if c := m.helpCache; c.w == w && c.h == h && c.st == m.st && c.scroll == m.helpScroll {
-		return c.lines
-	}
-	raw := strings.Split(strings.TrimRight(assets.Help(), "\n"), "\n")
-	bw := 0
-	for _, l := range raw {
-		bw = max(bw, ansi.StringWidth(l))
-	}
-	bw = min(bw+4, w-2)
-	// narrow terminals: wrap long lines under their text column (the
-	// help's labels are 15 cells wide)
-	var lines []string
-	for _, l := range raw {
-		if ansi.StringWidth(l) <= bw-2 {
-			lines = append(lines, l)
-			continue
-		}
-		indent := 0
-		if len(l) > 15 && strings.TrimSpace(l[:15]) != "" || strings.HasPrefix(l, strings.Repeat(" ", 15)) {
-			indent = 15
-		}
-		for i, part := range wrapText(strings.TrimSpace(l[indent:]), max(bw-2-indent, 10)) {
-			part = strings.TrimRight(part, " ")
-			if i == 0 {
-				lines = append(lines, l[:indent]+part)
-			} else {
-				lines = append(lines, strings.Repeat(" ", indent)+part)
-			}
-		}
-	}
-	if h-2 > len(lines)+8 {
-		lines = append(lines, "", "Concepts")
-		for _, c := range assets.Cards() {
-			if len(lines) > h-6 {
-				break
-			}
-			lines = append(lines, "  "+c.Title+": "+firstSentence(c.Body))
-		}
-	}
-	lines = append(lines, "", "any key closes this help")
-	bh := min(len(lines)+2, h-2)
-	title := "help"
-	if over := len(lines) - (bh - 2); over > 0 {
-		m.helpScroll = min(m.helpScroll, over)
-		lines = lines[m.helpScroll:]
-		title = fmt.Sprintf("help · j/k scroll · %d more lines", over-m.helpScroll)
-	}
-	out := box(m.st, title, lines, bw, bh, true)
-	m.helpCache = helpCache{w: w, h: h, st: m.st, scroll: m.helpScroll, lines: out}
-	return out
-}
-
-// helpCache is the rendered help box for one size and theme.
-type helpCache struct {
-	w, h   int
-	scroll int
-	st     *Styles
-	lines  []string
-}
-
-func firstSentence(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if i := strings.Index(s, ". "); i > 0 {
-		return s[:i+1]
-	}
-	return s
-}
-
-// picker chooses a preset.
+// picker chooses a preset (ctrl+p).
 type picker struct {
+	m     *Model
 	items []lab.PresetInfo
 	sel   int
+	keys  pickerKeys
 }
 
-func (m *Model) openPicker() {
-	m.picker = &picker{items: lab.Presets()}
-	for i, p := range m.picker.items {
-		if sc := m.sess.File().Scenario; sc != nil && p.Name == sc.Name {
-			m.picker.sel = i
+type pickerKeys struct {
+	Up, Down, Open, Close key.Binding
+}
+
+func newPicker(m *Model) *picker {
+	p := &picker{m: m, items: lab.Presets(), keys: pickerKeys{
+		Up:    bind("↑/k", "up", "up", "k"),
+		Down:  bind("↓/j", "down", "down", "j"),
+		Open:  bind("enter", "open", "enter"),
+		Close: bind("esc", "cancel", "esc", "q"),
+	}}
+	for i, it := range p.items {
+		if sc := m.sess.File().Scenario; sc != nil && it.Name == sc.Name {
+			p.sel = i
 		}
 	}
+	return p
 }
 
-func (m *Model) pickerBox(w, h int) []string {
-	p := m.picker
+// ShortHelp implements help.KeyMap.
+func (p *picker) ShortHelp() []key.Binding {
+	return []key.Binding{p.keys.Down, p.keys.Up, p.keys.Open, p.keys.Close, quitKey}
+}
+
+// FullHelp implements help.KeyMap.
+func (p *picker) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+
+// SetKeys implements overlay.
+func (p *picker) SetKeys() {
+	p.keys.Up.SetEnabled(p.sel > 0)
+	p.keys.Down.SetEnabled(p.sel < len(p.items)-1)
+	p.keys.Open.SetEnabled(len(p.items) > 0)
+}
+
+// Update implements overlay.
+func (p *picker) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := &p.keys
+	switch {
+	case key.Matches(msg, quitKey):
+		return tea.Quit, true
+	case key.Matches(msg, k.Close):
+		return nil, true
+	case key.Matches(msg, k.Up):
+		p.sel = max(p.sel-1, 0)
+	case key.Matches(msg, k.Down):
+		p.sel = min(p.sel+1, len(p.items)-1)
+	case key.Matches(msg, k.Open):
+		name := p.items[p.sel].Name
+		f, err := lab.LoadPreset(name)
+		p.m.top = nil
+		return p.m.finishOpen(fileLoadedMsg{path: name, file: f, err: err}), true
+	}
+	return nil, false
+}
+
+// View implements overlay.
+func (p *picker) View(w, h int) ([]string, int, int) {
+	m := p.m
 	bw := min(w-4, 100)
 	var lines []string
 	for i, it := range p.items {
@@ -120,29 +96,8 @@ func (m *Model) pickerBox(w, h int) []string {
 		lines = append(lines, m.st.Muted.Render(fmt.Sprintf("%d lesson steps", p.items[p.sel].Steps)))
 	}
 	lines = append(lines, "", m.st.Muted.Render("enter opens · esc cancels · the current session is replaced (ctrl+s saves it first)"))
-	return box(m.st, "presets", lines, bw, min(len(lines)+2, h-4), true)
-}
-
-func (m *Model) handlePickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	p := m.picker
-	switch msg.String() {
-	case "esc", "q":
-		m.picker = nil
-	case "up", "k":
-		p.sel = max(p.sel-1, 0)
-	case "down", "j":
-		p.sel = min(p.sel+1, len(p.items)-1)
-	case "enter":
-		if len(p.items) > 0 {
-			name := p.items[p.sel].Name
-			m.picker = nil
-			f, err := lab.LoadPreset(name)
-			return m, m.finishOpen(fileLoadedMsg{path: name, file: f, err: err})
-		}
-	case "ctrl+c":
-		return m, tea.Quit
-	}
-	return m, nil
+	b := box(m.st, "presets", lines, bw, min(len(lines)+2, h-4), true)
+	return b, (w - bw) / 2, 2
 }
 
 type fileLoadedMsg struct {
@@ -178,16 +133,15 @@ func (m *Model) finishOpen(msg fileLoadedMsg) tea.Cmd {
 	if msg.err != nil {
 		return fail("open", msg.err)
 	}
-	sess, err := lab.NewSession(msg.file, lab.SessionOptions{})
+	sess, fork, err := lab.OpenSession(msg.file, lab.SessionOptions{})
 	if err != nil {
 		return fail("load", err)
 	}
-	if sc := msg.file.Scenario; sc != nil && sc.Clock.ResumeAt > 0 {
-		if err := sess.Advance(sc.Clock.ResumeAt); err != nil {
-			return fail("load", err)
-		}
+	if err := resume(sess, fork); err != nil {
+		return fail("load", err)
 	}
 	m.adopt(sess)
+	m.adoptFork(fork)
 	m.setStatus("opened "+msg.path, false)
 	m.refresh()
 	return nil
@@ -211,9 +165,7 @@ func (m *Model) defaultSaveName() string {
 
 // saveCmd writes the session; only an explicit save writes a file.
 func (m *Model) saveCmd(path string) tea.Cmd {
-	var buf strings.Builder
-	err := m.sess.Save(&buf)
-	data := buf.String()
+	data, err := m.saveText()
 	return func() tea.Msg {
 		if err != nil {
 			return fileSavedMsg{path: path, err: err}

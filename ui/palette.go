@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 )
@@ -32,13 +33,14 @@ type palette struct {
 	hpos    int
 	err     string
 	cands   []string
+	keys    paletteKeys
 }
 
 func newPalette() palette {
 	in := textinput.New()
 	in.Prompt = ": "
 	in.CharLimit = 4096
-	return palette{in: in}
+	return palette{in: in, keys: newPaletteKeys()}
 }
 
 func (p *palette) start(mode paletteMode, value string) tea.Cmd {
@@ -56,20 +58,79 @@ func (p *palette) close() {
 	p.err, p.cands = "", nil
 }
 
-// handlePaletteKey processes a key while the palette is open.
-func (m *Model) handlePaletteKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+// paletteKeys are the palette's own keys; any other key edits the line.
+type paletteKeys struct {
+	Run, Close, Complete, Prev, Next key.Binding
+}
+
+func newPaletteKeys() paletteKeys {
+	return paletteKeys{
+		Run:      bind("enter", "run", "enter"),
+		Close:    bind("esc", "close", "esc", "ctrl+c"),
+		Complete: bind("tab", "complete", "tab"),
+		Prev:     bind("↑", "history", "up"),
+		Next:     bind("↓", "history", "down"),
+	}
+}
+
+// paletteOverlay is the palette as an overlay (the palette's state lives
+// in Model.pal: its history outlives its openings).
+type paletteOverlay struct{ m *Model }
+
+// ShortHelp implements help.KeyMap.
+func (o paletteOverlay) ShortHelp() []key.Binding {
+	k := &o.m.pal.keys
+	return []key.Binding{k.Run, k.Complete, k.Prev, k.Next, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (o paletteOverlay) FullHelp() [][]key.Binding { return [][]key.Binding{o.ShortHelp()} }
+
+// SetKeys implements overlay: completion and history in command mode.
+func (o paletteOverlay) SetKeys() {
+	p := &o.m.pal
+	cmd := p.mode == modeCommand
+	p.keys.Complete.SetEnabled(cmd)
+	p.keys.Prev.SetEnabled(cmd && p.hpos > 0)
+	p.keys.Next.SetEnabled(cmd && p.hpos < len(p.history))
+}
+
+// View implements overlay: the palette sits above the status line.
+func (o paletteOverlay) View(w, h int) ([]string, int, int) {
+	body := o.m.paletteLines(w - 4)
+	pl := box(o.m.st, paletteTitle(o.m.pal.mode), body, w-2, min(len(body)+2, h-2), true)
+	return pl, 1, h - 2 - len(pl)
+}
+
+func paletteTitle(mode paletteMode) string {
+	switch mode {
+	case modeOpen:
+		return "open a scenario file (enter to load, esc to cancel)"
+	case modeSave:
+		return "save the session as a scenario file"
+	case modeFilter:
+		return "filter events by object, reason or type"
+	}
+	return "command (tab completes · ↑↓ history · esc closes)"
+}
+
+// Update implements overlay: a key while the palette is open. The
+// palette closes itself (it is not m.top).
+func (o paletteOverlay) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	m := o.m
 	p := &m.pal
-	switch msg.String() {
-	case "esc", "ctrl+c":
+	k := &p.keys
+	switch {
+	case key.Matches(msg, k.Close):
 		p.close()
-		return m, nil
-	case "enter":
+		return nil, true
+	case key.Matches(msg, k.Run):
 		line := strings.TrimSpace(p.in.Value())
 		switch p.mode {
 		case modeCommand:
 			if line == "" {
 				p.close()
-				return m, nil
+				return nil, true
 			}
 			if len(p.history) == 0 || p.history[len(p.history)-1] != line {
 				p.history = append(p.history, line)
@@ -77,51 +138,45 @@ func (m *Model) handlePaletteKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			if err := m.apply(line); err != nil {
 				// the palette stays open with the line and the error
 				p.err = err.Error()
-				return m, nil
+				return nil, false
 			}
 			p.close()
 		case modeOpen:
 			p.close()
-			return m, m.openFileCmd(line)
+			return m.openFileCmd(line), true
 		case modeSave:
 			p.close()
-			return m, m.saveCmd(line)
+			return m.saveCmd(line), true
 		case modeFilter:
-			m.eventFilter = line
-			m.scroll[viewEvents] = 0
 			p.close()
-			m.updateEvents()
-		}
-		return m, nil
-	case "up":
-		if p.mode == modeCommand && p.hpos > 0 {
-			p.hpos--
-			p.in.SetValue(p.history[p.hpos])
-			p.in.CursorEnd()
-		}
-		return m, nil
-	case "down":
-		if p.mode == modeCommand && p.hpos < len(p.history) {
-			p.hpos++
-			if p.hpos == len(p.history) {
-				p.in.SetValue("")
-			} else {
-				p.in.SetValue(p.history[p.hpos])
+			if ev, i := viewIndex[*eventsView](m); i >= 0 {
+				ev.setFilter(line)
 			}
-			p.in.CursorEnd()
 		}
-		return m, nil
-	case "tab":
-		if p.mode == modeCommand {
-			m.complete()
+		return nil, true
+	case key.Matches(msg, k.Prev):
+		p.hpos--
+		p.in.SetValue(p.history[p.hpos])
+		p.in.CursorEnd()
+		return nil, false
+	case key.Matches(msg, k.Next):
+		p.hpos++
+		if p.hpos == len(p.history) {
+			p.in.SetValue("")
+		} else {
+			p.in.SetValue(p.history[p.hpos])
 		}
-		return m, nil
+		p.in.CursorEnd()
+		return nil, false
+	case key.Matches(msg, k.Complete):
+		m.complete()
+		return nil, false
 	}
 	var cmd tea.Cmd
 	p.in, cmd = p.in.Update(msg)
 	p.err = ""
 	p.cands = nil
-	return m, cmd
+	return cmd, false
 }
 
 // complete extends the word under the cursor with the common prefix of

@@ -164,8 +164,8 @@ func box(st *Styles, title string, lines []string, w, h int, active bool) []stri
 	return out
 }
 
-// overlay draws top over base at (x, y).
-func overlay(base, top []string, x, y int) []string {
+// drawOver draws top over base at (x, y).
+func drawOver(base, top []string, x, y int) []string {
 	out := append([]string(nil), base...)
 	for i, l := range top {
 		row := y + i

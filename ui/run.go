@@ -8,14 +8,23 @@ import (
 	"podlab.dev/podlab/lab"
 )
 
-// Run opens the lab on a session and blocks until the user quits.
+// Run opens the lab on a session and blocks until the user quits. A saved
+// forked session (a scenario with fork:) opens as its two lanes.
 func Run(sess *lab.Session, opts Options) error {
-	if sc := sess.File().Scenario; sc != nil && sc.Clock.ResumeAt > 0 {
-		if err := sess.Advance(sc.Clock.ResumeAt); err != nil {
+	var fork *lab.Fork
+	if sc := sess.File().Scenario; sc != nil && sc.Fork != nil {
+		seed := sess.Seed()
+		var err error
+		if sess, fork, err = lab.OpenSession(sess.File(), lab.SessionOptions{Seed: &seed}); err != nil {
 			return err
 		}
 	}
+	if err := resume(sess, fork); err != nil {
+		return err
+	}
 	m := New(sess, opts)
+	m.adoptFork(fork)
+	m.refresh()
 	if _, err := tea.NewProgram(m).Run(); err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}

@@ -16,18 +16,18 @@ import (
 func TestScrollStopsAtTheEnd(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		view viewID
+		view string
 		keys []string
 		cmds []string
 		down string // the key that scrolls towards the end
 	}{
-		{"explain", viewExplain, []string{"tab", "tab", "tab", "2"},
+		{"explain", "explain", []string{"tab", "tab", "tab", "2"},
 			[]string{"cordon node3", "cordon node4", "scale deployment/web --replicas=6", "advance 10s"}, "j"},
-		{"timeline", viewTimeline, []string{"3"},
+		{"timeline", "timeline", []string{"3"},
 			[]string{"advance 10s", "drain node1 --ignore-daemonsets --force --grace-period=20", "drain node2 --ignore-daemonsets --force --grace-period=20", "advance 8s"}, "j"},
-		{"eviction", viewEviction, []string{"4"},
+		{"eviction", "eviction", []string{"4"},
 			[]string{"advance 10s", "usage deployment/web memory=200%", "pressure node node1 memory=99%", "pressure node node3 memory=99%", "pressure node node4 memory=99%", "advance 2s"}, "j"},
-		{"events", viewEvents, []string{"5"}, []string{"advance 10s"}, "k"},
+		{"events", "events", []string{"5"}, []string{"advance 10s"}, "k"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := newTestModel(t, "spread-basics", 100, 16)
@@ -38,17 +38,18 @@ func TestScrollStopsAtTheEnd(t *testing.T) {
 			}
 			m.refresh()
 			press(m, c.keys...)
-			if m.view != c.view {
-				t.Fatalf("view %d, want %d", m.view, c.view)
+			if got := m.views[m.view].Title(); got != c.view {
+				t.Fatalf("view %s, want %s", got, c.view)
 			}
-			if m.maxScroll(c.view) == 0 {
+			sc, maxScroll := scrollOf(m)
+			if maxScroll() == 0 {
 				t.Fatalf("the %s view fits on the screen; the test needs it taller:\n%s", c.name, screen(m))
 			}
 			for i := 0; i < 50; i++ {
 				press(m, c.down)
 			}
-			limit := m.maxScroll(c.view)
-			if got := m.scroll[c.view]; got != limit {
+			limit := maxScroll()
+			if got := sc.off; got != limit {
 				t.Fatalf("after 50 presses the scroll is %d, want its limit %d", got, limit)
 			}
 			up := "k"
@@ -59,20 +60,20 @@ func TestScrollStopsAtTheEnd(t *testing.T) {
 			press(m, up)
 			back := screen(m)
 			// the limit is where the view stops: further shows the same
-			m.scroll[c.view] = limit
+			sc.off = limit
 			end := screen(m)
-			m.scroll[c.view] = limit + 1000
+			sc.off = limit + 1000
 			if s := screen(m); s != end {
 				t.Fatalf("the %s view shows more past its scroll limit:\n%s\nat the limit:\n%s", c.name, s, end)
 			}
 			if back == end {
 				t.Fatalf("one %s after 50 %s does not move the %s view:\n%s", up, c.down, c.name, end)
 			}
-			m.scroll[c.view] = limit
+			sc.off = limit
 			// a taller terminal shows more: the limit comes down with it
 			press(m, c.down)
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
-			if got, want := m.scroll[c.view], m.maxScroll(c.view); got > want {
+			if got, want := sc.off, maxScroll(); got > want {
 				t.Fatalf("after a resize the scroll is %d, past its limit %d", got, want)
 			}
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 16})
@@ -83,8 +84,8 @@ func TestScrollStopsAtTheEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			m.Update(fileLoadedMsg{path: "spread-basics", file: f})
-			if m.scroll != [len(viewNames)]int{} {
-				t.Fatalf("a new session keeps the old scroll: %v", m.scroll)
+			if sc.off != 0 {
+				t.Fatalf("a new session keeps the old scroll: %d", sc.off)
 			}
 		})
 	}
@@ -98,12 +99,13 @@ func TestWheelStopsAtTheEnd(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		m.Update(tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelUp})
 	}
-	if got, want := m.scroll[viewEvents], m.maxScroll(viewEvents); got != want || want == 0 {
+	sc, maxScroll := scrollOf(m)
+	if got, want := sc.off, maxScroll(); got != want || want == 0 {
 		t.Fatalf("wheel up 200 times: scroll %d, limit %d", got, want)
 	}
 	m.Update(tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelDown})
 	back := screen(m)
-	m.scroll[viewEvents] = m.maxScroll(viewEvents)
+	sc.off = maxScroll()
 	top := screen(m)
 	if !strings.Contains(top, "RegisteredNode") {
 		t.Fatalf("the oldest events are on screen at the top:\n%s", top)
@@ -111,4 +113,19 @@ func TestWheelStopsAtTheEnd(t *testing.T) {
 	if back == top {
 		t.Fatal("one wheel down after 200 up does not move the events")
 	}
+}
+
+// scrollOf is the current view's scroller and scroll limit.
+func scrollOf(m *Model) (*scroller, func() int) {
+	switch v := m.views[m.view].(type) {
+	case *explainView:
+		return &v.scroll, v.maxScroll
+	case *timelineView:
+		return &v.scroll, v.maxScroll
+	case *evictionView:
+		return &v.scroll, v.maxScroll
+	case *eventsView:
+		return &v.scroll, v.maxScroll
+	}
+	panic("the current view does not scroll")
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"image/color"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 
 	"podlab.dev/podlab/assets"
@@ -45,7 +46,8 @@ func NewStyles(t assets.Theme, noColor bool) *Styles {
 	s := &Styles{Theme: t, NoColor: noColor}
 	s.Base = lipgloss.NewStyle().Foreground(c(t.Fg))
 	s.Muted = lipgloss.NewStyle().Foreground(c(t.Muted))
-	s.Accent = lipgloss.NewStyle().Foreground(c(t.Accent))
+	// without colour the focused box's border is bold: the focus still shows
+	s.Accent = lipgloss.NewStyle().Foreground(c(t.Accent)).Bold(noColor)
 	s.Bold = lipgloss.NewStyle().Bold(true).Foreground(c(t.Fg))
 	s.OK = lipgloss.NewStyle().Foreground(c(t.OK))
 	s.Warn = lipgloss.NewStyle().Foreground(c(t.Warn))
@@ -67,6 +69,14 @@ func NewStyles(t assets.Theme, noColor bool) *Styles {
 	s.borderSide = s.Border.Render("│")
 	s.borderSideActive = s.Accent.Render("│")
 	return s
+}
+
+// helpStyles are the footer's and the help overlay's styles (bubbles/help).
+func (s *Styles) helpStyles() help.Styles {
+	return help.Styles{
+		Ellipsis: s.Muted, ShortKey: s.Key, ShortDesc: s.Muted, ShortSeparator: s.Muted,
+		FullKey: s.Key, FullDesc: s.Base, FullSeparator: s.Muted,
+	}
 }
 
 // Workload returns the colour style of the i-th workload.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -32,8 +33,95 @@ func (m *Model) phaseStyle(phase string) (lipgloss.Style, string) {
 	return m.st.Base, "?"
 }
 
-// timelineView draws Gantt bars of every pod that was killed.
-func (m *Model) timelineView(w, h int) []string {
+// timelineSpan is the stretch of virtual time the timeline shows: from a
+// little before the earliest termination to the latest end.
+func timelineSpan(tls []lab.PodTimeline) (start, end lab.Time, ok bool) {
+	for _, t := range tls {
+		for _, sp := range t.Timeline.Pod {
+			if sp.Phase == lab.PhaseRunning || sp.Phase == lab.PhasePending || sp.Phase == lab.PhaseContainerCreating {
+				continue
+			}
+			if !ok || sp.Start < start {
+				start = sp.Start
+			}
+			if !ok || sp.End > end {
+				end = sp.End
+			}
+			ok = true
+		}
+	}
+	start = max(start.Add(-3e9), 0)
+	return start, end, ok
+}
+
+// timelineLabelWidth and timelineBarWidth split a w-cell box: the pod
+// names, then the bars, then room for "gone 1m30.5s".
+func timelineLabelWidth(w int) int { return min(30, w/3) }
+
+func timelineBarWidth(w int) int { return max(w-timelineLabelWidth(w)-4-13, 10) }
+
+// fitZoom is the finest zoom (index into zooms) that shows secs seconds
+// in width cells.
+func fitZoom(secs float64, width int) int {
+	for i, z := range zooms {
+		if secs/z <= float64(width) {
+			return i
+		}
+	}
+	return len(zooms) - 1
+}
+
+// tickSteps are the axis's label spacings, in seconds: round times.
+var tickSteps = []float64{1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600}
+
+// axisTicks places round-time labels on a bar of width cells from start
+// at per seconds a cell: the smallest round step whose labels do not
+// touch, labels at its multiples.
+func axisTicks(start lab.Time, per float64, width int) string {
+	const minGap = 10 // cells between label starts
+	step := tickSteps[len(tickSteps)-1]
+	for _, s := range tickSteps {
+		if s/per >= minGap {
+			step = s
+			break
+		}
+	}
+	row := []rune(strings.Repeat(" ", width))
+	first := math.Ceil(start.Seconds()/step) * step
+	for t := first; ; t += step {
+		c := int(math.Round((t - start.Seconds()) / per))
+		if c >= width {
+			break
+		}
+		label := []rune("┆" + roundTime(t))
+		if c+len(label) > width {
+			break // a cut label reads as a wrong time
+		}
+		copy(row[c:], label)
+	}
+	return string(row)
+}
+
+// roundTime prints whole seconds as 0s, 45s, 1m, 1m30s, 1h, 1h2m.
+func roundTime(secs float64) string {
+	t := int64(math.Round(secs))
+	h, m, sec := t/3600, t/60%60, t%60
+	switch {
+	case h > 0 && m > 0:
+		return fmt.Sprintf("%dh%dm", h, m)
+	case h > 0:
+		return fmt.Sprintf("%dh", h)
+	case m > 0 && sec > 0:
+		return fmt.Sprintf("%dm%ds", m, sec)
+	case m > 0:
+		return fmt.Sprintf("%dm", m)
+	}
+	return fmt.Sprintf("%ds", sec)
+}
+
+// timelineView draws Gantt bars of every pod that was killed, at zoom
+// (an index into zooms) from line `from`.
+func (m *Model) timelineView(w, h, zoom, from int) []string {
 	tls := m.data.timelines
 	if len(tls) == 0 {
 		return box(m.st, "timeline", []string{
@@ -41,47 +129,15 @@ func (m *Model) timelineView(w, h int) []string {
 			m.st.Muted.Render(": delete pod NAME --grace-period=10), drain a node, or put one under memory pressure."),
 		}, w, h, true)
 	}
-	// the axis starts a little before the earliest termination
-	var start, end lab.Time
-	first := true
-	for _, t := range tls {
-		for _, sp := range t.Timeline.Pod {
-			if sp.Phase == lab.PhaseRunning || sp.Phase == lab.PhasePending || sp.Phase == lab.PhaseContainerCreating {
-				continue
-			}
-			if first || sp.Start < start {
-				start = sp.Start
-			}
-			if first || sp.End > end {
-				end = sp.End
-			}
-			first = false
-		}
-	}
-	start = start.Add(-3e9)
-	if start < 0 {
-		start = 0
-	}
-	per := zooms[m.tlZoom]
-	labelW := min(30, w/3)
-	barW := max(w-labelW-4-13, 10) // room for "gone 1m30.5s" after the bar
+	start, _, _ := timelineSpan(tls)
+	per := zooms[zoom]
+	// the axis starts on a round time
+	start = lab.Time(math.Floor(start.Seconds()/per) * per * 1e9)
+	labelW := timelineLabelWidth(w)
+	barW := timelineBarWidth(w)
 	cell := func(t lab.Time) int { return int((t - start).Seconds() / per) }
 	var lines []string
-	// axis
-	axis := make([]rune, barW)
-	for i := range axis {
-		axis[i] = ' '
-	}
-	var ticks strings.Builder
-	step := max(10, barW/6)
-	for c := 0; c < barW; c += step {
-		label := lab.Time(float64(start) + float64(c)*per*1e9).String()
-		if c+len(label) > barW {
-			break // a cut label reads as a wrong time
-		}
-		ticks.WriteString(fmt.Sprintf("%-*s", step, label))
-	}
-	lines = append(lines, m.st.Muted.Render(fmt.Sprintf("%-*s %s", labelW, fmt.Sprintf("virtual time · %gs/cell", per), fit(strings.TrimRight(ticks.String(), " "), barW))))
+	lines = append(lines, m.st.Muted.Render(fmt.Sprintf("%-*s %s", labelW, fmt.Sprintf("virtual time · %gs/cell", per), axisTicks(start, per, barW))))
 	for _, t := range tls {
 		lines = append(lines, fit(m.st.Bold.Render(safe(t.Pod)), labelW)+" "+m.gantt(t.Timeline.Pod, cell, barW)+" "+m.goneLabel(t.Timeline.Pod))
 		for _, c := range t.Timeline.Containers {
@@ -95,9 +151,9 @@ func (m *Model) timelineView(w, h int) []string {
 		lines = append(lines, m.st.Muted.Render(fit(cause, w-4)))
 	}
 	lines = append(lines, "", m.legendLine())
-	// keep timelineLen in step with the lines added here
-	start0 := min(m.scroll[viewTimeline], max(len(lines)-(h-2), 0))
-	return box(m.st, "timeline · termination of pods (+/- zoom)", lines[start0:], w, h, true)
+	// keep timelineView.maxScroll in step with the lines added here
+	start0 := min(from, max(len(lines)-(h-2), 0))
+	return box(m.st, "timeline · termination of pods", lines[start0:], w, h, true)
 }
 
 func (m *Model) gantt(spans []lab.Span, cell func(lab.Time) int, width int) string {

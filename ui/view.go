@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // View implements tea.Model. It only assembles what refresh() prepared.
@@ -17,9 +17,11 @@ func (m *Model) View() tea.View {
 	return v
 }
 
-// render draws the whole screen as text.
+// render draws the whole screen as text, recording the regions a click
+// can hit (m.hits).
 func (m *Model) render() string {
 	w, h := m.w, m.h
+	m.hits.reset(w, h)
 	if w == 0 || h == 0 {
 		return "starting podlab…"
 	}
@@ -27,44 +29,23 @@ func (m *Model) render() string {
 		msg := fmt.Sprintf("terminal too small: %d×%d — podlab needs at least %d×%d", w, h, minWidth, minHeight)
 		return strings.Join(block(wrapText(msg, max(w, 1)), max(w, 1), max(h, 1)), "\n")
 	}
-	body := h - 3
-	m.wlRows = rowSpan{} // the cluster view records it
-	var lines []string
+	lines := make([]string, 0, h)
 	lines = append(lines, m.header(w))
-	lines = append(lines, m.body(w, body)...)
-	lines = append(lines, m.statusLine(w), m.memos.footer.get(m.panelKey(w, 0, 0, 0, 0), func() []string { return []string{m.footer(w)} })[0])
+	m.hits.ox, m.hits.oy = 0, 1
+	lines = append(lines, pad(m.views[m.view].View(w, m.bodyHeight()), w, m.bodyHeight())...)
+	m.hits.ox, m.hits.oy = 0, 0
+	lines = append(lines, m.statusLine(w), m.footer(w))
+	if m.top != nil {
+		ol, x, y := m.top.View(w, h)
+		lines = drawOver(lines, ol, x, y)
+	}
 	if m.pal.open {
-		body := m.paletteLines(w - 4)
-		pl := box(m.st, paletteTitle(m.pal.mode), body, w-2, min(len(body)+2, h-2), true)
-		lines = overlay(lines, pl, 1, h-2-len(pl))
-	}
-	if m.picker != nil {
-		pk := m.pickerBox(w, h)
-		lines = overlay(lines, pk, (w-ansi.StringWidth(pk[0]))/2, 2)
-	}
-	if m.legend {
-		lb := m.legendBox(w, h)
-		lines = overlay(lines, lb, max((w-cellWidth(lb[0]))/2, 0), 1)
-	}
-	if m.help {
-		hb := m.helpBox(w, h)
-		lines = overlay(lines, hb, max((w-ansi.StringWidth(hb[0]))/2, 0), 1)
+		ol, x, y := paletteOverlay{m}.View(w, h)
+		lines = drawOver(lines, ol, x, y)
 	}
 	// every line is w cells by construction (fit, box, block): only the
 	// count needs making exact
 	return strings.Join(pad(lines, w, h), "\n")
-}
-
-func paletteTitle(mode paletteMode) string {
-	switch mode {
-	case modeOpen:
-		return "open a scenario file (enter to load, esc to cancel)"
-	case modeSave:
-		return "save the session as a scenario file"
-	case modeFilter:
-		return "filter events by object, reason or type"
-	}
-	return "command (tab completes · ↑↓ history · esc closes)"
 }
 
 func (m *Model) header(w int) string {
@@ -79,18 +60,23 @@ func (m *Model) header(w int) string {
 		step = fmt.Sprintf(" · step %d/%d", m.sess.Step()+1, len(l.Steps))
 	}
 	right := m.st.Bold.Render(m.clockText()) + m.st.Muted.Render(fmt.Sprintf("  seed %d", m.sess.Seed()))
+	if tag := m.laneTag(); tag != "" {
+		right = m.st.Accent.Render(tag) + "  " + right
+	}
 	left := m.st.Title.Render(title + step)
 	rw := cellWidth(right)
 	// tabs: every view named when there is room, else only the current one
 	// named and the others by their number; the title gives way first
 	for _, full := range []bool{true, false} {
 		var tabs []string
-		for i, n := range viewNames {
-			t := fmt.Sprintf("%d %s", i+1, n)
-			if !full && viewID(i) != m.view {
+		var widths []int
+		for i, v := range m.views {
+			t := fmt.Sprintf("%d %s", i+1, v.Title())
+			if !full && i != m.view {
 				t = fmt.Sprint(i + 1)
 			}
-			if viewID(i) == m.view {
+			widths = append(widths, cellWidth(t))
+			if i == m.view {
 				tabs = append(tabs, m.st.Selected.Render(t))
 			} else {
 				tabs = append(tabs, m.st.Muted.Render(t))
@@ -99,9 +85,13 @@ func (m *Model) header(w int) string {
 		mid := strings.Join(tabs, " ")
 		mw := cellWidth(mid)
 		lw := cellWidth(left)
-		if !full {
-			lw = min(lw, max(w-rw-mw-4, 8))
+		// the title shrinks to make room: named tabs only while it keeps
+		// 40 cells (the scenario's name reads), numbered ones down to 8
+		minTitle := 8
+		if full {
+			minTitle = min(lw, 40)
 		}
+		lw = min(lw, max(w-rw-mw-4, minTitle))
 		if space := w - lw - rw - 2; space >= mw+2 {
 			pad := space - mw
 			l := left
@@ -109,33 +99,16 @@ func (m *Model) header(w int) string {
 				// the title gives way, the lesson step stays
 				l = m.st.Title.Render(fit(title, max(lw-cellWidth(step), 1)) + step)
 			}
+			x := lw + pad/2
+			for i, tw := range widths {
+				m.hits.add(hit{x0: x, x1: x + tw, y0: 0, y1: 1, kind: hitTab, index: i})
+				x += tw + 1
+			}
 			return fit(fit(l, lw)+strings.Repeat(" ", pad/2)+mid+strings.Repeat(" ", pad-pad/2)+"  "+right, w)
 		}
 	}
 	avail := w - rw - 1
 	return fit(fit(left, max(avail, 0))+" "+right, w)
-}
-
-// tabAt is the view whose tab is at column x of the header line.
-func tabAt(header []rune, x int) (viewID, bool) {
-	for i, n := range viewNames {
-		for _, label := range []string{fmt.Sprintf("%d %s", i+1, n), fmt.Sprint(i + 1)} {
-			l := []rune(label)
-			for at := 0; at+len(l) <= len(header); at++ {
-				if string(header[at:at+len(l)]) != label {
-					continue
-				}
-				// a tab stands alone: spaces (or the line's ends) around it
-				if (at > 0 && header[at-1] != ' ') || (at+len(l) < len(header) && header[at+len(l)] != ' ') {
-					continue
-				}
-				if x >= at && x < at+len(l) {
-					return viewID(i), true
-				}
-			}
-		}
-	}
-	return 0, false
 }
 
 func (m *Model) statusLine(w int) string {
@@ -150,43 +123,27 @@ func (m *Model) statusLine(w int) string {
 	return fit(m.st.OK.Render(" "+safe(m.status)), w)
 }
 
-// footer shows the keys that matter in the current view.
+// footer is the short help of the focused component (the open overlay,
+// else the current view, then the global keys), drawn by bubbles/help
+// from the same bindings the component matches.
 func (m *Model) footer(w int) string {
-	type hint struct{ k, what string }
-	var hints []hint
-	switch m.view {
-	case viewCluster:
-		hints = []hint{{"z", "zone"}, {"n", "node"}, {"t", "taint"}, {"c", "cordon"}, {"d", "drain"}, {"+/-", "scale"}, {"p", "pressure"}, {"x", "delete"}, {"e", "explain"}, {"u", "undo"}, {"tab", "panel"}, {"g", "group"}, {"i", "legend"}}
-	case viewExplain:
-		hints = []hint{{"j/k", "scroll"}, {"esc", "back"}, {"x", "delete pod"}}
-	case viewTimeline:
-		hints = []hint{{"j/k", "scroll"}, {"+/-", "zoom"}, {"esc", "back"}}
-	case viewEvents:
-		hints = []hint{{"/", "filter"}, {"j/k", "scroll"}, {"esc", "back"}}
-	case viewEviction:
-		hints = []hint{{"j/k", "node"}, {"p", "pressure"}, {"esc", "back"}}
+	type footerKey struct {
+		gen, w int
+		st     *Styles
+		ov     overlay
+		pal    bool
 	}
-	hints = append(hints, hint{"␣", "play"}, hint{"[ ]", "speed"}, hint{":", "command"}, hint{"?", "help"}, hint{"q", "quit"})
-	var parts []string
-	for _, h := range hints {
-		parts = append(parts, m.st.Key.Render(h.k)+" "+m.st.Muted.Render(h.what))
-	}
-	return fit(" "+strings.Join(parts, "  "), w)
-}
-
-// body draws the current view in w×h cells.
-func (m *Model) body(w, h int) []string {
-	switch m.view {
-	case viewExplain:
-		return m.explainView(w, h)
-	case viewTimeline:
-		return m.timelineView(w, h)
-	case viewEviction:
-		return m.evictionView(w, h)
-	case viewEvents:
-		return m.eventsView(w, h)
-	}
-	return m.clusterView(w, h)
+	k := footerKey{m.keysGen, w, m.st, m.top, m.pal.open}
+	return m.memos.footer.get(k, func() []string {
+		var keys []key.Binding
+		if ov := m.overlay(); ov != nil {
+			keys = ov.ShortHelp()
+		} else {
+			keys = append(m.views[m.view].ShortHelp(), m.global.ShortHelp()...)
+		}
+		m.help.SetWidth(w - 1)
+		return []string{fit(" "+m.help.ShortHelpView(keys), w)}
+	})[0]
 }
 
 // clusterView: the nodes, then workloads with the spread of the selected
@@ -249,13 +206,17 @@ func (m *Model) clusterView(w, h int) []string {
 		clusterH, lowerH, pendH, lessonH = h, 0, 0, 0
 	}
 	out := make([]string, 0, h)
+	m.hits.add(hit{x0: 0, y0: 0, x1: mainW, y1: clusterH, kind: hitPanel, focus: focusNodes})
 	out = append(out, m.clusterLines(mainW, clusterH)...)
 	if lowerH > 0 {
 		wlW := min(34, mainW/2)
 		from := windowStart(clamp(m.wlIdx, nWl), nWl, lowerH-2)
-		// the body starts on the screen's second line; the rows are inside
-		// the box's border
-		m.wlRows = rowSpan{y: 1 + len(out) + 1, x0: 1, x1: wlW - 1, first: from, n: max(min(lowerH-2, len(m.data.workloads)-from), 0)}
+		y := len(out)
+		m.hits.add(hit{x0: 0, y0: y, x1: wlW, y1: y + lowerH, kind: hitPanel, focus: focusWorkloads})
+		// the rows are inside the box's border
+		for i := 0; i < min(lowerH-2, len(m.data.workloads)-from); i++ {
+			m.hits.add(hit{x0: 1, y0: y + 1 + i, x1: wlW - 1, y1: y + 2 + i, kind: hitWorkload, index: from + i})
+		}
 		out = append(out, m.memos.lower.get(m.panelKey(mainW, lowerH, 0, 0, 0), func() []string {
 			wlTitle := "workloads"
 			spTitle := "spread"
@@ -268,6 +229,7 @@ func (m *Model) clusterView(w, h int) []string {
 		})...)
 	}
 	if pendH > 0 {
+		m.hits.add(hit{x0: 0, y0: len(out), x1: mainW, y1: len(out) + pendH, kind: hitPanel, focus: focusPending})
 		out = append(out, m.memos.pending.get(m.panelKey(mainW, pendH, 0, 0, 0), func() []string {
 			title := fmt.Sprintf("pending (%d)  e explains the selected one", nPend)
 			from := windowStart(clamp(m.pendIdx, nPend), nPend, pendH-2)

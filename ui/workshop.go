@@ -1,5 +1,7 @@
 package ui
 
+import "time"
+
 // What podlab serve (serve/) needs from the lab model for a participant's
 // session; the server wraps the model and calls these on the program's
 // own goroutine (from its Update), never concurrently.
@@ -15,3 +17,16 @@ func (m *Model) SetStep(i int) {
 	m.lessonOpen = true
 	m.refresh()
 }
+
+// tickEvery is Options.TickEvery, else the default.
+func (m *Model) tickEvery() time.Duration {
+	if m.opts.TickEvery > 0 {
+		return m.opts.TickEvery
+	}
+	return tickEvery
+}
+
+// SetTickEvery changes the clock tick from the next tick on (podlab serve
+// ticks idle participants less often); the virtual time per tick follows,
+// so the clock keeps its speed.
+func (m *Model) SetTickEvery(d time.Duration) { m.opts.TickEvery = d }

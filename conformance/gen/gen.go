@@ -30,6 +30,8 @@ type Config struct {
 	NoPodLevelResources bool
 	// NoNominations gives no pending pod a status.nominatedNodeName.
 	NoNominations bool
+	// Policy adds a random KubeSchedulerConfiguration (policy.go).
+	Policy bool
 }
 
 func (c Config) withDefaults() Config {
@@ -119,6 +121,9 @@ type gen struct {
 func Scenario(seed uint64, i int, cfg Config) []byte {
 	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i)*0x9e3779b97f4a7c15+1)), cfg: cfg.withDefaults()}
 	g.build()
+	if cfg.Policy {
+		g.docs = append([]obj{g.policy(seed, i)}, g.docs...)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# podlab conformance scenario: seed %d, index %d\n", seed, i)
 	for _, d := range g.docs {

@@ -30,8 +30,12 @@ type Scenario struct {
 	Namespaces []*api.Namespace
 	PDBs       []*api.PodDisruptionBudget
 	// ReplicaSets own pods: their selectors drive the default topology
-	// spread constraints.
+	// spread constraints, with the Services selecting a pod.
 	ReplicaSets []*api.ReplicaSet
+	Services    []*api.Service
+	// SchedulerConfig is the scenario's KubeSchedulerConfiguration (nil:
+	// the default profile).
+	SchedulerConfig *manifest.SchedulerConfiguration
 }
 
 // Load decodes a scenario with lab/manifest, then defaults and admits
@@ -46,7 +50,10 @@ func Load(name string, data []byte) (*Scenario, error) {
 	for _, pc := range objs.PriorityClasses {
 		classes[pc.Name] = pc
 	}
-	s := &Scenario{Namespaces: objs.Namespaces, PDBs: objs.PodDisruptionBudgets, ReplicaSets: objs.ReplicaSets}
+	s := &Scenario{Namespaces: objs.Namespaces, PDBs: objs.PodDisruptionBudgets, ReplicaSets: objs.ReplicaSets, Services: objs.Services}
+	if len(objs.SchedulerConfigs) > 0 {
+		s.SchedulerConfig = objs.SchedulerConfigs[0]
+	}
 	for _, rs := range s.ReplicaSets {
 		if rs.Namespace == "" {
 			rs.Namespace = "default"
@@ -123,19 +130,22 @@ func (s *Scenario) OwnerSelectors() func(*api.Pod) api.Selector {
 	for _, rs := range s.ReplicaSets {
 		byKey[rs.Namespace+"/"+rs.Name] = rs
 	}
-	return func(p *api.Pod) api.Selector {
+	owner := func(p *api.Pod) *api.Selector {
 		ref := p.ControllerRef()
 		if ref == nil || ref.Kind != "ReplicaSet" {
-			return api.Nothing()
+			return nil
 		}
 		rs := byKey[p.Namespace+"/"+ref.Name]
 		if rs == nil || rs.Spec.Selector == nil {
-			return api.Nothing()
+			return nil
 		}
 		sel, err := api.CompileSelector(rs.Spec.Selector)
 		if err != nil {
-			return api.Nothing()
+			return nil
 		}
-		return sel
+		return &sel
+	}
+	return func(p *api.Pod) api.Selector {
+		return api.DefaultSelector(p, s.Services, owner(p))
 	}
 }

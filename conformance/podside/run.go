@@ -17,6 +17,9 @@ type Options struct {
 	// SpreadSelectors is passed to scheduler.Config (default topology
 	// spread constraints); nil ⇒ none apply.
 	SpreadSelectors func(pod *api.Pod) api.Selector
+	// Profiles are the scenario's KubeSchedulerConfiguration profiles
+	// (lab.SchedulerProfiles); nil ⇒ the default profile.
+	Profiles []scheduler.ProfileConfig
 }
 
 // Runner is podlab's scheduler over one scenario's cluster.
@@ -47,6 +50,7 @@ func New(s *Scenario, opts Options) *Runner {
 		DisablePreemption: opts.DisablePreemption,
 		Parallelism:       opts.Parallelism,
 		SpreadSelectors:   opts.SpreadSelectors,
+		Profiles:          opts.Profiles,
 	}, r.snap)
 	return r
 }

@@ -35,6 +35,9 @@ type cycle struct {
 // pkg/scheduler/schedule_one.go. alwaysScore also scores a single feasible
 // node (explain); otherwise one feasible node is taken unscored.
 func (r *Runner) runCycle(pod *v1.Pod, alwaysScore bool) (*cycle, error) {
+	if err := r.use(pod); err != nil {
+		return nil, err
+	}
 	if err := r.cache.UpdateSnapshot(r.logger, r.snap); err != nil {
 		return nil, fmt.Errorf("update snapshot: %w", err)
 	}

@@ -14,6 +14,9 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
+
+	"github.com/go-logr/logr"
 
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -26,6 +29,7 @@ import (
 	"k8s.io/kubernetes/pkg/features"
 	schedulerapi "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
+	schedvalidation "k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
@@ -56,10 +60,13 @@ type Runner struct {
 	cancel context.CancelFunc
 	logger klog.Logger
 
-	fw      framework.Framework
-	cache   internalcache.Cache
-	snap    *internalcache.Snapshot
-	preempt *defaultpreemption.DefaultPreemption
+	fw framework.Framework
+	// profiles by scheduler name; fw, preempt and weights are the current
+	// cycle's (use).
+	profiles map[string]*profileFW
+	cache    internalcache.Cache
+	snap     *internalcache.Snapshot
+	preempt  *defaultpreemption.DefaultPreemption
 
 	weights  map[string]int64
 	numNodes int
@@ -102,9 +109,75 @@ func defaultProfile() (*schedulerapi.KubeSchedulerProfile, error) {
 	return &cfg.Profiles[0], nil
 }
 
+var quietDefaulting sync.Once
+
+// configProfile loads a KubeSchedulerConfiguration as kube-scheduler
+// --config does (options.LoadConfigFromFile: the config scheme's
+// universal decoder, which applies the v1 defaults and converts to the
+// internal config), validates it (validation.ValidateKubeSchedulerConfiguration)
+// and returns its profiles.
+func configProfiles(data []byte) ([]*schedulerapi.KubeSchedulerProfile, error) {
+	// v1 defaulting logs every re-configured default plugin at V(0)
+	// through klog's global logger: keep the harness's output readable
+	quietDefaulting.Do(func() { klog.SetLogger(logr.Discard()) })
+	obj, gvk, err := scheme.Codecs.UniversalDecoder().Decode(data, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("decode scheduler config: %w", err)
+	}
+	cfg, ok := obj.(*schedulerapi.KubeSchedulerConfiguration)
+	if !ok {
+		return nil, fmt.Errorf("scheduler config: got %v", gvk)
+	}
+	if err := schedvalidation.ValidateKubeSchedulerConfiguration(cfg); err != nil {
+		return nil, fmt.Errorf("scheduler config: %w", err)
+	}
+	out := make([]*schedulerapi.KubeSchedulerProfile, len(cfg.Profiles))
+	for i := range cfg.Profiles {
+		out[i] = &cfg.Profiles[i]
+	}
+	return out, nil
+}
+
+// profileFW is one profile's framework, its DefaultPreemption (nil when
+// disabled) and score weights.
+type profileFW struct {
+	fw      framework.Framework
+	preempt *defaultpreemption.DefaultPreemption
+	weights map[string]int64
+}
+
+// hasPostFilter reports whether the framework runs the named PostFilter.
+func hasPostFilter(fw framework.Framework, name string) bool {
+	p := fw.ListPlugins()
+	if p == nil {
+		return false
+	}
+	for _, pl := range p.PostFilter.Enabled {
+		if pl.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// use selects the profile of the pod's spec.schedulerName for the cycle
+// (profile.Map in pkg/scheduler/profile).
+func (r *Runner) use(pod *v1.Pod) error {
+	pf := r.profiles[pod.Spec.SchedulerName]
+	if pf == nil {
+		return fmt.Errorf("no profile for scheduler name %q", pod.Spec.SchedulerName)
+	}
+	r.fw, r.preempt, r.weights = pf.fw, pf.preempt, pf.weights
+	return nil
+}
+
 func (r *Runner) build(s *scenario.Scenario, opts Options) error {
 	metrics.Register()
 	profile, err := defaultProfile()
+	profiles := []*schedulerapi.KubeSchedulerProfile{profile}
+	if s.SchedulerConfig != nil {
+		profiles, err = configProfiles(s.SchedulerConfig)
+	}
 	if err != nil {
 		return err
 	}
@@ -135,26 +208,39 @@ func (r *Runner) build(s *scenario.Scenario, opts Options) error {
 
 	r.cache = internalcache.New(r.ctx, nil, false)
 	r.snap = internalcache.NewEmptySnapshot()
-	fw, err := frameworkruntime.NewFramework(r.ctx, frameworkplugins.NewInTreeRegistry(), profile,
-		frameworkruntime.WithClientSet(client),
-		frameworkruntime.WithInformerFactory(factory),
-		frameworkruntime.WithSharedDRAManager(draManager),
-		frameworkruntime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(factory.Storage().V1().CSINodes().Lister())),
-		frameworkruntime.WithSnapshotSharedLister(r.snap),
-		frameworkruntime.WithPodNominator(noNominations{}),
-		frameworkruntime.WithParallelism(opts.Parallelism),
-		frameworkruntime.WithPodGroupManager(r.cache),
-	)
-	if err != nil {
-		return fmt.Errorf("build framework: %w", err)
-	}
-	r.fw = fw
-	if !opts.DisablePreemption {
-		pl, err := r.newPreemption(profile)
+	r.profiles = map[string]*profileFW{}
+	for i, profile := range profiles {
+		fw, err := frameworkruntime.NewFramework(r.ctx, frameworkplugins.NewInTreeRegistry(), profile,
+			frameworkruntime.WithClientSet(client),
+			frameworkruntime.WithInformerFactory(factory),
+			frameworkruntime.WithSharedDRAManager(draManager),
+			frameworkruntime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(factory.Storage().V1().CSINodes().Lister())),
+			frameworkruntime.WithSnapshotSharedLister(r.snap),
+			frameworkruntime.WithPodNominator(noNominations{}),
+			frameworkruntime.WithParallelism(opts.Parallelism),
+			frameworkruntime.WithPodGroupManager(r.cache),
+		)
 		if err != nil {
-			return err
+			return fmt.Errorf("build framework %s: %w", profile.SchedulerName, err)
 		}
-		r.preempt = pl
+		pf := &profileFW{fw: fw, weights: map[string]int64{}}
+		r.fw = fw
+		if !opts.DisablePreemption && hasPostFilter(fw, "DefaultPreemption") {
+			pl, err := r.newPreemption(profile)
+			if err != nil {
+				return err
+			}
+			pf.preempt = pl
+		}
+		if p := fw.ListPlugins(); p != nil {
+			for _, pl := range p.Score.Enabled {
+				pf.weights[pl.Name] = int64(pl.Weight)
+			}
+		}
+		r.profiles[profile.SchedulerName] = pf
+		if i == 0 {
+			r.fw, r.preempt, r.weights = pf.fw, pf.preempt, pf.weights
+		}
 	}
 	// The informers are not started: the only objects plugins read through
 	// listers are namespaces (InterPodAffinity's namespaceSelector),
@@ -182,12 +268,6 @@ func (r *Runner) build(s *scenario.Scenario, opts Options) error {
 		}
 	}
 
-	r.weights = map[string]int64{}
-	if p := fw.ListPlugins(); p != nil {
-		for _, pl := range p.Score.Enabled {
-			r.weights[pl.Name] = int64(pl.Weight)
-		}
-	}
 	for _, n := range s.Nodes {
 		r.cache.AddNode(r.logger, n.DeepCopy())
 	}

@@ -22,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"sigs.k8s.io/yaml"
 
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
 	// Register the core, scheduling and policy groups (types, conversions
@@ -47,6 +48,10 @@ type Scenario struct {
 	ReplicaSets []*appsv1.ReplicaSet
 	// Ignored lists "Kind name" of documents of other kinds.
 	Ignored []string
+	// SchedulerConfig is a KubeSchedulerConfiguration document, kept raw:
+	// the real runner loads it with the scheduler's own config scheme
+	// (decoding, v1 defaulting, conversion) and validation.
+	SchedulerConfig []byte
 }
 
 // Decode parses and defaults a scenario file.
@@ -63,6 +68,13 @@ func Decode(data []byte) (*Scenario, error) {
 			return nil, fmt.Errorf("document %d: %w", i, err)
 		}
 		if len(bytes.TrimSpace(stripComments(doc))) == 0 {
+			continue
+		}
+		if isSchedulerConfig(doc) {
+			if s.SchedulerConfig != nil {
+				return nil, fmt.Errorf("document %d: a second KubeSchedulerConfiguration", i)
+			}
+			s.SchedulerConfig = doc
 			continue
 		}
 		obj, gvk, err := deser.Decode(doc, nil, nil)
@@ -165,6 +177,18 @@ func (s *Scenario) add(obj runtime.Object) error {
 		s.Ignored = append(s.Ignored, fmt.Sprintf("%T", obj))
 	}
 	return nil
+}
+
+// isSchedulerConfig reports whether a document is a
+// KubeSchedulerConfiguration (legacyscheme does not know its group).
+func isSchedulerConfig(doc []byte) bool {
+	var tm struct {
+		Kind string `json:"kind"`
+	}
+	if err := yaml.Unmarshal(doc, &tm); err != nil {
+		return false
+	}
+	return tm.Kind == "KubeSchedulerConfiguration"
 }
 
 // addImplicitNamespaces creates the namespaces pods use, with the

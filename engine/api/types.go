@@ -251,6 +251,44 @@ type Container struct {
 	// ProbeTerminationGracePeriodSeconds is the liveness probe's
 	// terminationGracePeriodSeconds, used when a probe kills the container.
 	ProbeTerminationGracePeriodSeconds *int64
+	// StartupProbe, ReadinessProbe and LivenessProbe are v1.Probe (nil:
+	// none). omitempty keeps the template hash (pod-template-hash) of
+	// probe-less templates what it was before probes were modelled.
+	StartupProbe   *Probe `json:",omitempty"`
+	ReadinessProbe *Probe `json:",omitempty"`
+	LivenessProbe  *Probe `json:",omitempty"`
+}
+
+// Probe is v1.Probe: its handler kind and timing. Zero timing fields are
+// unset; ProbeDefaults gives v1's defaults.
+type Probe struct {
+	// Handler is "exec", "httpGet", "tcpSocket" or "grpc".
+	Handler                       string
+	InitialDelaySeconds           int32
+	TimeoutSeconds                int32
+	PeriodSeconds                 int32
+	SuccessThreshold              int32
+	FailureThreshold              int32
+	TerminationGracePeriodSeconds *int64
+}
+
+// WithDefaults returns the probe with SetDefaults_Probe applied
+// (pkg/apis/core/v1/defaults.go): timeoutSeconds 1, periodSeconds 10,
+// successThreshold 1, failureThreshold 3.
+func (p Probe) WithDefaults() Probe {
+	if p.TimeoutSeconds == 0 {
+		p.TimeoutSeconds = 1
+	}
+	if p.PeriodSeconds == 0 {
+		p.PeriodSeconds = 10
+	}
+	if p.SuccessThreshold == 0 {
+		p.SuccessThreshold = 1
+	}
+	if p.FailureThreshold == 0 {
+		p.FailureThreshold = 3
+	}
+	return p
 }
 
 // IsSidecar reports whether an init container is a restartable (sidecar) one.

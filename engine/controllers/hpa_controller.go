@@ -434,3 +434,21 @@ func (m *Manager) cloneHPAState(out *Manager) {
 		out.podCPU[k] = v
 	}
 }
+
+// UpdateHPA replaces an autoscaler's spec (kubectl apply), keeping its
+// status and the controller's history.
+func (m *Manager) UpdateHPA(obj *api.HorizontalPodAutoscaler) error {
+	h := m.hpas[key(obj.Namespace, obj.Name)]
+	if h == nil {
+		return fmt.Errorf("horizontalpodautoscalers.autoscaling %q not found", obj.Name)
+	}
+	cp := deepCopy(*obj)
+	SetHPADefaults(&cp)
+	if err := validateHPA(&cp); err != nil {
+		return fmt.Errorf("update hpa %s: %w", obj.Name, err)
+	}
+	h.Spec = cp.Spec
+	h.Generation++
+	m.changed = true
+	return nil
+}

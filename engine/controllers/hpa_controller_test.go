@@ -169,3 +169,60 @@ func TestHPAClone(t *testing.T) {
 		t.Fatal("clone shares the history")
 	}
 }
+
+// fakeMemory is a Cluster with modelled memory (MemoryUsageSource).
+type fakeMemory struct {
+	*fakeCluster
+	bytes int64
+}
+
+func (f fakeMemory) PodMemoryUsage(string, string) (int64, bool) { return f.bytes, true }
+
+// A StatefulSet target with an AverageValue memory metric and a behavior
+// that adds one pod per minute: the Pods policy limits each step, and
+// ScalingLimited says so.
+func TestHPAStatefulSetMemoryWithBehavior(t *testing.T) {
+	fc := newFakeCluster(t, nodes(3)...)
+	fm := fakeMemory{fc, 600 << 20}
+	fc.m = New(fm, 1)
+	set := webStatefulSet(2, api.ParallelPodManagement)
+	q, _ := api.ParseQuantity("256Mi")
+	set.Spec.Template.Spec.Containers[0].Resources.Requests = api.ResourceList{api.ResourceMemory: q}
+	if _, err := fc.m.AddStatefulSet(set); err != nil {
+		t.Fatal(err)
+	}
+	target, _ := api.ParseQuantity("300Mi")
+	one := int32(1)
+	sel := api.MaxChangePolicySelect
+	h := &api.HorizontalPodAutoscaler{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec: api.HorizontalPodAutoscalerSpec{
+			ScaleTargetRef: api.CrossVersionObjectReference{Kind: KindStatefulSet, Name: "web", APIVersion: "apps/v1"},
+			MinReplicas:    &one, MaxReplicas: 6,
+			Metrics: []api.MetricSpec{{Type: api.ResourceMetricSourceType, Resource: &api.ResourceMetricSource{Name: api.ResourceMemory,
+				Target: api.MetricTarget{Type: api.AverageValueMetricType, AverageValue: &target}}}},
+			Behavior: &api.HorizontalPodAutoscalerBehavior{ScaleUp: &api.HPAScalingRules{SelectPolicy: &sel,
+				Policies: []api.HPAScalingPolicy{{Type: api.PodsScalingPolicy, Value: 1, PeriodSeconds: 60}}}},
+		}}
+	if _, err := fc.m.AddHPA(h); err != nil {
+		t.Fatal(err)
+	}
+	fc.runUntil(sec(16))
+	got := fc.m.HPA("default", "web")
+	if s := fc.m.StatefulSet("default", "web"); *s.Spec.Replicas != 3 {
+		t.Fatalf("replicas %d, want 3 (one pod per minute)", *s.Spec.Replicas)
+	}
+	if c := got.HPACondition(HPAScalingLimited); c == nil || c.Status != api.ConditionTrue || c.Reason != "ScaleUpLimit" {
+		t.Fatalf("ScalingLimited %+v", c)
+	}
+	if v := got.Status.CurrentMetrics[0].AverageValue; v == nil || v.Value() != 600<<20 {
+		t.Fatalf("current average value %v", v)
+	}
+	fc.runUntil(sec(31))
+	if s := fc.m.StatefulSet("default", "web"); *s.Spec.Replicas != 3 {
+		t.Fatalf("replicas %d at 30s, want still 3 (the period is 60 s)", *s.Spec.Replicas)
+	}
+	fc.runUntil(sec(77))
+	if s := fc.m.StatefulSet("default", "web"); *s.Spec.Replicas != 4 {
+		t.Fatalf("replicas %d after a minute, want 4", *s.Spec.Replicas)
+	}
+}

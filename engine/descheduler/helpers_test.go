@@ -1,7 +1,6 @@
 package descheduler
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -80,13 +79,4 @@ func runPlugin(t *testing.T, pol *Policy, nodes []*api.Node, pods []*api.Pod) ([
 		t.Fatalf("pass error: %s", err)
 	}
 	return names, res
-}
-
-func podNames(prefix string, from, to int) []string {
-	var out []string
-	for i := from; i < to; i++ {
-		out = append(out, fmt.Sprintf("%s%d", prefix, i))
-	}
-	sort.Strings(out)
-	return out
 }

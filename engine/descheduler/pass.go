@@ -218,9 +218,3 @@ func (c *pluginCtx) evict(p *api.Pod, reason string) error {
 	c.v.evicted[p] = true
 	return nil
 }
-
-// nodeLimitReached reports whether the per-node limit is used up.
-func (c *pluginCtx) nodeLimitReached(node string) bool {
-	l := c.policy.MaxNoOfPodsToEvictPerNode
-	return l != nil && c.perNode[node] >= *l
-}

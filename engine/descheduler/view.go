@@ -61,6 +61,29 @@ func requestsOf(p *api.Pod) resources {
 	return r
 }
 
+// addRequests adds a pod's requests to sum. Pods with only regular
+// containers (no init containers, overhead or pod-level resources) are
+// summed in place, without building their request list (a pass over
+// 30,000 pods would otherwise allocate 30,000 maps).
+func addRequests(sum resources, p *api.Pod) {
+	if len(p.Spec.InitContainers) > 0 || len(p.Spec.Overhead) > 0 || p.Spec.Resources != nil {
+		for k, q := range requestsOf(p) {
+			sum[k] += q
+		}
+		return
+	}
+	for i := range p.Spec.Containers {
+		for name, q := range p.Spec.Containers[i].Resources.Requests {
+			if name == api.ResourceCPU {
+				sum[name] += q.MilliValue()
+			} else {
+				sum[name] += q.Value()
+			}
+		}
+	}
+	sum[api.ResourcePods]++
+}
+
 func allocatableOf(n *api.Node) resources {
 	rl := n.Status.Allocatable
 	if len(rl) == 0 {
@@ -125,12 +148,7 @@ func newView(s *State, nodeSelector *api.Selector) *view {
 			continue
 		}
 		v.on[p.Spec.NodeName] = append(v.on[p.Spec.NodeName], p)
-		req := requestsOf(p)
-		v.podReq[p] = req
-		sum := v.requested[p.Spec.NodeName]
-		for k, q := range req {
-			sum[k] += q
-		}
+		addRequests(v.requested[p.Spec.NodeName], p)
 	}
 	return v
 }

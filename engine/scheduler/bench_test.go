@@ -85,6 +85,12 @@ func forEachMode(b *testing.B, bench func(b *testing.B, percentage *int32)) {
 }
 
 func benchTopologySpreading(b *testing.B, percentage *int32) {
+	benchTopologySpreadingWith(b, Config{PercentageOfNodesToScore: percentage})
+}
+
+// benchTopologySpreadingWith is the TopologySpreading shape with a
+// scheduler configuration (profiles: bench_policy_test.go).
+func benchTopologySpreadingWith(b *testing.B, cfg Config) {
 	const numNodes, numInit, numPods = 5000, 5000, 5000
 	sel := &api.LabelSelector{MatchLabels: map[string]string{"app": "spread"}}
 	pending := make([]*framework.PodInfo, numPods)
@@ -107,7 +113,11 @@ func benchTopologySpreading(b *testing.B, percentage *int32) {
 			p.Spec.NodeName = fmt.Sprintf("node-%04d", i%numNodes)
 			snap.AddPod(framework.NewPodInfo(p))
 		}
-		s := benchScheduler(b, snap, percentage)
+		cfg.TieBreak = TieBreakByName
+		s, err := Build(cfg, snap)
+		if err != nil {
+			b.Fatal(err)
+		}
 		runtime.GC()
 		b.StartTimer()
 		start, cpu0 := time.Now(), cpuTime()

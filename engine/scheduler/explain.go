@@ -25,6 +25,11 @@ type Explanation struct {
 	// (nil when preemption did not run). Explain runs it as a dry run.
 	PostFilterMessage string
 	Preemption        *preemption.Result
+	// Profile is the scheduler name of the profile that ran; Policy lists
+	// what that profile does differently from the default profile
+	// (weights, plugins switched off, args), empty for the default.
+	Profile string
+	Policy  []string
 	// Weights are the score plugins' weights.
 	Weights map[string]int64
 	// ScoreOrder lists the score plugins in profile order.
@@ -63,7 +68,7 @@ type NodeVerdict struct {
 func (s *Scheduler) Explain(pi *framework.PodInfo) *Explanation {
 	prof := s.profileFor(pi.Pod)
 	if prof == nil {
-		return &Explanation{Pod: pi.Pod.Key(), Message: noProfileResult(pi.Pod).Message, Chosen: ""}
+		return &Explanation{Pod: pi.Pod.Key(), Profile: pi.Pod.Spec.SchedulerName, Message: noProfileResult(pi.Pod).Message}
 	}
 	s.use(prof)
 	pcg := *s.pcg
@@ -77,6 +82,8 @@ func (s *Scheduler) explanation(o *outcome, pi *framework.PodInfo, res Result) *
 	e := &Explanation{
 		Pod:        pi.Pod.Key(),
 		NumNodes:   o.numNodes,
+		Profile:    s.prof.name,
+		Policy:     s.prof.policy,
 		Weights:    s.Weights(),
 		ScoreOrder: append([]string(nil), s.prof.scoreNames...),
 		Nodes:      make([]NodeVerdict, 0, o.numNodes),

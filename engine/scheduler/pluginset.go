@@ -33,6 +33,9 @@ type profile struct {
 	// from (nil for test profiles).
 	name   string
 	config *ProfileConfig
+	// policy describes how the profile differs from the default one
+	// (describeProfile).
+	policy []string
 	// percentage is the profile's percentageOfNodesToScore in force.
 	percentage *int32
 	// postFilter runs preemption for an unschedulable pod (nil: none).

@@ -92,6 +92,7 @@ func (s *Scheduler) buildProfile(cfg Config, pc *ProfileConfig) (*profile, error
 	}
 	prof := assembleProfile(ep, plugins)
 	prof.name = pc.Name()
+	prof.policy = describeProfile(prof, ep, pc.Args)
 	prof.config = pc
 	prof.percentage = cfg.PercentageOfNodesToScore
 	if pc.PercentageOfNodesToScore != nil {

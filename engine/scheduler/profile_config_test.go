@@ -241,3 +241,29 @@ func TestBuildErrorsNameTheProfile(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestExplainNamesProfileAndPolicy(t *testing.T) {
+	most := noderesources.FitArgs{ScoringStrategy: noderesources.ScoringStrategy{Type: noderesources.MostAllocated, Resources: noderesources.DefaultResources()}}
+	s, err := Build(Config{TieBreak: TieBreakByName, Profiles: []ProfileConfig{
+		{},
+		{SchedulerName: "packer", Args: PluginArgs{NodeResourcesFit: &most},
+			Plugins: &Plugins{MultiPoint: PluginSet{Enabled: []PluginRef{{Name: "NodeResourcesFit", Weight: 5}}},
+				Score: PluginSet{Disabled: []string{"NodeResourcesBalancedAllocation"}}}},
+	}}, binPackSnapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mkPod("p", 100, 0)
+	if e := s.Explain(p); e.Profile != "default-scheduler" || len(e.Policy) != 0 {
+		t.Errorf("default: profile %q policy %v", e.Profile, e.Policy)
+	}
+	p.Pod.Spec.SchedulerName = "packer"
+	want := []string{
+		"weight NodeResourcesFit 5 (default 1)",
+		"score disabled: NodeResourcesBalancedAllocation",
+		"NodeResourcesFit scoringStrategy MostAllocated (cpu×1, memory×1)",
+	}
+	if e := s.Explain(p); e.Profile != "packer" || !reflect.DeepEqual(e.Policy, want) {
+		t.Errorf("packer: profile %q policy %q", e.Profile, e.Policy)
+	}
+}

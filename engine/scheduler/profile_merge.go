@@ -326,3 +326,12 @@ func (ep *expandedProfile) expandMultiPoint(merged *Plugins, bit point, field, i
 	ep.points[bit] = out
 	return nil
 }
+
+// DefaultProfilePlugins lists the default profile's plugins (MultiPoint).
+func DefaultProfilePlugins() []string {
+	var out []string
+	for _, p := range defaultMultiPoint() {
+		out = append(out, p.Name)
+	}
+	return out
+}

@@ -170,10 +170,16 @@ type Pressure struct {
 	Off     bool
 }
 
-// Usage: usage KIND/NAME memory=Q|P%.
+// Usage: usage KIND/NAME memory=Q|P% | cpu=Q|P% [at DURATION].
 type Usage struct {
 	Kind, Name string
 	Memory     string // quantity ("1.2Gi") or percentage ("150%")
+	// CPU is a pod's use, or a workload's total load (shared by its ready
+	// pods); a percentage is of one pod's request (× the workload's
+	// replicas when the load takes effect).
+	CPU string
+	// At is the virtual time a workload's cpu load changes (nil: now).
+	At *time.Duration
 }
 
 // Advance: advance D.
@@ -374,10 +380,6 @@ func (c Pressure) String() string {
 	return join("pressure node", quoteIfNeeded(c.Node), "memory="+strconv.FormatFloat(c.Percent, 'f', -1, 64)+"%")
 }
 
-func (c Usage) String() string {
-	return join("usage", c.Kind+"/"+quoteIfNeeded(c.Name), "memory="+c.Memory)
-}
-
 func (c Advance) String() string { return "advance " + formatDuration(c.D) }
 func (c Seed) String() string    { return "seed " + strconv.FormatInt(c.N, 10) }
 
@@ -420,6 +422,7 @@ var kindAliases = map[string]string{
 	"node": "node", "nodes": "node", "no": "node",
 	"poddisruptionbudget": "pdb", "pdb": "pdb", "pdbs": "pdb",
 	"priorityclass": "priorityclass", "priorityclasses": "priorityclass", "pc": "priorityclass",
+	"horizontalpodautoscaler": "hpa", "horizontalpodautoscalers": "hpa", "hpa": "hpa",
 }
 
 // CanonicalKind maps a kind or alias (kubectl's short names) to the

@@ -38,7 +38,7 @@ func Parse(line string) (Command, error) {
 	}
 	verb := strings.ToLower(words[0])
 	rest := words[1:]
-	if verb == "add" || verb == "remove" || verb == "set" || verb == "fail" || verb == "recover" || verb == "autoscaler" {
+	if twoWordPrefix(verb) {
 		if len(rest) == 0 {
 			return nil, usageError(verb, fmt.Sprintf("%s what?", verb))
 		}
@@ -420,4 +420,18 @@ func subdomainParts(s string, maxPart int) bool {
 		}
 	}
 	return true
+}
+
+// twoWordPrefix reports a first word that only starts two-word verbs
+// ("add zone", "break pod"), read from the verb table.
+func twoWordPrefix(w string) bool {
+	if _, single := verbs[w]; single {
+		return false
+	}
+	for v := range verbs {
+		if strings.HasPrefix(v, w+" ") {
+			return true
+		}
+	}
+	return false
 }

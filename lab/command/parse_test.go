@@ -56,6 +56,11 @@ func TestParseVerbs(t *testing.T) {
 		{"pressure node node-4 memory=off", Pressure{Node: "node-4", Off: true}},
 		{"usage pod/batch-1 memory=1.2Gi", Usage{Kind: "pod", Name: "batch-1", Memory: "1.2Gi"}},
 		{"usage deployment web memory=150%", Usage{Kind: "deployment", Name: "web", Memory: "150%"}},
+		{"usage pod/web-0 cpu=250m", Usage{Kind: "pod", Name: "web-0", CPU: "250m"}},
+		{"usage deployment/web cpu=80%", Usage{Kind: "deployment", Name: "web", CPU: "80%"}},
+		{"usage deployment/web cpu=3 at 2m", Usage{Kind: "deployment", Name: "web", CPU: "3", At: durp(2 * time.Minute)}},
+		{"autoscale deployment/web --min=2 --max=10 --cpu-percent=50", Autoscale{Kind: "deployment", Name: "web", Min: 2, Max: 10, CPUPercent: 50}},
+		{"autoscale sts/db --max=3", Autoscale{Kind: "statefulset", Name: "db", Max: 3}},
 		{"advance 30s", Advance{D: 30 * time.Second}},
 		{"advance 1m30s", Advance{D: 90 * time.Second}},
 		{"advance 45", Advance{D: 45 * time.Second}},
@@ -142,7 +147,13 @@ func TestParseErrors(t *testing.T) {
 		{"pressure node n1", "give memory=P% or memory=off"},
 		{"pressure node n1 memory=120%", "between 0% and 100%"},
 		{"pressure node n1 memory=90", `"90": give a percentage like 90%`},
-		{"usage pod/x cpu=1", "give memory=QUANTITY or memory=P%"},
+		{"usage pod/x cpu=1 at 2m", "at schedules a workload's cpu load"},
+		{"usage pod/x", "give memory=QUANTITY|P% or cpu=QUANTITY|P%"},
+		{"usage deployment/web memory=1Gi at 2m", "at schedules a cpu load change"},
+		{"usage daemonset/ds cpu=1", "cpu use is modelled for pods, deployments"},
+		{"autoscale deployment/web --min=2", "--max is required"},
+		{"autoscale deployment/web --min=5 --max=2", "--max (2) must be greater than or equal to --min (5)"},
+		{"autoscale daemonset/web --max=2", "daemonset is not allowed here"},
 		{"usage pod/x memory=", "memory= needs a value"},
 		{"advance", "give one duration"},
 		{"advance -5s", "must not be negative"},
@@ -168,7 +179,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestUsageInErrors(t *testing.T) {
 	_, err := Parse("scale deployment/web")
-	if err == nil || !strings.Contains(err.Error(), "(usage: scale deployment|statefulset|replicaset|rc/NAME --replicas=N)") {
+	if err == nil || !strings.Contains(err.Error(), "(usage: scale deployment|statefulset|replicaset/NAME --replicas=N)") {
 		t.Fatalf("usage missing: %v", err)
 	}
 }
@@ -206,3 +217,5 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func durp(d time.Duration) *time.Duration { return &d }

@@ -95,6 +95,7 @@ func shapeOf(a *args) (Shape, []KV, []TaintSpec, error) {
 }
 
 var verbs = map[string]verbSpec{
+	"fork": forkVerb,
 	"add zone": {
 		usage: "add zone NAME [--nodes N] [--cpu 4 --memory 16Gi --pods 110] [--label k=v]... [--taint k=v:Effect]...",
 		help:  "add a topology zone with N nodes (labelled topology.kubernetes.io/zone=NAME)",
@@ -261,7 +262,7 @@ var verbs = map[string]verbSpec{
 		},
 	},
 	"scale": {
-		usage: "scale deployment|statefulset|replicaset|rc/NAME --replicas=N",
+		usage: "scale deployment|statefulset|replicaset/NAME --replicas=N",
 		help:  "set a workload's replica count",
 		flags: map[string]flagKind{"replicas": valueFlag},
 		args:  []ArgKind{ArgObject},
@@ -305,7 +306,7 @@ var verbs = map[string]verbSpec{
 		flags: map[string]flagKind{"grace-period": valueFlag, "force": boolFlag, "cascade": valueFlag, "now": boolFlag},
 		args:  []ArgKind{ArgObject},
 		build: func(a *args) (Command, error) {
-			kind, name, rest, err := splitKindName(a.pos, "pod", "deployment", "replicaset", "replicationcontroller", "statefulset", "daemonset", "job", "cronjob", "pdb", "priorityclass", "node")
+			kind, name, rest, err := splitKindName(a.pos, "pod", "deployment", "replicaset", "replicationcontroller", "statefulset", "daemonset", "job", "cronjob", "pdb", "priorityclass", "node", "hpa")
 			if err != nil {
 				return nil, err
 			}
@@ -412,6 +413,7 @@ var verbs = map[string]verbSpec{
 			return c, nil
 		},
 	},
+	"set scheduler": setSchedulerVerb, // set_scheduler.go
 	"set priority": {
 		usage: "set priority KIND/NAME CLASS",
 		help:  "set the priorityClassName of a workload's pods (triggers a rollout)",
@@ -451,29 +453,17 @@ var verbs = map[string]verbSpec{
 		},
 	},
 	"usage": {
-		usage: "usage pod|deployment|statefulset|daemonset/NAME memory=1.2Gi|150%",
-		help:  "set the modelled memory use of a pod (or every pod of a workload); % is of the request, else the limit",
+		usage: "usage pod|deployment|statefulset|replicaset|daemonset/NAME memory=1.2Gi|150% | cpu=2|800m|80% [at 2m]",
+		help:  "set modelled use: memory of a pod (or every pod of a workload); cpu of a pod, or a workload's total cpu load shared by its ready pods, now or at a virtual time; % is of the request",
 		args:  []ArgKind{ArgObject, ArgField},
-		build: func(a *args) (Command, error) {
-			kind, name, rest, err := splitKindName(a.pos, "pod", "deployment", "statefulset", "replicaset", "daemonset", "job")
-			if err != nil {
-				return nil, err
-			}
-			if len(rest) != 1 || !strings.HasPrefix(rest[0], "memory=") {
-				return nil, fmt.Errorf("give memory=QUANTITY or memory=P%%")
-			}
-			v := strings.TrimPrefix(rest[0], "memory=")
-			if v == "" {
-				return nil, fmt.Errorf("memory= needs a value")
-			}
-			if strings.HasSuffix(v, "%") {
-				f, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
-				if err != nil || f < 0 || f > 10000 {
-					return nil, fmt.Errorf("%q: give a percentage from 0%% to 10000%%", v)
-				}
-			}
-			return Usage{Kind: kind, Name: name, Memory: v}, nil
-		},
+		build: parseUsage,
+	},
+	"autoscale": {
+		usage: "autoscale deployment|statefulset|replicaset/NAME --max=N [--min=N] [--cpu-percent=P] [--name=HPA]",
+		help:  "create a HorizontalPodAutoscaler for a workload, as kubectl autoscale",
+		flags: map[string]flagKind{"min": valueFlag, "max": valueFlag, "cpu-percent": valueFlag, "name": valueFlag},
+		args:  []ArgKind{ArgObject},
+		build: buildAutoscale,
 	},
 	"advance": {
 		usage: "advance DURATION",
@@ -521,6 +511,8 @@ var verbs = map[string]verbSpec{
 			return NodeHealth{Node: n, Fail: true, Unreachable: a.has("unreachable")}, noMorePositional(rest)
 		},
 	},
+	"break pod": {usage: "break pod NAME readiness|liveness", help: "make a pod's readiness or liveness probe fail from now on", args: []ArgKind{ArgPod, ArgFree}, build: buildBreakPod},
+	"heal pod":  {usage: "heal pod NAME", help: "let a pod's probes behave as annotated again", args: []ArgKind{ArgPod}, build: buildHealPod},
 	"recover node": {
 		usage: "recover node NAME",
 		help:  "make a failed node Ready again",

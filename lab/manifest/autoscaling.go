@@ -24,6 +24,8 @@ var (
 func decodeHPA(d *decoder, n *yaml.Node) (any, []fieldError) {
 	h := &api.HorizontalPodAutoscaler{}
 	var targetValue []string // metrics[i].resource.target.value paths given
+	dropped := 0
+	var metricsNode *yaml.Node
 	d.fields(n, "", schemaTop, func(key string, v *yaml.Node, path string) {
 		switch key {
 		case "metadata":
@@ -49,10 +51,13 @@ func decodeHPA(d *decoder, n *yaml.Node) (any, []fieldError) {
 					s.MaxReplicas, _ = d.int32(v, p)
 				case "metrics":
 					s.Metrics = []api.MetricSpec{}
+					metricsNode = v
 					d.seq(v, p, func(_ int, e *yaml.Node, p string) {
 						ms, ok := d.hpaMetric(e, p, &targetValue)
 						if ok {
 							s.Metrics = append(s.Metrics, ms)
+						} else {
+							dropped++
 						}
 					})
 				case "behavior":
@@ -72,6 +77,11 @@ func decodeHPA(d *decoder, n *yaml.Node) (any, []fieldError) {
 		}
 	})
 	defaultNamespace(&h.ObjectMeta)
+	if dropped > 0 && len(h.Spec.Metrics) == 0 {
+		// defaulting would give it cpu 80%, which is not what it asks for
+		d.warnf(metricsNode, "give it a Resource metric (cpu or memory) to autoscale in the lab", "ignored: none of its metrics is modelled by the lab")
+		return nil, nil
+	}
 	errs := validateObjectMeta(&h.ObjectMeta, "metadata", true, subdomainName)
 	for _, p := range targetValue {
 		errs = append(errs, forbidden(p, "may not set a target value for a resource metric").withHint("use averageUtilization or averageValue"))

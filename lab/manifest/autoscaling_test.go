@@ -86,3 +86,23 @@ func TestHPAValidation(t *testing.T) {
 		})
 	}
 }
+
+// An HPA whose metrics are all of sources the lab does not model is left
+// out with a warning (defaulting would turn it into a cpu 80% HPA).
+func TestHPAOnlyUnmodelledMetrics(t *testing.T) {
+	in := hpaHead + "  scaleTargetRef: {kind: Deployment, name: web}\n  maxReplicas: 3\n  metrics:\n  - type: External\n    external: {metric: {name: q}, target: {type: Value, value: 1}}\n"
+	objs, err := Load("t.yaml", []byte(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs.HPAs) != 0 {
+		t.Fatalf("HPA kept: %+v", objs.HPAs[0].Spec)
+	}
+	var ignored bool
+	for _, w := range objs.Warnings {
+		ignored = ignored || strings.Contains(w.Message, "ignored: none of its metrics is modelled by the lab")
+	}
+	if !ignored {
+		t.Fatalf("warnings %+v", objs.Warnings)
+	}
+}

@@ -29,7 +29,12 @@
 // reference (it lies in the future). Objects without a creationTimestamp
 // are created at 0.
 //
-// Limits (Options; zero means the default): input size MaxBytes (32 MiB),
+// A large `kubectl get -o yaml` List (4 MiB or more, in kubectl's layout)
+// is decoded item by item (fastlist.go): items are parsed in parallel in
+// bounded batches, managedFields blanked first, and decoded in file order
+// with the same results and positions as the general path.
+//
+// Limits (Options; zero means the default): input size MaxBytes (512 MiB),
 // objects MaxObjects (200,000), alias expansion (a document may expand to at
 // most 10 × its own node count + 100,000 nodes, so "billion laughs" inputs
 // fail at once; alias-free documents skip this accounting), nesting depth

@@ -116,15 +116,14 @@ func TestDocPodLifecycleDecoded(t *testing.T) {
 // managedFields and server-populated fields.
 func TestKubectlList(t *testing.T) {
 	objs := loadFile(t, "testdata/kubectl-list.yaml")
-	if len(objs.Nodes) != 1 || len(objs.Pods) != 1 {
-		t.Fatalf("%d nodes, %d pods", len(objs.Nodes), len(objs.Pods))
+	if len(objs.Nodes) != 1 || len(objs.Pods) != 1 || len(objs.Services) != 1 {
+		t.Fatalf("%d nodes, %d pods, %d services", len(objs.Nodes), len(objs.Pods), len(objs.Services))
 	}
 	var msgs []string
 	for _, w := range objs.Warnings {
 		msgs = append(msgs, w.String())
 	}
 	want := []string{
-		`testdata/kubectl-list.yaml:193:9: ignored Service "web": kind not modelled by the lab`,
 		`testdata/kubectl-list.yaml:1:1: ignored 3 managedFields entries`,
 	}
 	if strings.Join(msgs, "\n") != strings.Join(want, "\n") {

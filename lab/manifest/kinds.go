@@ -30,6 +30,7 @@ var kinds = map[string]kind{
 	"DaemonSet":           {"apps/v1", decodeDaemonSet},
 	"Job":                 {"batch/v1", decodeJob},
 	"CronJob":             {"batch/v1", decodeCronJob},
+	"Service":             {"v1", decodeService},
 	// the scheduler's configuration file (schedconfig.go)
 	SchedulerConfigKind:       {SchedulerConfigAPIVersion, decodeSchedulerConfig},
 	"ReplicationController":   {"v1", decodeReplicationController},

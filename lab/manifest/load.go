@@ -35,7 +35,13 @@ func Load(name string, data []byte, opts Options) (objs *Objects, err error) {
 			"split it into smaller files")
 		return nil, &Error{Diagnostics: d.errs}
 	}
-	d.loadStream(data, objs)
+	threshold := fastListMin
+	if opts.fastListMin > 0 {
+		threshold = opts.fastListMin
+	}
+	if !d.fastList(data, objs, threshold) {
+		d.loadStream(data, objs)
+	}
 	if !d.full {
 		d.crossChecks(objs)
 	}

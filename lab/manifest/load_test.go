@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -70,5 +71,45 @@ func TestLoadBasicKinds(t *testing.T) {
 	}
 	if len(objs.Order) != 4 || objs.Order[0] != any(n) || objs.Order[3] != any(p) {
 		t.Errorf("order: %v", objs.Order)
+	}
+}
+
+// A pod's recorded status is decoded with its times on the lab clock
+// (the newest timestamp, 10:05:00, is t=0), and a ReplicationController
+// gets its selector from the template.
+func TestLoadPodStatus(t *testing.T) {
+	data, err := os.ReadFile("testdata/pod-status.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := Load("pod-status.yaml", data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := objs.Pods[0]
+	if p.CreationTimestamp != api.Time(-5*time.Minute) || p.Status.StartTime == nil || *p.Status.StartTime != api.Time(-299*time.Second) {
+		t.Errorf("created %v started %v, want -5m and -4m59s", p.CreationTimestamp, p.Status.StartTime)
+	}
+	if c := p.Condition(api.PodReady); c == nil || c.Status != api.ConditionFalse || c.LastTransitionTime != 0 {
+		t.Errorf("Ready %+v, want False at 0", c)
+	}
+	cs := p.Status.ContainerStatuses[0]
+	if cs.RestartCount != 7 || cs.State.Waiting == nil || cs.State.Waiting.Reason != "CrashLoopBackOff" ||
+		cs.LastState.Terminated == nil || cs.LastState.Terminated.ExitCode != 1 || cs.LastState.Terminated.FinishedAt != 0 ||
+		cs.LastState.Terminated.StartedAt != api.Time(-time.Minute) {
+		t.Errorf("container status %+v (last %+v)", cs, cs.LastState.Terminated)
+	}
+	ic := p.Status.InitContainerStatuses[0]
+	if ic.RestartCount != 2 || ic.Started == nil || !*ic.Started || ic.State.Running == nil || ic.State.Running.StartedAt != api.Time(-4*time.Minute) {
+		t.Errorf("init container status %+v", ic)
+	}
+	rc := objs.ReplicationControllers[0]
+	if rc.Spec.Selector["app"] != "web" || *rc.Spec.Replicas != 2 {
+		t.Errorf("rc selector %v replicas %v, want app=web and 2", rc.Spec.Selector, *rc.Spec.Replicas)
+	}
+	c := rc.Spec.Template.Spec.Containers[0]
+	if c.ReadinessProbe == nil || c.ReadinessProbe.PeriodSeconds != 5 || c.ReadinessProbe.SuccessThreshold != 2 || c.ReadinessProbe.Handler != "httpGet" ||
+		c.LivenessProbe == nil || *c.LivenessProbe.TerminationGracePeriodSeconds != 5 || c.StartupProbe.FailureThreshold != 30 {
+		t.Errorf("probes %+v %+v %+v", c.ReadinessProbe, c.LivenessProbe, c.StartupProbe)
 	}
 }

@@ -19,6 +19,8 @@ type Objects struct {
 	DaemonSets           []*api.DaemonSet
 	Jobs                 []*api.Job
 	CronJobs             []*api.CronJob
+	// Services are the selectors of v1 Services (service.go).
+	Services []*api.Service
 	// SchedulerConfigs are KubeSchedulerConfiguration documents.
 	SchedulerConfigs       []*SchedulerConfiguration
 	ReplicationControllers []*api.ReplicationController
@@ -99,6 +101,8 @@ func (o *Objects) add(obj any, p Position) {
 		o.Jobs = append(o.Jobs, v)
 	case *api.CronJob:
 		o.CronJobs = append(o.CronJobs, v)
+	case *api.Service:
+		o.Services = append(o.Services, v)
 	case *SchedulerConfiguration:
 		o.SchedulerConfigs = append(o.SchedulerConfigs, v)
 	case *api.HorizontalPodAutoscaler:

@@ -140,10 +140,14 @@ func (d *decoder) container(n *yaml.Node, path string, init bool) api.Container 
 				handlers = append(handlers, handlerAt{v, p, lifecycleHandlerKinds})
 			})
 		case "livenessProbe":
-			c.ProbeTerminationGracePeriodSeconds = d.probe(v, p)
+			c.LivenessProbe = d.probe(v, p)
+			c.ProbeTerminationGracePeriodSeconds = c.LivenessProbe.TerminationGracePeriodSeconds
 			handlers = append(handlers, handlerAt{v, p, probeHandlerKinds})
-		case "readinessProbe", "startupProbe":
-			d.probe(v, p)
+		case "readinessProbe":
+			c.ReadinessProbe = d.probe(v, p)
+			handlers = append(handlers, handlerAt{v, p, probeHandlerKinds})
+		case "startupProbe":
+			c.StartupProbe = d.probe(v, p)
 			handlers = append(handlers, handlerAt{v, p, probeHandlerKinds})
 		}
 	})
@@ -153,6 +157,7 @@ func (d *decoder) container(n *yaml.Node, path string, init bool) api.Container 
 				withHint("only sidecars, init containers with restartPolicy: Always, take lifecycle hooks and probes"))
 		}
 		c.Lifecycle, c.ProbeTerminationGracePeriodSeconds = nil, nil
+		c.StartupProbe, c.ReadinessProbe, c.LivenessProbe = nil, nil, nil
 		return c
 	}
 	for _, h := range handlers {
@@ -251,11 +256,31 @@ func (d *decoder) handler(n *yaml.Node, path string) *api.LifecycleHandler {
 	return h
 }
 
-// probe checks a probe's fields and returns its terminationGracePeriodSeconds.
-func (d *decoder) probe(n *yaml.Node, path string) *int64 {
-	var grace *int64
-	d.fields(n, path, schemaProbe, func(_ string, v *yaml.Node, p string) { grace = d.int64p(v, p) })
-	return grace
+// probe decodes a v1.Probe: its handler kind and timing fields
+// (validation in validate_probe.go).
+func (d *decoder) probe(n *yaml.Node, path string) *api.Probe {
+	pr := &api.Probe{}
+	d.fields(n, path, schemaProbe, func(key string, v *yaml.Node, p string) {
+		switch key {
+		case "terminationGracePeriodSeconds":
+			pr.TerminationGracePeriodSeconds = d.int64p(v, p)
+		case "initialDelaySeconds":
+			pr.InitialDelaySeconds, _ = d.int32(v, p)
+		case "timeoutSeconds":
+			pr.TimeoutSeconds, _ = d.int32(v, p)
+		case "periodSeconds":
+			pr.PeriodSeconds, _ = d.int32(v, p)
+		case "successThreshold":
+			pr.SuccessThreshold, _ = d.int32(v, p)
+		case "failureThreshold":
+			pr.FailureThreshold, _ = d.int32(v, p)
+		case "exec", "httpGet", "tcpSocket", "grpc":
+			if pr.Handler == "" && !isNull(v) {
+				pr.Handler = key
+			}
+		}
+	})
+	return pr
 }
 
 // conditions decodes node or pod conditions.

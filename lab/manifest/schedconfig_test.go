@@ -119,3 +119,11 @@ func TestSchedulerConfigUnknownFieldWarns(t *testing.T) {
 		t.Fatalf("warnings = %v", objs.Warnings)
 	}
 }
+
+func TestSchedulerConfigUnknownPlugin(t *testing.T) {
+	_, err := Load("k.yaml", []byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n    score:\n      enabled:\n      - name: ImageLocalty\n"), Options{})
+	want := `k.yaml:7:15: KubeSchedulerConfiguration is invalid: profiles[0].plugins.score.enabled[0].name: ScorePlugin "ImageLocalty" does not exist (did you mean ImageLocality?)`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+}

@@ -90,15 +90,14 @@ var (
 	schemaContainer = newSchema(
 		"name image command args ports resources restartPolicy lifecycle livenessProbe readinessProbe startupProbe",
 		"workingDir env envFrom volumeMounts volumeDevices imagePullPolicy securityContext stdin stdinOnce tty terminationMessagePath terminationMessagePolicy resizePolicy restartPolicyRules")
-	schemaContainerPort = newSchema("name containerPort hostPort hostIP protocol", "")
-	schemaResources     = newSchema("requests limits", "claims")
-	schemaLifecycle     = newSchema("preStop postStart", "stopSignal")
-	schemaHandler       = newSchema("exec httpGet sleep", "tcpSocket")
-	schemaExec          = newSchema("command", "")
-	schemaHTTPGet       = newSchema("path", "port host scheme httpHeaders")
-	schemaSleep         = newSchema("seconds", "")
-	schemaProbe         = newSchema("terminationGracePeriodSeconds",
-		"exec httpGet tcpSocket grpc initialDelaySeconds timeoutSeconds periodSeconds successThreshold failureThreshold")
+	schemaContainerPort  = newSchema("name containerPort hostPort hostIP protocol", "")
+	schemaResources      = newSchema("requests limits", "claims")
+	schemaLifecycle      = newSchema("preStop postStart", "stopSignal")
+	schemaHandler        = newSchema("exec httpGet sleep", "tcpSocket")
+	schemaExec           = newSchema("command", "")
+	schemaHTTPGet        = newSchema("path", "port host scheme httpHeaders")
+	schemaSleep          = newSchema("seconds", "")
+	schemaProbe          = newSchema("terminationGracePeriodSeconds initialDelaySeconds timeoutSeconds periodSeconds successThreshold failureThreshold exec httpGet tcpSocket grpc", "")
 	schemaSchedulingGate = newSchema("name", "")
 
 	schemaAffinity         = newSchema("nodeAffinity podAffinity podAntiAffinity", "")

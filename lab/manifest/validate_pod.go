@@ -77,6 +77,7 @@ func validateContainers(cs []api.Container, path string, grace int64, names map[
 			out = append(out, required(join(p, "image"), ""))
 		}
 		out = append(out, validatePorts(c.Ports, join(p, "ports"))...)
+		out = append(out, validateProbes(c, p)...)
 		out = append(out, validateResourceRequirements(&c.Resources, join(p, "resources"))...)
 		switch c.RestartPolicy {
 		case "", "Always", "OnFailure", "Never":

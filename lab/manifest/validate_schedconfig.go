@@ -41,6 +41,14 @@ func validateSchedulerConfig(cfg *SchedulerConfiguration) []fieldError {
 				}
 				if pl.Name == "" {
 					errs = append(errs, required(index(path+".plugins."+point+".enabled", j)+".name", ""))
+				} else if !inTreePlugins[pl.Name] {
+					// the framework's message when it builds the profile
+					// (framework.go:774 updatePluginList)
+					e := fieldError{path: index(path+".plugins."+point+".enabled", j) + ".name", msg: fmt.Sprintf("%s %q does not exist", pluginInterface(point), pl.Name)}
+					if near := nearestName(pl.Name, inTreePluginNames); near != "" {
+						e.hint = fmt.Sprintf("did you mean %s?", near)
+					}
+					errs = append(errs, e)
 				}
 			}
 		}
@@ -56,6 +64,34 @@ func validateSchedulerConfig(cfg *SchedulerConfiguration) []fieldError {
 	}
 	errs = append(errs, validatePercentageOfNodesToScore("percentageOfNodesToScore", cfg.PercentageOfNodesToScore)...)
 	return errs
+}
+
+// inTreePluginNames is kube-scheduler v1.36's in-tree registry
+// (pkg/scheduler/framework/plugins/names/names.go).
+var inTreePluginNames = []string{
+	"PrioritySort", "DefaultBinder", "DefaultPreemption", "DynamicResources", "GangScheduling",
+	"ImageLocality", "InterPodAffinity", "NodeAffinity", "NodeDeclaredFeatures", "NodeName",
+	"NodePorts", "NodeResourcesBalancedAllocation", "NodeResourcesFit", "NodeUnschedulable",
+	"NodeVolumeLimits", "PodTopologySpread", "SchedulingGates", "TaintToleration", "VolumeBinding",
+	"VolumeRestrictions", "VolumeZone", "TopologyPlacementGenerator", "PodGroupPodsCount",
+}
+
+var inTreePlugins = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range inTreePluginNames {
+		m[n] = true
+	}
+	return m
+}()
+
+// pluginInterface names an extension point's plugin interface as the
+// framework's errors do ("FilterPlugin"); multiPoint reports as the first
+// point expanded, PreFilterPlugin.
+func pluginInterface(point string) string {
+	if point == "multiPoint" {
+		point = "preFilter"
+	}
+	return strings.ToUpper(point[:1]) + point[1:] + "Plugin"
 }
 
 func prof0QueueSort(p *SchedulerProfile) SchedulerPluginSet {

@@ -58,8 +58,8 @@ var validationCases = []struct {
 		"t.yaml:6:101: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always (only sidecars, init containers with restartPolicy: Always, take lifecycle hooks and probes)",
 	}},
 	{"handler types", pod("  initContainers:\n  - name: s\n    image: i\n    restartPolicy: Always\n    readinessProbe: {exec: {command: [a]}, httpGet: {port: 80}, grpc: {port: 9}}\n    lifecycle: {postStart: {}, preStop: {sleep: {seconds: 1}, exec: {command: [b]}}}\n"), []string{
-		"t.yaml:10:21: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe.httpGet: Forbidden: may not specify more than 1 handler type",
-		"t.yaml:10:21: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe.grpc: Forbidden: may not specify more than 1 handler type",
+		"t.yaml:10:53: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe.httpGet: Forbidden: may not specify more than 1 handler type",
+		"t.yaml:10:71: Pod \"p\" is invalid: spec.initContainers[0].readinessProbe.grpc: Forbidden: may not specify more than 1 handler type",
 		"t.yaml:11:28: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.postStart: Required value: must specify a handler type (e.g. httpGet: {path: /healthz, port: 8080})",
 		"t.yaml:11:49: Pod \"p\" is invalid: spec.initContainers[0].lifecycle.preStop.sleep: Forbidden: may not specify more than 1 handler type",
 	}},

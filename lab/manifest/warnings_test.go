@@ -17,8 +17,8 @@ func TestWarnings(t *testing.T) {
 			`t.yaml:12:44: Pod "p": unknown field "spec.initContainers[0].livenessProbe.initialDelay" (did you mean "initialDelaySeconds"?)`,
 			`t.yaml:13:1: Pod "p": unknown field "foo"`}},
 		{"valid but unmodelled fields are silent", pod("  volumes: [{name: v, emptyDir: {}}]\n  dnsPolicy: ClusterFirst\n  securityContext: {runAsUser: 1000}\n  hostAliases: [{ip: 1.2.3.4, hostnames: [a]}]\n"), nil},
-		{"other kinds are ignored", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\n---\napiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: web}\n", []string{
-			`t.yaml:2:7: ignored Service "web": kind not modelled by the lab`,
+		{"other kinds are ignored", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web}\n---\napiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: web}\n", []string{
+			`t.yaml:2:7: ignored ConfigMap "web": kind not modelled by the lab`,
 			`t.yaml:6:7: ignored Deploymnet "web": kind not modelled by the lab (did you mean Deployment?)`}},
 		{"negative grace", pod("  terminationGracePeriodSeconds: -5\n"), []string{
 			`t.yaml:6:34: Pod "p": spec.terminationGracePeriodSeconds: -5 is converted to 1 by the API server`}},

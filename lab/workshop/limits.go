@@ -19,6 +19,10 @@ type Limits struct {
 	// Advance caps one `advance` command (a long advance runs every
 	// controller and CronJob over that virtual span).
 	Advance time.Duration
+	// Commands caps a lab's history: undo rebuilds the lab by replaying
+	// every command, so a history of thousands would make each undo cost
+	// seconds of the server's CPU.
+	Commands int
 	// CommandsPerSecond caps input events (keys, clicks, pastes) per
 	// second, with a burst of twice as many; the server drops the rest.
 	CommandsPerSecond int
@@ -26,7 +30,7 @@ type Limits struct {
 
 // DefaultLimits fit every preset lesson with room to experiment; memory
 // per session stays well under 20 MB at these sizes (docs/benchmarks.md).
-var DefaultLimits = Limits{Nodes: 50, Pods: 500, Objects: 1000, Advance: time.Hour, CommandsPerSecond: 30}
+var DefaultLimits = Limits{Nodes: 50, Pods: 500, Objects: 1000, Advance: time.Hour, Commands: 1000, CommandsPerSecond: 30}
 
 // LimitError is a command refused by a limit; its message says which
 // limit, the value, and what to do.
@@ -37,7 +41,14 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string {
-	return fmt.Sprintf("workshop limit: at most %s %s per lab (this would make %s) — the command was not applied; scale down or delete something first", e.Limit, e.What, e.Got)
+	advice := "scale down or delete something first"
+	switch e.What {
+	case "commands":
+		advice = "undo is still possible; ask the instructor for a fresh lab to go on"
+	case "of virtual time in one advance":
+		advice = "advance in smaller steps"
+	}
+	return fmt.Sprintf("workshop limit: at most %s %s per lab (this would make %s) — the command was not applied; %s", e.Limit, e.What, e.Got, advice)
 }
 
 // Guard returns the lab.Guard enforcing l.
@@ -49,6 +60,13 @@ type guard struct{ l Limits }
 // 100000 replicas never creates the pods it would then undo.
 func (g guard) Before(s *lab.Session, cmd command.Command) error {
 	l := g.l
+	switch cmd.(type) {
+	case command.Undo, command.Redo:
+	default:
+		if n := len(s.History()); l.Commands > 0 && n >= l.Commands {
+			return &LimitError{What: "commands", Limit: fmt.Sprint(l.Commands), Got: fmt.Sprint(n + 1)}
+		}
+	}
 	nodes := len(s.Engine().Nodes())
 	switch c := cmd.(type) {
 	case command.Scale:

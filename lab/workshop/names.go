@@ -53,3 +53,27 @@ func CleanName(s string) string {
 func IsGeneric(user string) bool {
 	return genericUsers[strings.ToLower(CleanName(user))]
 }
+
+// OneLine makes text safe to print on a terminal as one line of at most
+// max runes: newlines and tabs become spaces, other control characters
+// (escape sequences start with one) are dropped. Commands, broadcasts and
+// events are typed by participants and shown on other people's screens.
+func OneLine(s string, max int) string {
+	var b strings.Builder
+	n := 0
+	for _, c := range s {
+		if n >= max {
+			b.WriteString("…")
+			break
+		}
+		switch {
+		case c == '\n' || c == '\r' || c == '\t':
+			c = ' '
+		case c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0):
+			continue
+		}
+		b.WriteRune(c)
+		n++
+	}
+	return strings.TrimSpace(b.String())
+}

@@ -17,8 +17,11 @@ type Progress struct {
 	StepTitle   string
 	// Passed and Total are the current step's checks.
 	Passed, Total int
-	// Done counts the steps whose checks all passed when last seen on them.
-	Done int
+	// Done counts the steps whose checks all passed while the participant
+	// was on them; DoneMask has bit i set for step i (steps past 64 are
+	// counted in Done only).
+	Done     int
+	DoneMask uint64
 	// StepSince is when the participant arrived at the step.
 	StepSince time.Time
 	// LastCommand is the last command applied, and when.
@@ -77,7 +80,8 @@ func (t *Tracker) Observe(s *lab.Session, now time.Time, every time.Duration) bo
 	}
 	if len(hist) != t.hist {
 		if len(hist) > 0 {
-			t.p.LastCommand, t.p.LastCommandAt = hist[len(hist)-1].Line, now
+			// an inline manifest is a command too: one safe line of it
+			t.p.LastCommand, t.p.LastCommandAt = OneLine(hist[len(hist)-1].Line, 200), now
 		}
 		// undo shortens the history; count what was applied, not undone
 		if len(hist) > t.hist {
@@ -98,6 +102,9 @@ func (t *Tracker) Observe(s *lab.Session, now time.Time, every time.Duration) bo
 	}
 	if t.p.Complete() {
 		t.done[step] = true
+		if step < 64 {
+			t.p.DoneMask |= 1 << step
+		}
 	}
 	t.p.Done = len(t.done)
 	if t.p.Step != before.Step || t.p.Passed != before.Passed || t.p.Done != before.Done {

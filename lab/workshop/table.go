@@ -92,8 +92,8 @@ type Summary struct {
 	StepsDone []int
 }
 
-// Summarize counts the room. Per-step completion uses the participant's
-// current step: a step before it counts as done (lessons are linear).
+// Summarize counts the room: a step is done for a participant who saw its
+// checks all pass while on it (being pushed past a step does not count).
 func Summarize(rows []Progress) Summary {
 	s := Summary{Participants: len(rows)}
 	steps := 0
@@ -102,8 +102,8 @@ func Summarize(rows []Progress) Summary {
 	}
 	s.StepsDone = make([]int, steps)
 	for _, r := range rows {
-		for i := 0; i < r.Steps; i++ {
-			if i < r.Step || (i == r.Step && r.Complete()) {
+		for i := 0; i < r.Steps && i < 64; i++ {
+			if r.DoneMask&(1<<i) != 0 {
 				s.StepsDone[i]++
 			}
 		}

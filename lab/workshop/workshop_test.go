@@ -65,6 +65,23 @@ spec:
 	}
 }
 
+func TestLimitCommandsKeepsUndoCheap(t *testing.T) {
+	s := session(t, Limits{Commands: 2}, false)
+	for _, line := range []string{"cordon node1", "cordon node2"} {
+		if _, err := s.Apply(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := s.Apply("cordon node3")
+	var le *LimitError
+	if !errors.As(err, &le) || le.What != "commands" || !strings.Contains(err.Error(), "fresh lab") {
+		t.Fatalf("third command: %v", err)
+	}
+	if _, err := s.Apply("undo"); err != nil {
+		t.Errorf("undo past the limit: %v", err)
+	}
+}
+
 func TestLimitAfterUndoesWhatOnlyTheClusterKnows(t *testing.T) {
 	// 4 nodes, a DaemonSet puts one pod on each: 4 + existing pods > 5
 	s := session(t, Limits{Pods: 5}, false)
@@ -165,8 +182,8 @@ func TestStatusOf(t *testing.T) {
 func TestSortAndSummary(t *testing.T) {
 	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	rows := []Progress{
-		{Name: "cy", Step: 2, Steps: 3, Passed: 1, Total: 1, StepSince: now.Add(-time.Minute), LastInput: now},
-		{Name: "Ada", Step: 0, Steps: 3, Passed: 0, Total: 1, StepSince: now.Add(-9 * time.Minute), LastInput: now.Add(-4 * time.Minute)},
+		{Name: "cy", Step: 2, Steps: 3, Passed: 1, Total: 1, DoneMask: 0b101, StepSince: now.Add(-time.Minute), LastInput: now},
+		{Name: "Ada", Step: 0, Steps: 3, Passed: 0, Total: 1, DoneMask: 0b001, StepSince: now.Add(-9 * time.Minute), LastInput: now.Add(-4 * time.Minute)},
 		{Name: "bo", Step: 2, Steps: 3, Passed: 0, Total: 1, StepSince: now.Add(-3 * time.Minute), LastInput: now.Add(-time.Minute)},
 	}
 	order := func() string {
@@ -186,7 +203,8 @@ func TestSortAndSummary(t *testing.T) {
 		}
 	}
 	s := Summarize(rows)
-	if s.Participants != 3 || s.Finished != 1 || len(s.StepsDone) != 3 || s.StepsDone[0] != 2 || s.StepsDone[2] != 1 {
+	// bo was pushed to step 3 without passing a step: counts for none
+	if s.Participants != 3 || s.Finished != 1 || len(s.StepsDone) != 3 || s.StepsDone[0] != 2 || s.StepsDone[1] != 0 || s.StepsDone[2] != 1 {
 		t.Errorf("summary %+v", s)
 	}
 }
@@ -209,6 +227,23 @@ func TestWriteRecord(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `"name": "ada"`) || !strings.Contains(b.String(), `"secondsOnStep": 90`) {
 		t.Errorf("json: %s", b.String())
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"scale web", 50, "scale web"},
+		{"apply --inline 'kind: Pod\nmetadata:\n\tname: x'", 50, "apply --inline 'kind: Pod metadata:  name: x'"},
+		{"x\x1b]0;pwned\x07\x1b[2Jy", 50, "x]0;pwned[2Jy"},
+		{"abcdef", 3, "abc…"},
+	} {
+		if got := OneLine(c.in, c.max); got != c.want {
+			t.Errorf("OneLine(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
 

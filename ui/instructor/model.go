@@ -189,9 +189,9 @@ func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.mode = modeSpotlight
 		}
 	case "p":
-		m.mode, m.input = modePush, nil
+		m.mode, m.input, m.status = modePush, nil, ""
 	case "b":
-		m.mode, m.input = modeBroadcast, nil
+		m.mode, m.input, m.status = modeBroadcast, nil, ""
 	case "r":
 		if len(m.rows) > 0 {
 			m.mode = modeConfirmReset
@@ -376,11 +376,16 @@ func (m *Model) tableView() string {
 		lines = append(lines, "")
 		for _, e := range ev[len(ev)-n:] {
 			first, _, _ := strings.Cut(e, "\n")
-			lines = append(lines, faint.Render(ansi.Truncate(first, m.w, "…")))
+			lines = append(lines, faint.Render(ansi.Truncate(workshop.OneLine(first, 300), m.w, "…")))
 		}
 	}
 	// the prompt or the status, then the keys
-	for len(lines) < m.h-2 {
+	for len(lines) < m.h-3 {
+		lines = append(lines, "")
+	}
+	if m.mode == modePush || m.mode == modeBroadcast {
+		lines = append(lines, warn.Render(m.status))
+	} else {
 		lines = append(lines, "")
 	}
 	switch m.mode {

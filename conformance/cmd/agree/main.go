@@ -36,6 +36,7 @@ func main() {
 	shape := flag.String("shape", "mixed", "generated scenario size: mixed (every fifth large), small or large")
 	strict := flag.Bool("strict", false, "exit 1 on the known findings too")
 	noPreempt := flag.Bool("no-preemption", false, "disable preemption on both sides")
+	policy := flag.Bool("policy", false, "add a random KubeSchedulerConfiguration to every generated scenario")
 	flag.Parse()
 
 	type input struct {
@@ -64,6 +65,7 @@ func main() {
 				cfg = gen.Large
 			}
 			cfg = withOpts(cfg, *noPodLevel, *noNominations)
+			cfg.Policy = *policy
 			i := i
 			inputs = append(inputs, input{fmt.Sprintf("s%d-%d.yaml", *seed, i), gen.Scenario(*seed, i, cfg),
 				func() []byte { return gen.Scenario(*seed, i, withOpts(cfg, true, true)) }})

@@ -75,6 +75,9 @@ func (b *BalancedAllocation) PreScore(state *framework.CycleState, pod *framewor
 			return framework.NewStatus(framework.Skip)
 		}
 		s := &balancedPreScoreState{podReq: req}
+		if snap != nil && b.custom.cpuMemOnly {
+			s.index = allocIndexOf(snap)
+		}
 		state.Write(balancedPreScoreStateKey, s)
 		b.preScore.Store(state, s)
 		return nil

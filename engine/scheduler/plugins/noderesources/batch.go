@@ -70,6 +70,12 @@ func (f *Fit) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, no
 	if f.custom != nil {
 		req := f.podRequests(s, pod)
 		for i, ni := range nodes {
+			if s != nil && s.index != nil {
+				if k := s.index.positionOf(scores[i].Index, ni); k >= 0 {
+					scores[i].Score = f.custom.entryScore(req, &s.index.entries[k])
+					continue
+				}
+			}
 			scores[i].Score = f.custom.nodeScore(req, ni)
 		}
 		return nil
@@ -107,6 +113,12 @@ func (b *BalancedAllocation) ScoreBatch(state *framework.CycleState, pod *framew
 			return nil
 		}
 		for i, ni := range nodes {
+			if s.index != nil {
+				if k := s.index.positionOf(scores[i].Index, ni); k >= 0 {
+					scores[i].Score = b.custom.entryScore(s.podReq, &s.index.entries[k])
+					continue
+				}
+			}
 			scores[i].Score = b.custom.nodeScore(s.podReq, ni)
 		}
 		return nil

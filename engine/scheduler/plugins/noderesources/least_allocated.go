@@ -70,6 +70,9 @@ func (f *Fit) PreScore(state *framework.CycleState, pod *framework.PodInfo, snap
 	s := &fitPreScoreState{}
 	if f.custom != nil {
 		s.podReq = f.custom.podRequests(pod)
+		if snap != nil && f.custom.cpuMemOnly {
+			s.index = allocIndexOf(snap)
+		}
 		state.Write(fitPreScoreStateKey, s)
 		f.preScore.Store(state, s)
 		return nil

@@ -12,12 +12,87 @@ import (
 // allocated / allocatable vectors and a strategy over them. The default
 // cpu+memory LeastAllocated and BalancedAllocation scorers keep their
 // allocation-index fast paths; this one serves every other configuration.
+// It has no function values, so the per-node vectors stay on the stack.
 type resourceScorer struct {
 	resources []ResourceSpec
+	// kinds are the resources resolved once (kindCPU, …).
+	kinds []resourceKind
 	// useRequested: the node's plain requests (BalancedAllocation) rather
 	// than the non-zero ones (Fit).
 	useRequested bool
-	score        func(requested, allocated, allocatable []int64) int64
+	strategy     scorerStrategy
+	// shapeUtil / shapeScore are RequestedToCapacityRatio's points, scores
+	// already scaled to 0..100.
+	shapeUtil, shapeScore []int64
+	// cpuMemOnly: every resource is cpu or memory, so the allocation
+	// index's dense entries hold all a node's numbers (entryScore).
+	cpuMemOnly bool
+}
+
+type resourceKind uint8
+
+const (
+	kindCPU resourceKind = iota
+	kindMemory
+	kindEphemeral
+	kindScalar // extended resources, hugepages, …: skipped unless requested
+	kindOther  // a native name without a slash the scorer looks up as is
+)
+
+type scorerStrategy uint8
+
+const (
+	strategyLeast scorerStrategy = iota
+	strategyMost
+	strategyRatio
+	strategyBalanced
+)
+
+func newResourceScorer(resources []ResourceSpec, useRequested bool, strategy scorerStrategy) *resourceScorer {
+	r := &resourceScorer{resources: resources, useRequested: useRequested, strategy: strategy, kinds: make([]resourceKind, len(resources))}
+	for i, res := range resources {
+		switch {
+		case res.Name == api.ResourceCPU:
+			r.kinds[i] = kindCPU
+		case res.Name == api.ResourceMemory:
+			r.kinds[i] = kindMemory
+		case res.Name == api.ResourceEphemeralStorage:
+			r.kinds[i] = kindEphemeral
+		case isScalarResourceName(res.Name):
+			r.kinds[i] = kindScalar
+		default:
+			r.kinds[i] = kindOther
+		}
+	}
+	r.cpuMemOnly = len(resources) <= maxStackResources
+	for _, k := range r.kinds {
+		r.cpuMemOnly = r.cpuMemOnly && (k == kindCPU || k == kindMemory)
+	}
+	return r
+}
+
+// entryScore is nodeScore from the node's allocation-index entry (only
+// when cpuMemOnly): the same numbers, read from one dense array.
+func (r *resourceScorer) entryScore(podReq []int64, e *allocEntry) int64 {
+	var requested, allocated, allocatable [maxStackResources]int64
+	for i, k := range r.kinds {
+		alloc, inUse := e.allocCPU, e.nzCPU
+		if r.useRequested {
+			inUse = e.reqCPU
+		}
+		if k == kindMemory {
+			alloc, inUse = e.allocMem, e.nzMem
+			if r.useRequested {
+				inUse = e.reqMem
+			}
+		}
+		if alloc == 0 {
+			continue
+		}
+		allocatable[i], allocated[i], requested[i] = alloc, inUse, inUse+podReq[i]
+	}
+	n := len(r.kinds)
+	return r.apply(requested[:n], allocated[:n], allocatable[:n])
 }
 
 // maxStackResources bounds the vectors kept on the stack per node.
@@ -55,75 +130,91 @@ func podRequest(pod *framework.PodInfo, name string, useRequested bool) int64 {
 // nodeScore is resourceAllocationScorer.score for one node.
 func (r *resourceScorer) nodeScore(podReq []int64, node *framework.NodeInfo) int64 {
 	n := len(r.resources)
-	var buf [3 * maxStackResources]int64
-	var requested, allocated, allocatable []int64
-	if n <= maxStackResources {
-		requested, allocated, allocatable = buf[:n], buf[maxStackResources:maxStackResources+n], buf[2*maxStackResources:2*maxStackResources+n]
-	} else {
-		requested, allocated, allocatable = make([]int64, n), make([]int64, n), make([]int64, n)
+	if n > maxStackResources {
+		return r.score(make([]int64, n), make([]int64, n), make([]int64, n), podReq, node)
 	}
+	var requested, allocated, allocatable [maxStackResources]int64
+	return r.score(requested[:n], allocated[:n], allocatable[:n], podReq, node)
+}
+
+// score fills the vectors (calculateNodeAllocatableRequest) and applies
+// the strategy.
+func (r *resourceScorer) score(requested, allocated, allocatable, podReq []int64, node *framework.NodeInfo) int64 {
 	used := &node.NonZeroRequested
 	if r.useRequested {
 		used = &node.Requested
 	}
-	for i, res := range r.resources {
-		// calculateNodeAllocatableRequest: an extended resource the pod
-		// does not request is left out
-		if podReq[i] == 0 && isScalarResourceName(res.Name) {
-			continue
-		}
+	for i, k := range r.kinds {
 		var alloc, inUse int64
-		switch res.Name {
-		case api.ResourceCPU:
+		switch k {
+		case kindCPU:
 			alloc, inUse = node.Allocatable.MilliCPU, used.MilliCPU
-		case api.ResourceMemory:
+		case kindMemory:
 			alloc, inUse = node.Allocatable.Memory, used.Memory
-		case api.ResourceEphemeralStorage:
+		case kindEphemeral:
 			alloc, inUse = node.Allocatable.EphemeralStorage, node.Requested.EphemeralStorage
 		default:
-			alloc, inUse = node.Allocatable.Scalar[res.Name], node.Requested.Scalar[res.Name]
+			// an extended resource the pod does not request is left out
+			if podReq[i] == 0 && k == kindScalar {
+				continue
+			}
+			name := r.resources[i].Name
+			alloc, inUse = node.Allocatable.Scalar[name], node.Requested.Scalar[name]
 		}
 		if alloc == 0 {
 			continue
 		}
 		allocatable[i], allocated[i], requested[i] = alloc, inUse, inUse+podReq[i]
 	}
-	return r.score(requested, allocated, allocatable)
+	return r.apply(requested, allocated, allocatable)
+}
+
+// apply runs the strategy over filled vectors.
+func (r *resourceScorer) apply(requested, allocated, allocatable []int64) int64 {
+	switch r.strategy {
+	case strategyMost:
+		return r.weighted(requested, allocatable, mostRequestedScore)
+	case strategyRatio:
+		return r.ratio(requested, allocatable)
+	case strategyBalanced:
+		return improvementScore(balancedVectorScore(requested, allocatable), balancedVectorScore(allocated, allocatable))
+	}
+	return r.weighted(requested, allocatable, leastRequestedScore)
 }
 
 // newFitScorer is nodeResourceStrategyTypeMap for the strategy.
 func newFitScorer(s ScoringStrategy) *resourceScorer {
-	r := &resourceScorer{resources: s.Resources}
 	switch s.Type {
 	case MostAllocated:
-		r.score = weighted(s.Resources, mostRequestedScore)
+		return newResourceScorer(s.Resources, false, strategyMost)
 	case RequestedToCapacityRatio:
-		r.score = requestedToCapacityRatioScorer(s.Resources, s.Shape)
-	default:
-		r.score = weighted(s.Resources, leastRequestedScore)
+		r := newResourceScorer(s.Resources, false, strategyRatio)
+		for _, pt := range s.Shape {
+			r.shapeUtil = append(r.shapeUtil, int64(pt.Utilization))
+			r.shapeScore = append(r.shapeScore, int64(pt.Score)*(framework.MaxNodeScore/MaxCustomPriorityScore))
+		}
+		return r
 	}
-	return r
+	return newResourceScorer(s.Resources, false, strategyLeast)
 }
 
 // weighted is leastResourceScorer / mostResourceScorer: the weighted mean
 // (integer division) of per-resource scores over the resources the node
 // has.
-func weighted(resources []ResourceSpec, per func(requested, capacity int64) int64) func(requested, _, allocatable []int64) int64 {
-	return func(requested, _, allocatable []int64) int64 {
-		var nodeScore, weightSum int64
-		for i := range requested {
-			if allocatable[i] == 0 {
-				continue
-			}
-			w := resources[i].Weight
-			nodeScore += per(requested[i], allocatable[i]) * w
-			weightSum += w
+func (r *resourceScorer) weighted(requested, allocatable []int64, per func(requested, capacity int64) int64) int64 {
+	var nodeScore, weightSum int64
+	for i := range requested {
+		if allocatable[i] == 0 {
+			continue
 		}
-		if weightSum == 0 {
-			return 0
-		}
-		return nodeScore / weightSum
+		w := r.resources[i].Weight
+		nodeScore += per(requested[i], allocatable[i]) * w
+		weightSum += w
 	}
+	if weightSum == 0 {
+		return 0
+	}
+	return nodeScore / weightSum
 }
 
 // mostRequestedScore is most_allocated.go's: the used share of capacity on
@@ -138,68 +229,52 @@ func mostRequestedScore(requested, capacity int64) int64 {
 	return requested * framework.MaxNodeScore / capacity
 }
 
-// brokenLinear is helper.BuildBrokenLinearFunction over scaled points.
-func brokenLinear(shape []ShapePoint) func(p int64) int64 {
-	util := make([]int64, len(shape))
-	score := make([]int64, len(shape))
-	for i, pt := range shape {
-		util[i] = int64(pt.Utilization)
-		score[i] = int64(pt.Score) * (framework.MaxNodeScore / MaxCustomPriorityScore)
-	}
-	return func(p int64) int64 {
-		for i := range util {
-			if p <= util[i] {
-				if i == 0 {
-					return score[0]
-				}
-				return score[i-1] + (score[i]-score[i-1])*(p-util[i-1])/(util[i]-util[i-1])
+// brokenLinear is helper.BuildBrokenLinearFunction over the scaled
+// shape points.
+func (r *resourceScorer) brokenLinear(p int64) int64 {
+	for i, u := range r.shapeUtil {
+		if p <= u {
+			if i == 0 {
+				return r.shapeScore[0]
 			}
+			return r.shapeScore[i-1] + (r.shapeScore[i]-r.shapeScore[i-1])*(p-r.shapeUtil[i-1])/(u-r.shapeUtil[i-1])
 		}
-		return score[len(score)-1]
 	}
+	return r.shapeScore[len(r.shapeScore)-1]
 }
 
-// requestedToCapacityRatioScorer is requested_to_capacity_ratio.go's:
-// per resource the shape at utilization requested×100/capacity (100 when
-// over capacity); resources scoring 0 are left out of the weighted mean,
-// which is rounded.
-func requestedToCapacityRatioScorer(resources []ResourceSpec, shape []ShapePoint) func(requested, _, allocatable []int64) int64 {
+// ratio is requested_to_capacity_ratio.go's scorer: per resource the
+// shape at utilization requested×100/capacity (100 when over capacity);
+// resources scoring 0 are left out of the weighted mean, which is
+// rounded.
+func (r *resourceScorer) ratio(requested, allocatable []int64) int64 {
 	const maxUtilization = 100
-	raw := brokenLinear(shape)
-	per := func(requested, capacity int64) int64 {
-		if capacity == 0 || requested > capacity {
-			return raw(maxUtilization)
+	var nodeScore, weightSum int64
+	for i := range requested {
+		if allocatable[i] == 0 {
+			continue
 		}
-		return raw(requested * maxUtilization / capacity)
+		var s int64
+		if requested[i] > allocatable[i] {
+			s = r.brokenLinear(maxUtilization)
+		} else {
+			s = r.brokenLinear(requested[i] * maxUtilization / allocatable[i])
+		}
+		if s > 0 {
+			w := r.resources[i].Weight
+			nodeScore += s * w
+			weightSum += w
+		}
 	}
-	return func(requested, _, allocatable []int64) int64 {
-		var nodeScore, weightSum int64
-		for i := range requested {
-			if allocatable[i] == 0 {
-				continue
-			}
-			w := resources[i].Weight
-			if s := per(requested[i], allocatable[i]); s > 0 {
-				nodeScore += s * w
-				weightSum += w
-			}
-		}
-		if weightSum == 0 {
-			return 0
-		}
-		return int64(math.Round(float64(nodeScore) / float64(weightSum)))
+	if weightSum == 0 {
+		return 0
 	}
+	return int64(math.Round(float64(nodeScore) / float64(weightSum)))
 }
 
 // newBalancedScorer is BalancedAllocation's scorer over resources.
 func newBalancedScorer(resources []ResourceSpec) *resourceScorer {
-	return &resourceScorer{resources: resources, useRequested: true, score: balancedVectorScorer}
-}
-
-// balancedVectorScorer is balanced_allocation.go balancedResourceScorer
-// for any number of resources.
-func balancedVectorScorer(requested, allocated, allocatable []int64) int64 {
-	return improvementScore(balancedVectorScore(requested, allocatable), balancedVectorScore(allocated, allocatable))
+	return newResourceScorer(resources, true, strategyBalanced)
 }
 
 // balancedVectorScore is balancedResourceScore: (1 − std) × 100 of the

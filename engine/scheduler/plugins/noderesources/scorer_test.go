@@ -1,6 +1,11 @@
 package noderesources
 
-import "testing"
+import (
+	"math/rand"
+	"testing"
+
+	"podlab.dev/podlab/engine/scheduler/framework"
+)
 
 // TestStrategyScorers pins the strategies' vector arithmetic on upstream's
 // own cases (pkg/scheduler/framework/plugins/noderesources/
@@ -31,7 +36,16 @@ func TestStrategyScorers(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := newFitScorer(c.s)
-			if got := r.score(c.requested, nil, c.allocatable); got != c.want {
+			var got int64
+			switch r.strategy {
+			case strategyMost:
+				got = r.weighted(c.requested, c.allocatable, mostRequestedScore)
+			case strategyRatio:
+				got = r.ratio(c.requested, c.allocatable)
+			default:
+				got = r.weighted(c.requested, c.allocatable, leastRequestedScore)
+			}
+			if got != c.want {
 				t.Fatalf("score = %d, want %d", got, c.want)
 			}
 		})
@@ -60,6 +74,43 @@ func TestIgnoredResources(t *testing.T) {
 	} {
 		if got := a.ignored(name); got != want {
 			t.Errorf("ignored(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestEntryScoreMatchesNodeScore: the configured scorers' index path
+// (entryScore, from the dense allocation entry) gives the vector path's
+// score on random nodes and pods, for every strategy and resource order.
+func TestEntryScoreMatchesNodeScore(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	shape := []ShapePoint{{Utilization: 0, Score: 10}, {Utilization: 50, Score: 2}, {Utilization: 100, Score: 7}}
+	scorers := []*resourceScorer{
+		newFitScorer(ScoringStrategy{Type: MostAllocated, Resources: []ResourceSpec{{"memory", 3}, {"cpu", 1}}}),
+		newFitScorer(ScoringStrategy{Type: LeastAllocated, Resources: []ResourceSpec{{"cpu", 2}, {"memory", 1}}}),
+		newFitScorer(ScoringStrategy{Type: RequestedToCapacityRatio, Resources: []ResourceSpec{{"cpu", 1}}, Shape: shape}),
+		newBalancedScorer([]ResourceSpec{{"memory", 1}}),
+		newBalancedScorer([]ResourceSpec{{"memory", 1}, {"cpu", 1}}),
+	}
+	for i := 0; i < 100_000; i++ {
+		var ni framework.NodeInfo
+		ni.Allocatable.MilliCPU, ni.Allocatable.Memory = randomAmount(rng, 0)%(1<<40), randomAmount(rng, 0)%(1<<40)
+		if rng.Intn(10) == 0 {
+			ni.Allocatable.MilliCPU = 0
+		}
+		ni.Requested.MilliCPU, ni.Requested.Memory = randomAmount(rng, ni.Allocatable.MilliCPU)%(1<<40), randomAmount(rng, ni.Allocatable.Memory)%(1<<40)
+		ni.NonZeroRequested.MilliCPU, ni.NonZeroRequested.Memory = ni.Requested.MilliCPU+100, ni.Requested.Memory+200<<20
+		e := entryOf(&ni)
+		for _, r := range scorers {
+			if !r.cpuMemOnly {
+				t.Fatal("cpu/memory scorer not cpuMemOnly")
+			}
+			req := make([]int64, len(r.resources))
+			for j := range req {
+				req[j] = randomAmount(rng, 0) % (1 << 40)
+			}
+			if got, want := r.entryScore(req, &e), r.nodeScore(req, &ni); got != want {
+				t.Fatalf("%+v req %v: entry %d, vector %d", r, req, got, want)
+			}
 		}
 	}
 }

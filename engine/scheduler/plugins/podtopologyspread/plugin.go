@@ -63,9 +63,8 @@ type Args struct {
 	// the merged selector of what selects the pod. Upstream
 	// (helper.DefaultSelector) merges the Services selecting the pod with
 	// the selector of its controlling ReplicationController, ReplicaSet or
-	// StatefulSet; the lab has no Services, so the engine passes the
-	// owning workload's selector (looked up by the pod's controller
-	// reference in its namespace). A nil hook, or a result that is empty
+	// StatefulSet; the lab passes api.DefaultSelector over its Services
+	// and the owning workload. A nil hook, or a result that is empty
 	// or matches nothing, means no default constraints for that pod, as
 	// upstream when nothing selects it.
 	Selectors func(pod *api.Pod) api.Selector

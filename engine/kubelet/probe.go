@@ -1,0 +1,107 @@
+package kubelet
+
+import (
+	"math"
+	"time"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// ProbeTiming is a probe's timing (v1.Probe with SetDefaults_Probe
+// applied) as the prober worker uses it.
+type ProbeTiming struct {
+	InitialDelay     time.Duration
+	Period           time.Duration
+	SuccessThreshold int32
+	FailureThreshold int32
+}
+
+// TimingOf returns a probe's timing with v1 defaults.
+func TimingOf(p *api.Probe) ProbeTiming {
+	d := p.WithDefaults()
+	return ProbeTiming{
+		InitialDelay:     time.Duration(d.InitialDelaySeconds) * time.Second,
+		Period:           time.Duration(d.PeriodSeconds) * time.Second,
+		SuccessThreshold: d.SuccessThreshold,
+		FailureThreshold: d.FailureThreshold,
+	}
+}
+
+// Segment says whether every probe run from At on (until the next
+// segment) succeeds.
+type Segment struct {
+	At      api.Time
+	Success bool
+}
+
+const never = int64(math.MaxInt64)
+
+// NextProbeTransition is a prober worker (pkg/kubelet/prober/worker.go)
+// worked out in closed form instead of run every period: the worker of a
+// container started at start probes at start, start+period, … (doProbe
+// skips runs before initialDelaySeconds have elapsed, in whole seconds);
+// a run's result extends the current run of equal results or starts a new
+// one, and the published result (the results manager's) changes only when
+// a run of the other result reaches successThreshold or failureThreshold.
+// initial is the published result before any (readiness: failure,
+// liveness: success, startup: not started). segs are the probe outcomes
+// over time, sorted by At; the first covers start. It returns the first
+// change of the published result strictly after `after`, found by
+// counting runs per segment (O(segments), however long the container ran).
+func NextProbeTransition(t ProbeTiming, start api.Time, initial bool, segs []Segment, after api.Time) (at api.Time, result, ok bool) {
+	period := int64(t.Period)
+	if period <= 0 {
+		return 0, false, false
+	}
+	// the first counted run: k*period >= initialDelay
+	kMin := ceilDiv(int64(t.InitialDelay), period)
+	published := initial
+	haveLast, last := false, false
+	var run int64
+	for i, seg := range segs {
+		a := max(seg.At, start)
+		kA := max(kMin, ceilDiv(int64(a-start), period))
+		kB := never
+		if i+1 < len(segs) {
+			b := segs[i+1].At
+			if b <= a {
+				continue
+			}
+			kB = ceilDiv(int64(b-start), period)
+		}
+		if kB <= kA {
+			continue
+		}
+		runBefore := int64(0)
+		if haveLast && last == seg.Success {
+			runBefore = run
+		}
+		if seg.Success != published {
+			thr := int64(t.FailureThreshold)
+			if seg.Success {
+				thr = int64(t.SuccessThreshold)
+			}
+			need := max(thr-runBefore, 1)
+			if kB == never || need <= kB-kA {
+				k := kA + need - 1
+				published = seg.Success
+				if tt := start + api.Time(k*period); tt > after {
+					return tt, published, true
+				}
+			}
+		}
+		if kB == never {
+			break
+		}
+		haveLast, last = true, seg.Success
+		run = runBefore + (kB - kA)
+	}
+	return 0, false, false
+}
+
+func ceilDiv(a, b int64) int64 {
+	if a <= 0 {
+		return 0
+	}
+	return (a + b - 1) / b
+}

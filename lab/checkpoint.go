@@ -1,0 +1,342 @@
+package lab
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"podlab.dev/podlab/engine"
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/controllers/attach"
+	"podlab.dev/podlab/engine/descheduler"
+	"podlab.dev/podlab/lab/command"
+	"podlab.dev/podlab/lab/manifest"
+)
+
+// Undo, redo and rewind restore an earlier state of the session. The
+// ground truth is replay: the scenario reloaded and the history re-applied
+// at the same virtual times gives the same state, because the engine is
+// deterministic. Replaying from t=0 costs seconds on a large cluster, so
+// the session keeps checkpoints — frozen clones of the cluster
+// (engine.Engine.Clone with its controllers) — and replays only from the
+// nearest one before the target.
+//
+// Checkpoints are placed by cost, not by count: before a command, and
+// every checkpointEvery of virtual time while the clock runs, the live
+// state is cloned when the work done on it since the last checkpoint
+// (commands and clock, wall time) is at least what a clone costs. So
+// checkpointing at most doubles the work, and a restore replays at most
+// about one clone's worth of work — on a large cluster, where a command
+// costs about as much as a clone, there is a checkpoint before nearly
+// every command and undo replays nothing. A restore hands the checkpoint
+// over to the live session instead of cloning it again (the state at t=0
+// excepted: it is cloned, so nothing ever needs a reload); the store
+// keeps at most maxCheckpoints, thinned so that they are dense near the
+// present and logarithmically sparse towards t=0.
+
+const (
+	// checkpointEvery is the virtual time between chances to checkpoint
+	// while the clock runs.
+	checkpointEvery = 5 * time.Minute
+	// maxCheckpoints bounds the store. A clone shares the immutable API
+	// objects with its original and copies the engine's indexes: about a
+	// sixth of the session's heap at 1,000 nodes / 30,000 pods
+	// (BenchmarkUndo reports the ratio), so ten stay within twice the
+	// engine's own memory.
+	maxCheckpoints = 10
+)
+
+// checkpoint is a frozen copy of the cluster at an instant: what replay
+// would give after applying the first applied commands of the history
+// (whose fingerprint is chain) and running until at. Nothing mutates eng
+// or ctl while it is stored.
+type checkpoint struct {
+	at      api.Time
+	applied int
+	chain   uint64
+	eng     *engine.Engine
+	ctl     *attach.Controllers
+	// session state that commands and the timeline change
+	seed         int64
+	nextTimeline int
+	notes        []Note
+	// the scheduler policy and Services in force (set scheduler and
+	// apply change them; the engine's scheduler is cloned with it), and
+	// the descheduler passes so far
+	policy      *manifest.SchedulerConfiguration
+	services    map[string]*api.Service
+	descheduled []*descheduler.Result
+	// root marks the state at t=0: restored by cloning, never handed over
+	// or thinned away.
+	root bool
+}
+
+// Progress reports a long operation (undo, redo, rewind) as it goes.
+type Progress struct {
+	// What names the operation ("undo", "rewind to 5m0s").
+	What string
+	// Done of Total steps are complete (commands replayed).
+	Done, Total int
+}
+
+// SetProgress sets a function called during long operations, on the
+// goroutine that runs them (see the concurrency contract on Session).
+func (s *Session) SetProgress(f func(Progress)) { s.progress = f }
+
+func (s *Session) report(p Progress) {
+	if s.progress != nil {
+		s.progress(p)
+	}
+}
+
+// maybeCheckpoint freezes the live state if the work since the last
+// checkpoint has reached the cost of a clone.
+func (s *Session) maybeCheckpoint() error {
+	if s.opts.NoCheckpoints || s.work < s.checkpointCost() {
+		return nil
+	}
+	return s.takeCheckpoint(false)
+}
+
+// checkpointCost is the work that earns a checkpoint: what a clone costs
+// (a running average), or the test override.
+func (s *Session) checkpointCost() time.Duration {
+	if s.costOverride != nil {
+		return *s.costOverride
+	}
+	return s.cloneCost
+}
+
+// timed runs f, adding its wall time to the work since the last
+// checkpoint.
+func (s *Session) timed(f func() error) error {
+	start := time.Now()
+	err := f()
+	s.work += time.Since(start)
+	return err
+}
+
+// takeCheckpoint clones the live state into the store, unless a
+// checkpoint of exactly this state is there.
+func (s *Session) takeCheckpoint(root bool) error {
+	if s.opts.NoCheckpoints {
+		return nil
+	}
+	now, applied := s.eng.Now(), len(s.appliedHistory())
+	for _, c := range s.checkpoints {
+		if c.at == now && c.applied == applied && c.chain == s.chain[applied] {
+			s.work = 0
+			return nil
+		}
+	}
+	start := time.Now()
+	eng := s.eng.Clone()
+	ctl, err := s.ctl.Clone(eng)
+	if err != nil {
+		return err
+	}
+	cost := time.Since(start)
+	if s.cloneCost == 0 {
+		s.cloneCost = cost
+	} else {
+		s.cloneCost = (3*s.cloneCost + cost) / 4
+	}
+	s.checkpoints = append(s.checkpoints, &checkpoint{
+		at: now, applied: applied, chain: s.chain[applied], eng: eng, ctl: ctl,
+		seed: s.seed, nextTimeline: s.nextTimeline, notes: slices.Clip(s.notes), root: root,
+		policy: s.policy, services: maps.Clone(s.services), descheduled: slices.Clip(s.descheduled),
+	})
+	s.work = 0
+	s.thinCheckpoints()
+	return nil
+}
+
+// valid reports whether c is a state on the way to (history[:n], at t):
+// its commands are the first of the history, the next command is not due
+// before it, and it is not after t.
+func (s *Session) valid(c *checkpoint, n int, t api.Time) bool {
+	k := c.applied
+	if k > n || c.at > t || c.chain != s.chain[k] {
+		return false
+	}
+	return k == n || s.history[k].At >= c.at
+}
+
+// nearestCheckpoint returns the latest checkpoint on the way to
+// (history[:n], at t), or nil.
+func (s *Session) nearestCheckpoint(n int, t api.Time) *checkpoint {
+	var best *checkpoint
+	for _, c := range s.checkpoints {
+		if !s.valid(c, n, t) {
+			continue
+		}
+		if best == nil || c.applied > best.applied || (c.applied == best.applied && c.at > best.at) {
+			best = c
+		}
+	}
+	return best
+}
+
+// restore makes the session's cluster what replaying history[:n] and
+// running until t gives, starting from the nearest checkpoint (the
+// scenario reloaded when there is none). The checkpoint is handed over:
+// the live session continues from it, and it leaves the store.
+func (s *Session) restore(what string, n int, t api.Time) error {
+	history := s.history
+	start := 0
+	// checkpoints taken on the way record what is replayed so far
+	defer func() { s.replayed = -1 }()
+	if c := s.nearestCheckpoint(n, t); c != nil {
+		eng, ctl := c.eng, c.ctl
+		if c.root {
+			eng = c.eng.Clone()
+			var err error
+			if ctl, err = c.ctl.Clone(eng); err != nil {
+				return err
+			}
+		} else {
+			s.checkpoints = slices.DeleteFunc(s.checkpoints, func(x *checkpoint) bool { return x == c })
+		}
+		s.use(eng, ctl)
+		s.seed, s.nextTimeline, s.notes = c.seed, c.nextTimeline, c.notes
+		s.policy, s.services, s.descheduled = c.policy, maps.Clone(c.services), c.descheduled
+		start = c.applied
+		s.work = 0
+	} else if err := s.timed(s.reset); err != nil {
+		return err
+	}
+	s.replayed = start
+	total := n - start
+	s.report(Progress{What: what, Done: 0, Total: total})
+	for i, e := range history[start:n] {
+		if err := s.maybeCheckpoint(); err != nil {
+			return err
+		}
+		if err := s.replayEntry(e); err != nil {
+			return err
+		}
+		s.replayed++
+		s.report(Progress{What: what, Done: i + 1, Total: total})
+	}
+	return s.advanceTo(t)
+}
+
+// replayEntry re-applies one recorded command at its time.
+func (s *Session) replayEntry(e Entry) error {
+	if err := s.advanceTo(e.At); err != nil {
+		return err
+	}
+	cmd, err := command.Parse(e.Line)
+	if err != nil {
+		return fmt.Errorf("replay %q: %w", e.Line, err)
+	}
+	if adv, ok := cmd.(command.Advance); ok {
+		// the clock ran from the entry's instant; a rewound session may
+		// already be part of the way (rewind.go)
+		return s.advanceTo(max(s.eng.Now(), e.At.Add(adv.D)))
+	}
+	return s.timed(func() error {
+		if _, err := s.exec(cmd); err != nil {
+			return fmt.Errorf("replay %q at %s: %w", e.Line, e.At, err)
+		}
+		if err := s.eng.RunUntil(s.eng.Now()); err != nil {
+			return err
+		}
+		s.sample() // the instant as the command left it, as Apply records it
+		return nil
+	})
+}
+
+// thinCheckpoints drops checkpoints that can no longer be reached (their
+// commands are not a prefix of the history or the redo stack), then, over
+// maxCheckpoints, the one whose removal leaves the smallest gap relative
+// to its age: what remains is dense near the present and logarithmically
+// sparse towards t=0. The root (t=0) is never dropped.
+func (s *Session) thinCheckpoints() {
+	reachable := s.reachable()
+	kept := s.checkpoints[:0]
+	for _, c := range s.checkpoints {
+		if c.root || reachable(c) {
+			kept = append(kept, c)
+		}
+	}
+	clear(s.checkpoints[len(kept):])
+	s.checkpoints = kept
+	for len(s.checkpoints) > maxCheckpoints {
+		slices.SortStableFunc(s.checkpoints, func(a, b *checkpoint) int {
+			return cmpFloat(s.position(a), s.position(b))
+		})
+		head := s.position(s.checkpoints[len(s.checkpoints)-1])
+		drop, best := -1, 0.0
+		for j := 1; j < len(s.checkpoints)-1; j++ {
+			gap := s.position(s.checkpoints[j+1]) - s.position(s.checkpoints[j-1])
+			cost := gap / (head - s.position(s.checkpoints[j]) + 1)
+			if drop < 0 || cost < best {
+				drop, best = j, cost
+			}
+		}
+		s.checkpoints = slices.Delete(s.checkpoints, drop, drop+1)
+	}
+}
+
+// position places a checkpoint on one axis: a unit per command and per
+// checkpointEvery of virtual time.
+func (s *Session) position(c *checkpoint) float64 {
+	return float64(c.applied) + float64(c.at)/float64(api.Time(checkpointEvery))
+}
+
+// reachable reports whether a checkpoint's commands are a prefix of the
+// history followed by the redo stack (what undo, redo and rewind can
+// reach).
+func (s *Session) reachable() func(*checkpoint) bool {
+	line := slices.Clone(s.chain)
+	for i := len(s.redo) - 1; i >= 0; i-- {
+		line = append(line, chainNext(line[len(line)-1], s.redo[i]))
+	}
+	return func(c *checkpoint) bool {
+		return c.applied < len(line) && line[c.applied] == c.chain
+	}
+}
+
+// The history's fingerprints: chain[i] identifies history[:i] (FNV-1a
+// over each entry's time and line, chained), so a checkpoint is matched
+// to the history in O(1) however long it grows.
+const chainStart uint64 = 14695981039346656037
+
+func chainNext(h uint64, e Entry) uint64 {
+	const prime = 1099511628211
+	for i := 0; i < 8; i++ {
+		h = (h ^ uint64(byte(uint64(e.At)>>(8*i)))) * prime
+	}
+	for i := 0; i < len(e.Line); i++ {
+		h = (h ^ uint64(e.Line[i])) * prime
+	}
+	return (h ^ 0xff) * prime // entry separator
+}
+
+// pushHistory appends an entry to the history and its fingerprint.
+func (s *Session) pushHistory(e Entry) {
+	s.history = append(s.history, e)
+	s.chain = append(s.chain[:len(s.history)], chainNext(s.chain[len(s.history)-1], e))
+}
+
+// truncateHistory keeps the first n entries.
+func (s *Session) truncateHistory(n int) {
+	s.history = slices.Clone(s.history[:n])
+	s.chain = slices.Clone(s.chain[:n+1])
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// CheckpointCount returns how many checkpoints the session holds (for
+// tests and the benchmark's memory report).
+func (s *Session) CheckpointCount() int { return len(s.checkpoints) }

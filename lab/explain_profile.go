@@ -1,0 +1,29 @@
+package lab
+
+import (
+	"fmt"
+	"io"
+	"podlab.dev/podlab/lab/textsafe"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/scheduler"
+)
+
+// isDefaultProfile reports whether the explanation comes from the default
+// profile with default settings (the explain views then say nothing about
+// the policy, as before configurations existed).
+func isDefaultProfile(ex *scheduler.Explanation) bool {
+	return (ex.Profile == "" || ex.Profile == api.DefaultSchedulerName) && len(ex.Policy) == 0
+}
+
+// writeExplainProfile prints the profile in force and what it does
+// differently from the default one, under explain's first line.
+func writeExplainProfile(w io.Writer, ex *scheduler.Explanation) {
+	if isDefaultProfile(ex) {
+		return
+	}
+	fmt.Fprintf(w, "profile %s\n", textsafe.Line(ex.Profile))
+	for _, p := range ex.Policy {
+		fmt.Fprintf(w, "  %s\n", p)
+	}
+}

@@ -1,0 +1,132 @@
+package lab
+
+import (
+	"testing"
+	"time"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+func TestMetricsRecordsTheClustersHistory(t *testing.T) {
+	s := presetSession(t, "spread-basics")
+	s.EnableMetrics(0)
+	mustApply(t, s, "scale deployment/web --replicas=6")
+	if err := s.Advance(30 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	mustApply(t, s, "cordon node3", "cordon node4", "scale deployment/web --replicas=8")
+	if err := s.Advance(30 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	m := s.Metrics()
+	pending := m.Get("pending", nil)
+	if pending == nil {
+		t.Fatal("no pending series")
+	}
+	if got := pending.At(s.Now()); got != 1 {
+		// zoneA 4, zoneB 3 with zoneB cordoned: one more fits zoneA (skew 1)
+		t.Errorf("pending now = %v, want 1", got)
+	}
+	if got := pending.At(api.Time(29 * time.Second)); got != 0 {
+		t.Errorf("pending at 29s = %v, want 0 (six pods fit)", got)
+	}
+	zoneA := m.Get("pods", map[string]string{"workload": "deployment/web", "zone": "zoneA"})
+	if zoneA == nil || zoneA.At(s.Now()) != 4 || zoneA.At(0) != 3 {
+		t.Fatalf("pods{deployment/web, zoneA} = %+v", zoneA)
+	}
+	skew := m.Get("skew", map[string]string{"workload": "deployment/web", "key": "zone"})
+	if skew == nil || skew.At(s.Now()) != 1 {
+		t.Fatalf("skew series %+v", skew)
+	}
+	// step storage: a quiet minute adds no points
+	n := len(pending.Points)
+	if err := s.Advance(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if len(pending.Points) != n {
+		t.Errorf("a quiet minute added %d points", len(pending.Points)-n)
+	}
+	// every point is on a whole second or at a command's instant, in order
+	for _, sr := range m.Series() {
+		for i := 1; i < len(sr.Points); i++ {
+			if sr.Points[i].T <= sr.Points[i-1].T || sr.Points[i].V == sr.Points[i-1].V {
+				t.Fatalf("%s: points %v", sr.Key(), sr.Points)
+			}
+		}
+	}
+}
+
+func TestMetricsFollowUndo(t *testing.T) {
+	s := presetSession(t, "spread-basics")
+	s.EnableMetrics(0)
+	if err := s.Advance(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	mustApply(t, s, "cordon node3", "cordon node4", "scale deployment/web --replicas=8")
+	if err := s.Advance(20 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	pending := func() float64 { return s.Metrics().Get("pending", nil).At(s.Now()) }
+	if pending() == 0 {
+		t.Fatal("no pending pods: the test does not exercise undo")
+	}
+	mustApply(t, s, "undo") // the scale-up
+	if got := pending(); got != 0 {
+		t.Fatalf("pending after undo = %v, want 0", got)
+	}
+	for _, sr := range s.Metrics().Series() {
+		if last := sr.Points[len(sr.Points)-1]; last.T > s.Now() {
+			t.Fatalf("%s keeps a point at %s after undo to %s", sr.Key(), last.T, s.Now())
+		}
+	}
+}
+
+func TestMetricsBoundedPoints(t *testing.T) {
+	m := &Metrics{maxPoints: 8, series: map[string]*Series{}}
+	for i := range 100 {
+		m.put("x", "x", nil, api.Time(time.Duration(i)*time.Second), float64(i%2))
+	}
+	sr := m.Get("x", nil)
+	if len(sr.Points) > 8 {
+		t.Fatalf("%d points kept, max 8", len(sr.Points))
+	}
+	if last := sr.Points[len(sr.Points)-1]; last.T != api.Time(99*time.Second) {
+		t.Fatalf("the newest point was dropped: %v", sr.Points)
+	}
+}
+
+func TestMetricsLaneB(t *testing.T) {
+	s := presetSession(t, "spread-basics")
+	s.EnableMetrics(0)
+	mustApply(t, s, "scale deployment/web --replicas=4")
+	if err := s.Advance(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the same commands after the fork record the same history in both
+	mustApply(t, f, "scale deployment/web --replicas=7", "cordon node1")
+	if err := f.Advance(20 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	a, b := f.Lane(LaneA).Metrics(), f.Lane(LaneB).Metrics()
+	if a.Get("running", nil).At(f.Now()) == a.Get("running", nil).At(f.At()) {
+		t.Fatal("nothing changed after the fork: the test compares nothing")
+	}
+	if b == nil {
+		t.Fatal("lane b records no metrics")
+	}
+	for _, sa := range a.Series() {
+		sb := b.Get(sa.Name, sa.Labels)
+		if sb == nil || len(sb.Points) != len(sa.Points) {
+			t.Fatalf("%s: lane b %+v, lane a %+v", sa.Key(), sb, sa)
+		}
+		for i := range sa.Points {
+			if sa.Points[i] != sb.Points[i] {
+				t.Fatalf("%s differs at %d: %v vs %v", sa.Key(), i, sa.Points[i], sb.Points[i])
+			}
+		}
+	}
+}

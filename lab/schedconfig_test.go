@@ -1,0 +1,355 @@
+package lab
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"podlab.dev/podlab/engine"
+	"podlab.dev/podlab/engine/api"
+)
+
+const twoProfilesScenario = `apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: two-profiles}
+seed: 1
+scheduler: {tieBreak: name}
+cluster:
+  node: {cpu: "4", memory: 8Gi}
+  zones:
+  - {name: a, nodes: 2}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: busy}
+spec:
+  nodeName: node-2
+  containers: [{name: c, image: x, resources: {requests: {cpu: "2", memory: 1Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: spread}
+spec:
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: packed}
+spec:
+  schedulerName: bin-packer
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: orphan}
+spec:
+  schedulerName: my-scheduler
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+`
+
+const binPackerConfig = `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+- schedulerName: bin-packer
+  plugins:
+    score:
+      disabled:
+      - name: NodeResourcesBalancedAllocation
+      - name: PodTopologySpread
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+`
+
+func TestSchedulerConfigProfilesInSession(t *testing.T) {
+	for _, how := range []string{"document", "configFile", "flag"} {
+		t.Run(how, func(t *testing.T) {
+			dir := t.TempDir()
+			scen := twoProfilesScenario
+			switch how {
+			case "document":
+				scen += "---\n" + binPackerConfig
+			case "configFile":
+				scen = strings.Replace(scen, "scheduler: {tieBreak: name}", "scheduler: {tieBreak: name, configFile: sched.yaml}", 1)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "sched.yaml"), []byte(binPackerConfig), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "s.yaml")
+			if err := os.WriteFile(path, []byte(scen), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := Open(path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if how == "flag" {
+				if err := f.UseSchedulerConfigFile(filepath.Join(dir, "sched.yaml")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, err := NewSession(f, SessionOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := s.Engine()
+			if n := e.Pod("default/spread").Spec.NodeName; n != "node-1" {
+				t.Errorf("default profile put spread on %q, want node-1 (least allocated)", n)
+			}
+			if n := e.Pod("default/packed").Spec.NodeName; n != "node-2" {
+				t.Errorf("bin-packer put packed on %q, want node-2 (most allocated)", n)
+			}
+			if n := e.Pod("default/orphan").Spec.NodeName; n != "" {
+				t.Errorf("orphan bound to %q: no profile is my-scheduler", n)
+			}
+			for _, ev := range e.Events() {
+				if strings.Contains(ev.Object, "orphan") && ev.Reason == engine.ReasonFailedScheduling {
+					t.Errorf("orphan got %s: upstream never attempts a pod of another scheduler", ev.Reason)
+				}
+			}
+		})
+	}
+}
+
+func TestSchedulerConfigWithoutOneKeepsDefaults(t *testing.T) {
+	f, err := LoadFile("s.yaml", []byte(twoProfilesScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// without a configuration only default-scheduler exists
+	if n := s.Engine().Pod("default/packed").Spec.NodeName; n != "" {
+		t.Errorf("packed bound to %q without a bin-packer profile", n)
+	}
+}
+
+const packScenario = `apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: pack}
+seed: 1
+scheduler: {tieBreak: name}
+cluster:
+  node: {cpu: "4", memory: 8Gi}
+  zones:
+  - {name: a, nodes: 2}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: busy}
+spec:
+  nodeName: node-2
+  containers: [{name: c, image: x, resources: {requests: {cpu: "2", memory: 2Gi}}}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+`
+
+// webNodes lists the nodes of web's pods.
+func webNodes(s *Session) []string {
+	var out []string
+	for _, p := range s.Engine().Pods() {
+		if strings.HasPrefix(p.Name, "web-") {
+			out = append(out, p.Spec.NodeName)
+		}
+	}
+	return out
+}
+
+func TestSetSchedulerLive(t *testing.T) {
+	f, err := LoadFile("s.yaml", []byte(packScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply := func(line string) {
+		t.Helper()
+		if _, err := s.Apply(line); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	for _, line := range []string{
+		"set scheduler disable NodeResourcesBalancedAllocation",
+		"set scheduler disable PodTopologySpread",
+		"set scheduler scoringStrategy=MostAllocated",
+	} {
+		apply(line)
+	}
+	if _, err := s.Apply("set scheduler weight NodePorts=3"); err == nil || !strings.Contains(err.Error(), "not a score plugin") {
+		t.Errorf("weight on a filter plugin: %v", err)
+	}
+	if _, err := s.Apply("set scheduler scoringStrategy=RequestedToCapacityRatio"); err == nil ||
+		!strings.Contains(err.Error(), "profiles[0].pluginConfig[0].args.scoringStrategy.requestedToCapacityRatio: Required value: must be specified when type is RequestedToCapacityRatio") {
+		t.Errorf("RequestedToCapacityRatio without a shape: %v", err)
+	}
+	apply("scale deployment/web --replicas=1")
+	if got := webNodes(s); len(got) != 1 || got[0] != "node-2" {
+		t.Errorf("MostAllocated placed web on %v, want node-2", got)
+	}
+	var buf strings.Builder
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "set scheduler scoringStrategy=MostAllocated") {
+		t.Fatalf("saved file lacks the command:\n%s", buf.String())
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := s.Undo(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.policy == nil || len(s.policy.Profiles[0].PluginConfig) != 0 {
+		t.Errorf("undo left the strategy: %+v", s.policy)
+	}
+	apply("scale deployment/web --replicas=1")
+	if got := webNodes(s); len(got) != 1 || got[0] != "node-1" {
+		t.Errorf("LeastAllocated placed web on %v, want node-1", got)
+	}
+	// the saved file replays the policy change
+	f2, err := LoadFile("saved.yaml", []byte(buf.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := NewSession(f2, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s2.advanceTo(api.Time(f2.Scenario.Clock.ResumeAt)); err != nil {
+		t.Fatal(err)
+	}
+	if got := webNodes(s2); len(got) != 1 || got[0] != "node-2" {
+		t.Errorf("saved and reloaded: web on %v, want node-2", got)
+	}
+}
+
+// TestSaveEmbedsConfigFile: a policy from scheduler.configFile is written
+// into the saved scenario, which loads to the same profiles.
+func TestSaveEmbedsConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	scen := strings.Replace(twoProfilesScenario, "scheduler: {tieBreak: name}", "scheduler: {tieBreak: name, configFile: sched.yaml}", 1)
+	for name, data := range map[string]string{"sched.yaml": binPackerConfig, "s.yaml": scen} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := Open(filepath.Join(dir, "s.yaml"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "configFile") {
+		t.Errorf("saved file still points at the config file:\n%s", buf.String())
+	}
+	f2, err := LoadFile("saved.yaml", []byte(buf.String()))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	s2, err := NewSession(f2, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := s2.Engine().Pod("default/packed").Spec.NodeName; n != "node-2" {
+		t.Errorf("reloaded: packed on %q, want node-2", n)
+	}
+}
+
+// TestServiceFeedsDefaultSpread: a bare pod selected by a Service gets the
+// System default constraints (helper.DefaultSelector takes the Service's
+// selector), so it avoids the node already running its peer; without the
+// Service nothing selects it and the tie goes to node-1.
+func TestServiceFeedsDefaultSpread(t *testing.T) {
+	scen := `apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: svc}
+scheduler: {tieBreak: name}
+cluster:
+  node: {cpu: "4", memory: 8Gi}
+  zones:
+  - {name: a, nodes: 2}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: peer, labels: {app: web}}
+spec:
+  nodeName: node-1
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: other, labels: {app: db}}
+spec:
+  nodeName: node-2
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: new, labels: {app: web}}
+spec:
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+`
+	svc := "---\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80}]\n"
+	for _, c := range []struct {
+		name, extra, want string
+	}{{"without a service", "", "node-1"}, {"with a service", svc, "node-2"}} {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := LoadFile("s.yaml", []byte(scen+c.extra))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := NewSession(f, SessionOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.Engine().Pod("default/new").Spec.NodeName; got != c.want {
+				t.Fatalf("new pod on %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestCompleteSetScheduler(t *testing.T) {
+	f, err := LoadFile("s.yaml", []byte(packScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ line, want string }{
+		{"set scheduler scoringStrategy=M", "scoringStrategy=MostAllocated"},
+		{"set scheduler weight PodTop", "PodTopologySpread="},
+		{"set scheduler disable ImageLoc", "ImageLocality"},
+		{"set sch", "scheduler"},
+	}
+	for _, c := range cases {
+		_, got := s.Complete(c.line)
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("Complete(%q) = %v, want [%s]", c.line, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// timelineView draws the termination of every pod that was killed as
+// Gantt bars on a virtual-time axis. The zoom fits the events to the
+// width until the user picks one with + and -.
+type timelineView struct {
+	m      *Model
+	keys   timelineKeys
+	scroll scroller
+	// zoom is an index into zooms; auto picks the one that fits.
+	zoom int
+	auto bool
+}
+
+type timelineKeys struct {
+	scrollKeys
+	ZoomIn, ZoomOut, Fit key.Binding
+}
+
+func newTimelineView(m *Model) *timelineView {
+	return &timelineView{m: m, auto: true, zoom: 2, keys: timelineKeys{scrollKeys: newScrollKeys(),
+		ZoomIn:  bind("+", "zoom in", "+", "="),
+		ZoomOut: bind("", "zoom out", "-"),
+		Fit:     bind("", "zoom to fit", "f"),
+	}}
+}
+
+// Title implements view.
+func (v *timelineView) Title() string { return "timeline" }
+
+// ShortHelp implements help.KeyMap.
+func (v *timelineView) ShortHelp() []key.Binding {
+	k := &v.keys
+	return []key.Binding{k.Down, k.Up, k.ZoomIn, k.ZoomOut, k.Fit, v.m.global.Back}
+}
+
+// FullHelp implements help.KeyMap.
+func (v *timelineView) FullHelp() [][]key.Binding {
+	return fullHelp([]keyGroup{{"Timeline", append(v.keys.all(), &v.keys.ZoomIn, &v.keys.ZoomOut, &v.keys.Fit)}})
+}
+
+// SetKeys implements view.
+func (v *timelineView) SetKeys() {
+	k := &v.keys
+	k.setEnabled(v.scroll.off, v.maxScroll())
+	has := len(v.m.data.timelines) > 0
+	zoom := v.currentZoom()
+	k.ZoomIn.SetEnabled(has && zoom > 0)
+	k.ZoomOut.SetEnabled(has && zoom < len(zooms)-1)
+	k.Fit.SetEnabled(has && !v.auto)
+}
+
+// Update implements view.
+func (v *timelineView) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := &v.keys
+	if d, ok := k.delta(msg, v.m.bodyHeight()-2); ok {
+		v.scroll.move(d, v.maxScroll())
+		return nil, true
+	}
+	switch {
+	case key.Matches(msg, k.ZoomIn):
+		v.zoom, v.auto = max(v.currentZoom()-1, 0), false
+	case key.Matches(msg, k.ZoomOut):
+		v.zoom, v.auto = min(v.currentZoom()+1, len(zooms)-1), false
+	case key.Matches(msg, k.Fit):
+		v.auto = true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// currentZoom is the zoom drawn: the fitting one unless one was picked.
+func (v *timelineView) currentZoom() int {
+	if !v.auto {
+		return v.zoom
+	}
+	start, end, ok := timelineSpan(v.m.data.timelines)
+	if !ok {
+		return v.zoom
+	}
+	return fitZoom((end - start).Seconds(), timelineBarWidth(v.m.w))
+}
+
+// View implements view.
+func (v *timelineView) View(w, h int) []string {
+	return v.m.timelineView(w, h, v.currentZoom(), v.scroll.off)
+}
+
+// Refresh implements view.
+func (v *timelineView) Refresh() {
+	v.m.data.timelines = v.m.sess.TerminationTimelines()
+	v.scroll.clamp(v.maxScroll())
+}
+
+// Live implements view: terminations progress with the clock.
+func (v *timelineView) Live() bool { return true }
+
+// Wheel implements view.
+func (v *timelineView) Wheel(delta int) { v.scroll.move(delta, v.maxScroll()) }
+
+// Reset implements view.
+func (v *timelineView) Reset() { v.scroll, v.auto = scroller{}, true }
+
+// maxScroll is the view's lines less the box's: the axis, per pod its
+// bar, its containers' bars and the cause, then a blank line and the
+// legend (timelineView draws them).
+func (v *timelineView) maxScroll() int {
+	if len(v.m.data.timelines) == 0 {
+		return 0
+	}
+	n := 1 + 2
+	for _, t := range v.m.data.timelines {
+		n += 2 + len(t.Timeline.Containers)
+	}
+	return max(n-(v.m.bodyHeight()-2), 0)
+}
