@@ -112,6 +112,7 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 	// read before any removal is simulated, so pods moved in the simulation
 	// do not count against their destination.
 	var eligible []int
+	sd.Nodes = make([]NodeStatus, 0, len(nodes))
 	for _, n := range nodes {
 		g := a.groupOf(n)
 		if g == "" {
