@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -161,11 +160,8 @@ type listedPackage struct {
 
 func goList(t *testing.T) []listedPackage {
 	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	cmd := exec.Command(goBin, "list", "-deps", "-json", "./...")
+	// go test runs with the go command's own directory first in PATH
+	cmd := exec.Command("go", "list", "-deps", "-json", "./...")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

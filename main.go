@@ -130,7 +130,7 @@ func openScenario(path string, stdin io.Reader, stderr io.Writer, cmd string) (*
 		fmt.Fprintf(stderr, "podlab %s: -f FILE is required\n", cmd)
 		return nil, 2
 	}
-	f, err := lab.OpenOrPreset(path, stdin)
+	f, err := lab.OpenOrPresetWithProgress(path, stdin, importProgress(stderr, path))
 	if err == nil && schedulerConfigFlag != "" {
 		err = f.UseSchedulerConfigFile(schedulerConfigFlag)
 	}

@@ -466,9 +466,14 @@ func (e *Engine) containerStep(ps *podState, c *containerRT, now api.Time) bool 
 				c.started = true
 				w.anchor = -1 // the startup probe stops once it passed
 				c.ready = c.spec.ReadinessProbe == nil
+				// liveness and readiness keep their period from the
+				// container's start and count runs from now on (doProbe
+				// skips runs while the startup probe has not passed;
+				// initialDelaySeconds is from the container's start)
 				for _, o := range []probeKind{probeReadiness, probeLiveness} {
 					if ow := c.workers[o]; ow != nil {
-						ow.anchor, ow.cursor = at, at-1
+						ow.anchor, ow.cursor = c.start, at-1
+						ow.timing.InitialDelay = max(ow.timing.InitialDelay, at.Sub(c.start))
 					}
 				}
 			} else {
@@ -492,28 +497,38 @@ func (e *Engine) containerStep(ps *podState, c *containerRT, now api.Time) bool 
 }
 
 // killContainer is the kubelet killing a container whose liveness or
-// startup probe failed, through the graceful path: SIGTERM, then SIGKILL
-// when the grace period (the probe's terminationGracePeriodSeconds, else
-// the pod's) runs out. A readiness failure never kills.
+// startup probe failed, through the graceful path (kuberuntime_container.go
+// killContainer): the grace period is the failing probe's
+// terminationGracePeriodSeconds, else the pod's (ContainerGracePeriod);
+// the preStop hook runs first and uses it up; SIGTERM then gets what is
+// left, at least 2 s; the app exits after lab.podlab.dev/terminate-after
+// (143) or is killed when the time is up (137). A readiness failure never
+// kills.
 func (e *Engine) killContainer(ps *podState, c *containerRT, why string) {
 	now := e.Now()
 	e.record(EventNormal, ReasonKilling, podObject(ps.pod.Key()), fmt.Sprintf("Container %s %s, will be restarted", c.name, why))
-	grace := api.DefaultTerminationGracePeriodSeconds
-	if g := ps.pod.Spec.TerminationGracePeriodSeconds; g != nil {
-		grace = *g
+	reason := kubelet.ReasonLivenessProbe
+	if !c.started {
+		reason = kubelet.ReasonStartupProbe
 	}
-	for _, w := range c.workers {
-		if w != nil && w.probe.TerminationGracePeriodSeconds != nil && !w.result {
-			grace = *w.probe.TerminationGracePeriodSeconds
-		}
+	grace := kubelet.ContainerGracePeriod(ps.pod, c.spec, reason, nil)
+	if reason == kubelet.ReasonStartupProbe && c.spec.StartupProbe != nil && c.spec.StartupProbe.TerminationGracePeriodSeconds != nil {
+		grace = *c.spec.StartupProbe.TerminationGracePeriodSeconds
 	}
-	g := time.Duration(grace) * time.Second
+	term := now
+	remaining := grace
+	if d, ok := kubelet.PreStopDuration(c.spec); ok && grace > 0 {
+		d = min(d, time.Duration(grace)*time.Second)
+		term = now.Add(d)
+		remaining = grace - int64(d/time.Second)
+	}
+	remaining = max(remaining, kubelet.MinimumGracePeriodSeconds)
 	exit, _ := kubelet.ShutdownTime(ps.pod)
 	c.killing, c.ready = true, false
-	if exit == kubelet.Never || exit >= g {
-		c.killAt, c.killCode = now.Add(g), 137
+	if exit == kubelet.Never || exit > time.Duration(remaining)*time.Second {
+		c.killAt, c.killCode = term.Add(time.Duration(remaining)*time.Second), 137
 	} else {
-		c.killAt, c.killCode = now.Add(exit), 143
+		c.killAt, c.killCode = term.Add(exit), 143
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/kubelet"
 )
 
 func probe(period, failure int32) *api.Probe {
@@ -250,5 +251,98 @@ func TestRuntimeCatchesUpAfterUnreachable(t *testing.T) {
 	must(t, e.RunUntil(sec(102)))
 	if got := e.Pod("default/web").Status.ContainerStatuses[0].RestartCount; got != 1 {
 		t.Fatalf("restarts %d after the kubelet came back, want 1 (killed on catch-up, exits 1s later)", got)
+	}
+}
+
+// A liveness kill goes through killContainer: the probe's
+// terminationGracePeriodSeconds (3 s) bounds the preStop hook (5 s asked),
+// SIGTERM then gets the 2 s minimum; an app that ignores SIGTERM is
+// SIGKILLed (137), one that exits after 1 s ends with 143.
+func TestLivenessKillGracePath(t *testing.T) {
+	for _, tc := range []struct {
+		terminate string
+		exitAt    float64
+		code      int32
+	}{{"1s", 86, 143}, {"never", 87, 137}} {
+		e := newTestEngine(t)
+		must(t, e.AddNode(node("n1", "4", "8Gi")))
+		p := pod("web").ann("lab.podlab.dev/liveness-fails-at", "60s").ann(kubelet.AnnotationTerminateAfter, tc.terminate).preStop(5).obj()
+		three := int64(3)
+		p.Spec.Containers[0].LivenessProbe = probe(10, 3)
+		p.Spec.Containers[0].LivenessProbe.TerminationGracePeriodSeconds = &three
+		p.Spec.Containers[0].ProbeTerminationGracePeriodSeconds = &three
+		must(t, e.CreatePod(p))
+		// failures at 62, 72, 82: killed at 82, preStop until 85, SIGTERM at 85
+		must(t, e.RunUntil(sec(tc.exitAt)))
+		cs := e.Pod("default/web").Status.ContainerStatuses[0]
+		if cs.RestartCount != 1 || cs.LastState.Terminated == nil || cs.LastState.Terminated.ExitCode != tc.code || cs.LastState.Terminated.FinishedAt != sec(tc.exitAt) {
+			t.Fatalf("terminate-after %s: %+v (last %+v), want exit %d at %vs and a restart", tc.terminate, cs, cs.LastState.Terminated, tc.code, tc.exitAt)
+		}
+	}
+}
+
+// The init-container cases of kuberuntime_manager_test.go
+// TestComputePodActionsWithInitContainers, as outcomes on the clock: two
+// init containers (exit annotations), one regular container.
+func TestInitContainerActions(t *testing.T) {
+	type want struct {
+		phase    string
+		running  []string // containers running at the check
+		restarts map[string]int32
+	}
+	for _, tc := range []struct {
+		name   string
+		policy string
+		exits  map[string]string // exit annotations per init container
+		at     float64
+		want   want
+	}{
+		{"no init container started yet: start the first one", "Always", map[string]string{"init1": "0@5s", "init2": "0@5s"}, 2,
+			want{api.PodPending, []string{"init1"}, nil}},
+		{"init container still running: do nothing", "Always", map[string]string{"init1": "0@5s", "init2": "0@5s"}, 6,
+			want{api.PodPending, []string{"init1"}, nil}},
+		{"init container terminated successfully: start the next", "Always", map[string]string{"init1": "0@5s", "init2": "0@5s"}, 7,
+			want{api.PodPending, []string{"init2"}, nil}},
+		{"initialization completed: start all containers", "Always", map[string]string{"init1": "0@5s", "init2": "0@5s"}, 12,
+			want{api.PodRunning, []string{"app"}, nil}},
+		{"init container failed, restartPolicy Always: restart it", "Always", map[string]string{"init1": "1@5s", "init2": "0@5s"}, 7,
+			want{api.PodPending, []string{"init1"}, map[string]int32{"init1": 1}}},
+		{"init container failed, restartPolicy OnFailure: restart it", "OnFailure", map[string]string{"init1": "1@5s", "init2": "0@5s"}, 7,
+			want{api.PodPending, []string{"init1"}, map[string]int32{"init1": 1}}},
+		{"init container failed, restartPolicy Never: the pod fails", "Never", map[string]string{"init1": "1@5s", "init2": "0@5s"}, 7,
+			want{api.PodFailed, nil, nil}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newTestEngine(t)
+			must(t, e.AddNode(node("n1", "4", "8Gi")))
+			b := pod("p")
+			for k, v := range tc.exits {
+				b.ann("lab.podlab.dev/exit."+k, v)
+			}
+			p := b.obj()
+			p.Spec.RestartPolicy = tc.policy
+			p.Spec.InitContainers = []api.Container{{Name: "init1"}, {Name: "init2"}}
+			p.Spec.Containers[0].Name = "app"
+			must(t, e.CreatePod(p))
+			must(t, e.RunUntil(sec(tc.at)))
+			got := e.Pod("default/p")
+			if got.Status.Phase != tc.want.phase {
+				t.Fatalf("phase %s, want %s", got.Status.Phase, tc.want.phase)
+			}
+			var running []string
+			for _, list := range [][]api.ContainerStatus{got.Status.InitContainerStatuses, got.Status.ContainerStatuses} {
+				for _, cs := range list {
+					if cs.State.Running != nil {
+						running = append(running, cs.Name)
+					}
+					if want := tc.want.restarts[cs.Name]; cs.RestartCount != want {
+						t.Errorf("%s restarts %d, want %d", cs.Name, cs.RestartCount, want)
+					}
+				}
+			}
+			if len(running) != len(tc.want.running) || (len(running) > 0 && running[0] != tc.want.running[0]) {
+				t.Fatalf("running %v, want %v", running, tc.want.running)
+			}
+		})
 	}
 }

@@ -7,8 +7,9 @@ import (
 	"podlab.dev/podlab/engine/scheduler/framework"
 )
 
-// PreemptionMessage is the victims' DisruptionTarget message (preemption
-// executor: "<schedulerName>: preempting to accommodate a higher priority pod").
+// PreemptionMessage is the victims' DisruptionTarget message when the
+// preemptor runs in the default profile (preemption executor:
+// "<schedulerName>: preempting to accommodate a higher priority pod").
 const PreemptionMessage = "default-scheduler: preempting to accommodate a higher priority pod"
 
 // ReasonPreemptionByScheduler is the victims' DisruptionTarget reason.
@@ -96,7 +97,7 @@ func (e *Engine) preempt(preemptor *podState, node string, victims []*framework.
 			continue
 		}
 		e.record(EventNormal, ReasonPreempted, podObject(key), fmt.Sprintf("Preempted by pod %s on node %s", preemptor.pod.UID, node))
-		e.addDisruptionTarget(ps, ReasonPreemptionByScheduler, PreemptionMessage)
+		e.addDisruptionTarget(ps, ReasonPreemptionByScheduler, preemptionMessage(preemptor.pod))
 		_ = e.deletePod(key, DeleteOptions{})
 	}
 	prio := preemptor.pod.PriorityValue()
@@ -118,6 +119,16 @@ func (e *Engine) preempt(preemptor *podState, node string, victims []*framework.
 	e.setPodObject(preemptor, p)
 	nom.AddNominatedPod(preemptor.info, node)
 	e.changes++
+}
+
+// preemptionMessage names the preemptor's scheduler (executor.go:130:
+// preemptor.SchedulerName(), the profile that preempted).
+func preemptionMessage(preemptor *api.Pod) string {
+	name := preemptor.Spec.SchedulerName
+	if name == "" || name == api.DefaultSchedulerName {
+		return PreemptionMessage
+	}
+	return name + ": preempting to accommodate a higher priority pod"
 }
 
 // addDisruptionTarget sets the DisruptionTarget condition on a pod.

@@ -40,11 +40,11 @@ const (
 	// while the clock runs.
 	checkpointEvery = 5 * time.Minute
 	// maxCheckpoints bounds the store. A clone shares the immutable API
-	// objects with its original and copies the engine's indexes: about a
-	// sixth of the session's heap at 1,000 nodes / 30,000 pods
-	// (BenchmarkUndo reports the ratio), so ten stay within twice the
+	// objects with its original and copies the engine's indexes: about
+	// 0.28 of the session's heap at 1,000 nodes / 30,000 pods
+	// (BenchmarkUndo reports the ratio), so six stay within twice the
 	// engine's own memory.
-	maxCheckpoints = 10
+	maxCheckpoints = 6
 )
 
 // checkpoint is a frozen copy of the cluster at an instant: what replay
@@ -142,11 +142,9 @@ func (s *Session) takeCheckpoint(root bool) error {
 	} else {
 		s.cloneCost = (3*s.cloneCost + cost) / 4
 	}
-	s.checkpoints = append(s.checkpoints, &checkpoint{
-		at: now, applied: applied, chain: s.chain[applied], eng: eng, ctl: ctl,
-		seed: s.seed, nextTimeline: s.nextTimeline, notes: slices.Clip(s.notes), root: root,
-		policy: s.policy, services: maps.Clone(s.services), descheduled: slices.Clip(s.descheduled),
-	})
+	c := s.freeze(eng, ctl, applied)
+	c.root = root
+	s.checkpoints = append(s.checkpoints, c)
 	s.work = 0
 	s.thinCheckpoints()
 	return nil
@@ -181,8 +179,14 @@ func (s *Session) nearestCheckpoint(n int, t api.Time) *checkpoint {
 // restore makes the session's cluster what replaying history[:n] and
 // running until t gives, starting from the nearest checkpoint (the
 // scenario reloaded when there is none). The checkpoint is handed over:
-// the live session continues from it, and it leaves the store.
-func (s *Session) restore(what string, n int, t api.Time) error {
+// the live session continues from it, and it leaves the store. With
+// keep, the state being replaced is stored as a checkpoint (free: it is
+// not copied) — after an undo, redo returns to it, and the other way
+// round; without, it is dropped (a command that failed half-way).
+func (s *Session) restore(what string, keep bool, n int, t api.Time) error {
+	if keep {
+		s.keepLive()
+	}
 	history := s.history
 	start := 0
 	// checkpoints taken on the way record what is replayed so far
@@ -220,6 +224,33 @@ func (s *Session) restore(what string, n int, t api.Time) error {
 		s.report(Progress{What: what, Done: i + 1, Total: total})
 	}
 	return s.advanceTo(t)
+}
+
+// keepLive stores the live state as a checkpoint, as it is: the caller
+// is about to replace it. The parked present of a rewind stays parked.
+func (s *Session) keepLive() {
+	if s.opts.NoCheckpoints || (s.rewind != nil && s.eng == s.rewind.present.eng) {
+		return
+	}
+	now, applied := s.eng.Now(), len(s.appliedHistory())
+	for _, c := range s.checkpoints {
+		if c.at == now && c.applied == applied && c.chain == s.chain[applied] {
+			return
+		}
+	}
+	s.checkpoints = append(s.checkpoints, s.freeze(s.eng, s.ctl, applied))
+	s.thinCheckpoints()
+}
+
+// freeze is a checkpoint of the session's state with the cluster eng/ctl
+// after the first applied commands: every field a command or the
+// timeline changes besides the cluster is in it (restore puts them back).
+func (s *Session) freeze(eng *engine.Engine, ctl *attach.Controllers, applied int) *checkpoint {
+	return &checkpoint{
+		at: eng.Now(), applied: applied, chain: s.chain[applied], eng: eng, ctl: ctl,
+		seed: s.seed, nextTimeline: s.nextTimeline, notes: slices.Clip(s.notes),
+		policy: s.policy, services: maps.Clone(s.services), descheduled: slices.Clip(s.descheduled),
+	}
 }
 
 // replayEntry re-applies one recorded command at its time.

@@ -109,12 +109,44 @@ func (s *Session) DescribePod(name string) (string, error) {
 		b.WriteString("  <none>\n")
 		return b.String(), nil
 	}
-	fmt.Fprintf(&b, "  %-8s %-20s %-8s %-18s %s\n", "Type", "Reason", "Age", "From", "Message")
-	fmt.Fprintf(&b, "  %-8s %-20s %-8s %-18s %s\n", "----", "------", "----", "----", "-------")
-	for _, ev := range evs {
-		fmt.Fprintf(&b, "  %-8s %-20s %-8s %-18s %s\n", ev.Type, ev.Reason, age(now.Sub(ev.Time)), eventSource(ev.Reason), safe(ev.Message))
+	fmt.Fprintf(&b, "  %-8s %-20s %-22s %-18s %s\n", "Type", "Reason", "Age", "From", "Message")
+	fmt.Fprintf(&b, "  %-8s %-20s %-22s %-18s %s\n", "----", "------", "----", "----", "-------")
+	for _, g := range aggregateEvents(evs) {
+		a := age(now.Sub(g.last))
+		if g.count > 1 {
+			a = fmt.Sprintf("%s (x%d over %s)", a, g.count, age(now.Sub(g.first)))
+		}
+		fmt.Fprintf(&b, "  %-8s %-20s %-22s %-18s %s\n", g.ev.Type, g.ev.Reason, a, eventSource(g.ev.Reason), safe(g.ev.Message))
 	}
 	return b.String(), nil
+}
+
+// eventGroup is one line of kubectl describe's Events: the event
+// recorder folds repeats of the same type, reason and message into one
+// event with a count, first and last time.
+type eventGroup struct {
+	ev          engine.Event
+	count       int
+	first, last api.Time
+}
+
+// aggregateEvents folds repeated events and orders the groups by when
+// they were last seen (kubectl describe sorts by lastTimestamp).
+func aggregateEvents(evs []engine.Event) []eventGroup {
+	var out []eventGroup
+	at := map[string]int{}
+	for _, ev := range evs {
+		k := ev.Type + "\x00" + ev.Reason + "\x00" + ev.Message
+		if i, ok := at[k]; ok {
+			out[i].count++
+			out[i].last = ev.Time
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, eventGroup{ev: ev, count: 1, first: ev.Time, last: ev.Time})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].last < out[j].last })
+	return out
 }
 
 // describeContainers writes the Containers / Init Containers section.

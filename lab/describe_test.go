@@ -60,7 +60,8 @@ func TestDescribePodCrashLoop(t *testing.T) {
 		"    Restart Count:  4\n",
 		"    Readiness:      http-get delay=0s timeout=1s period=5s #success=1 #failure=3",
 		"  Ready                        False   175s",
-		"Warning  BackOff              5s       kubelet            Back-off restarting failed container app in pod web_default(",
+		"Normal   Started              25s (x5 over 2m55s)    kubelet            Started container app\n",
+		"Warning  BackOff              5s (x4 over 2m15s)     kubelet            Back-off restarting failed container app in pod web_default(",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("describe lacks %q:\n%s", want, out)

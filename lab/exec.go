@@ -24,64 +24,15 @@ func (s *Session) exec(c command.Command) (string, error) {
 	case command.Remove:
 		return s.remove(c)
 	case command.Label:
-		if err := s.needNode(c.Node); err != nil {
-			return "", err
-		}
-		for _, kv := range c.Labels {
-			if err := s.eng.LabelNode(c.Node, kv.Key, kv.Value, kv.Remove); err != nil {
-				return "", err
-			}
-		}
-		return fmt.Sprintf("node/%s labeled", c.Node), nil
+		return s.labelNode(c)
 	case command.Taint:
-		if err := s.needNode(c.Node); err != nil {
-			return "", err
-		}
-		for _, t := range c.Taints {
-			var err error
-			if t.Remove {
-				err = s.eng.UntaintNode(c.Node, t.Key, t.Effect)
-			} else {
-				err = s.eng.TaintNode(c.Node, api.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
-			}
-			if err != nil {
-				return "", err
-			}
-		}
-		return fmt.Sprintf("node/%s tainted", c.Node), nil
+		return s.taintNode(c)
 	case command.Cordon:
-		if err := s.needNode(c.Node); err != nil {
-			return "", err
-		}
-		if c.Uncordon {
-			return fmt.Sprintf("node/%s uncordoned", c.Node), s.eng.Uncordon(c.Node)
-		}
-		return fmt.Sprintf("node/%s cordoned", c.Node), s.eng.Cordon(c.Node)
+		return s.cordon(c)
 	case command.Drain:
-		if err := s.needNode(c.Node); err != nil {
-			return "", err
-		}
-		opts := engine.DrainOptions{IgnoreDaemonSets: c.IgnoreDaemonSets, Force: c.Force, Timeout: c.Timeout, GracePeriodSeconds: -1}
-		if c.GracePeriod != nil {
-			opts.GracePeriodSeconds = *c.GracePeriod
-		}
-		d, err := s.eng.Drain(c.Node, opts)
-		if err != nil {
-			return "", err
-		}
-		if d != nil && d.Err != "" {
-			return "", fmt.Errorf("drain %s: %s", c.Node, d.Err)
-		}
-		return fmt.Sprintf("node/%s draining", c.Node), nil
+		return s.drain(c)
 	case command.Scale:
-		ns, name, err := s.resolve(c.Kind, c.Name)
-		if err != nil {
-			return "", err
-		}
-		if err := s.ctl.Do(func(m *controllers.Manager) error { return m.Scale(controllerKind(c.Kind), ns, name, c.Replicas) }); err != nil {
-			return "", err
-		}
-		return fmt.Sprintf("%s/%s scaled to %d", c.Kind, name, c.Replicas), nil
+		return s.scale(c)
 	case command.Apply:
 		return s.apply(c)
 	case command.Delete:
@@ -95,16 +46,7 @@ func (s *Session) exec(c command.Command) (string, error) {
 	case command.SetScheduler:
 		return s.setScheduler(c)
 	case command.Pressure:
-		if err := s.needNode(c.Node); err != nil {
-			return "", err
-		}
-		if err := s.eng.SetNodePressure(c.Node, c.Percent, c.Off); err != nil {
-			return "", err
-		}
-		if c.Off {
-			return fmt.Sprintf("node/%s memory pressure off", c.Node), nil
-		}
-		return fmt.Sprintf("node/%s memory use set to %g%%", c.Node, c.Percent), nil
+		return s.pressure(c)
 	case command.Usage:
 		return s.usage(c)
 	case command.Autoscale:
@@ -122,17 +64,7 @@ func (s *Session) exec(c command.Command) (string, error) {
 	case command.ProbeFault:
 		return s.probeFault(c)
 	case command.NodeHealth:
-		if err := s.needNode(c.Node); err != nil {
-			return "", err
-		}
-		state := "Ready"
-		if c.Fail {
-			state = "NotReady"
-			if c.Unreachable {
-				state = "Unreachable"
-			}
-		}
-		return fmt.Sprintf("node/%s is %s", c.Node, state), s.eng.SetNodeCondition(c.Node, state)
+		return s.nodeHealth(c)
 	}
 	return "", fmt.Errorf("%s: not available here", c.Verb())
 }
@@ -730,39 +662,36 @@ func (s *Session) setSpread(c command.SetSpread) (string, error) {
 	return fmt.Sprintf("%s/%s spread constraints updated (new rollout)", c.Kind, name), nil
 }
 
-func applySpreadFields(tc *api.TopologySpreadConstraint, fields []command.KV, zoneLabel string) error {
-	for _, f := range fields {
-		switch f.Key {
-		case "maxSkew":
-			n, _ := strconv.Atoi(f.Value)
-			tc.MaxSkew = int32(n)
-		case "minDomains":
-			n, _ := strconv.Atoi(f.Value)
-			v := int32(n)
-			tc.MinDomains = &v
-		case "topologyKey":
-			tc.TopologyKey = expandTopologyKey(f.Value, zoneLabel)
-		case "whenUnsatisfiable":
-			tc.WhenUnsatisfiable = f.Value
-		case "nodeAffinityPolicy":
-			v := f.Value
-			tc.NodeAffinityPolicy = &v
-		case "nodeTaintsPolicy":
-			v := f.Value
-			tc.NodeTaintsPolicy = &v
-		case "matchLabelKeys":
-			tc.MatchLabelKeys = nil
-			if f.Value != "" {
-				tc.MatchLabelKeys = strings.Split(f.Value, ",")
-			}
-		case "labelSelector":
-			sel := &api.LabelSelector{MatchLabels: map[string]string{}}
-			for _, p := range strings.Split(f.Value, ",") {
-				i := strings.IndexByte(p, '=')
-				sel.MatchLabels[p[:i]] = p[i+1:]
-			}
-			tc.LabelSelector = sel
+func applySpreadFields(tc *api.TopologySpreadConstraint, p command.SpreadPatch, zoneLabel string) error {
+	if p.MaxSkew != nil {
+		tc.MaxSkew = *p.MaxSkew
+	}
+	if p.MinDomains != nil {
+		v := *p.MinDomains
+		tc.MinDomains = &v
+	}
+	if p.TopologyKey != nil {
+		tc.TopologyKey = expandTopologyKey(*p.TopologyKey, zoneLabel)
+	}
+	if p.WhenUnsatisfiable != nil {
+		tc.WhenUnsatisfiable = *p.WhenUnsatisfiable
+	}
+	if p.NodeAffinityPolicy != nil {
+		v := *p.NodeAffinityPolicy
+		tc.NodeAffinityPolicy = &v
+	}
+	if p.NodeTaintsPolicy != nil {
+		v := *p.NodeTaintsPolicy
+		tc.NodeTaintsPolicy = &v
+	}
+	if p.MatchLabelKeys != nil {
+		tc.MatchLabelKeys = nil
+		if len(p.MatchLabelKeys) > 0 {
+			tc.MatchLabelKeys = append([]string(nil), p.MatchLabelKeys...)
 		}
+	}
+	if p.LabelSelector != nil {
+		tc.LabelSelector = &api.LabelSelector{MatchLabels: copyMap(p.LabelSelector)}
 	}
 	if tc.MinDomains != nil && tc.WhenUnsatisfiable != api.DoNotSchedule {
 		return fmt.Errorf("minDomains can only be used with whenUnsatisfiable=DoNotSchedule (the API rejects it)")

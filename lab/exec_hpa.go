@@ -70,7 +70,7 @@ func (s *Session) usageCPU(c command.Usage) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("usage pod/%s: %w", name, err)
 		}
-		s.ctl.SetPodCPU(ns, name, milli)
+		s.ctl.SetPodCPU(p, milli)
 		return fmt.Sprintf("pod/%s cpu usage %s", name, api.FormatCPU(api.Milli(milli))), nil
 	}
 	step := controllers.LoadStep{At: s.Now()}

@@ -24,6 +24,20 @@ func writeExplainProfile(w io.Writer, ex *scheduler.Explanation) {
 	}
 	fmt.Fprintf(w, "profile %s\n", textsafe.Line(ex.Profile))
 	for _, p := range ex.Policy {
-		fmt.Fprintf(w, "  %s\n", p)
+		fmt.Fprintf(w, "  %s\n", textsafe.Line(p))
 	}
+}
+
+// ExplainProfileLines is the explain views' profile block, for the UI: the
+// profile's name and what it does differently from the default profile,
+// sanitized; nil for the default profile.
+func ExplainProfileLines(ex *scheduler.Explanation) []string {
+	if isDefaultProfile(ex) {
+		return nil
+	}
+	out := []string{"profile " + textsafe.Line(ex.Profile)}
+	for _, p := range ex.Policy {
+		out = append(out, "  "+textsafe.Line(p))
+	}
+	return out
 }

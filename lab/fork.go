@@ -327,7 +327,7 @@ func (f *Fork) sync(t api.Time) error {
 		case s.Now() < t:
 			err = s.advanceTo(t)
 		case s.Now() > t:
-			err = s.restore("fork", len(s.history), t)
+			err = s.restore("fork", true, len(s.history), t)
 		}
 		if err != nil {
 			return fmt.Errorf("lane %s: %w", laneName(i), err)

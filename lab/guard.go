@@ -42,7 +42,7 @@ func (s *Session) guardAfter(at api.Time) error {
 	if err == nil {
 		return nil
 	}
-	if rerr := s.restore("limit", len(s.history), at); rerr != nil {
+	if rerr := s.restore("limit", false, len(s.history), at); rerr != nil {
 		return fmt.Errorf("%w; restoring the state before it failed too: %v", err, rerr)
 	}
 	return err

@@ -58,6 +58,12 @@ func TestAutoscaleAndScriptedLoad(t *testing.T) {
 		t.Fatalf("after the load: %+v", rows[0])
 	}
 	before := rows[0]
+	if r, ok := s.HPAOf("deployment", "default", "web"); !ok || r.Name != "web" {
+		t.Fatalf("HPAOf: %+v %v", r, ok)
+	}
+	if _, ok := s.HPAOf("statefulset", "default", "web"); ok {
+		t.Fatal("HPAOf matched the wrong kind")
+	}
 	if _, err := s.Apply("usage deployment/web cpu=1 at 10s"); err == nil || !strings.Contains(err.Error(), "in the past") {
 		t.Fatalf("past load: %v", err)
 	}
@@ -92,5 +98,34 @@ func TestApplyHPAAndPodCPU(t *testing.T) {
 	}
 	if s.HPARows()[0].Targets != "cpu: <unknown>/80%" {
 		t.Fatalf("defaulted metric: %q", s.HPARows()[0].Targets)
+	}
+}
+
+// A pod's own cpu use overrides its workload's share, and the HPA's
+// average reflects it.
+func TestPodCPUOverride(t *testing.T) {
+	s := hpaSession(t)
+	if _, err := s.Apply("autoscale deployment/web --min=1 --max=20 --cpu-percent=50"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply("usage deployment/web cpu=50%"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply("advance 20s"); err != nil {
+		t.Fatal(err)
+	}
+	pods := s.workloadPods("deployment", "default", "web")
+	if len(pods) == 0 {
+		t.Fatal("no pods")
+	}
+	out, err := s.Apply("usage pod/" + pods[0].Name + " cpu=1")
+	if err != nil || !strings.Contains(out, "cpu usage 1") {
+		t.Fatalf("%q %v", out, err)
+	}
+	if v, ok := s.ctl.PodCPUUsage(s.Engine().Pod(pods[0].Key())); !ok || v != 1000 {
+		t.Fatalf("pod cpu %d %v", v, ok)
+	}
+	if v, ok := s.ctl.PodCPUUsage(s.Engine().Pod(pods[1].Key())); !ok || v != 50 {
+		t.Fatalf("share %d %v, want 50m (50%% of 100m)", v, ok)
 	}
 }

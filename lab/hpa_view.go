@@ -129,3 +129,17 @@ func writeHPATable(w io.Writer, rows []HPARow, indent string) {
 		}
 	}
 }
+
+// HPAOf returns the row of the autoscaler whose target is the workload
+// (command-language kind: "deployment", "statefulset", "replicaset"), for
+// a workload panel's "autoscaled 3–12 · cpu: 40%/50%" line.
+func (s *Session) HPAOf(kind, namespace, name string) (HPARow, bool) {
+	want := controllerKind(kind)
+	for _, r := range s.HPARows() {
+		h := s.ctl.HPA(r.Namespace, r.Name)
+		if h != nil && r.Namespace == namespace && h.Spec.ScaleTargetRef.Kind == want && h.Spec.ScaleTargetRef.Name == name {
+			return r, true
+		}
+	}
+	return HPARow{}, false
+}

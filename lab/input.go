@@ -40,11 +40,15 @@ func ReadFile(path string, stdin io.Reader) ([]byte, string, error) {
 
 // Open reads and parses a scenario file.
 func Open(path string, stdin io.Reader) (*File, error) {
+	return openWithProgress(path, stdin, nil)
+}
+
+func openWithProgress(path string, stdin io.Reader, progress func(done, total int)) (*File, error) {
 	data, name, err := ReadFile(path, stdin)
 	if err != nil {
 		return nil, err
 	}
-	f, err := LoadFile(name, data)
+	f, err := LoadFileWithProgress(name, data, progress)
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,12 @@ func LoadPreset(name string) (*File, error) {
 // OpenOrPreset opens a file, or a preset when no file of that name exists
 // and a preset does ("-" is standard input).
 func OpenOrPreset(path string, stdin io.Reader) (*File, error) {
+	return OpenOrPresetWithProgress(path, stdin, nil)
+}
+
+// OpenOrPresetWithProgress is OpenOrPreset reporting a big import's
+// progress (see LoadFileWithProgress).
+func OpenOrPresetWithProgress(path string, stdin io.Reader, progress func(done, total int)) (*File, error) {
 	if path != "-" {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			for _, n := range presets.Names() {
@@ -55,5 +61,5 @@ func OpenOrPreset(path string, stdin io.Reader) (*File, error) {
 			}
 		}
 	}
-	return Open(path, stdin)
+	return openWithProgress(path, stdin, progress)
 }

@@ -133,3 +133,46 @@ func TestAvailabilityFromRecordedReadyTime(t *testing.T) {
 		t.Fatalf("t=21s: available %d, want 1", got)
 	}
 }
+
+const jobExitScenario = `apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: job-exit}
+cluster: {zones: [{name: zone-a, nodes: 1}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate}
+spec:
+  backoffLimit: 2
+  template:
+    metadata: {annotations: {lab.podlab.dev/exit: "1@30s"}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: m, image: busybox}]
+`
+
+// A Job whose pods carry lab.podlab.dev/exit runs on the kubelet model:
+// each pod fails 30 s after its start (not after run-for's 10 s), and the
+// Job fails once backoffLimit is exceeded.
+func TestJobPodsExitOnKubeletModel(t *testing.T) {
+	f, err := LoadFile("job.yaml", []byte(jobExitScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Advance(20 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if j := s.Controllers().Job("default", "migrate"); j.Status.Failed != 0 {
+		t.Fatalf("at 20s: %d failed pods, want 0 (they exit at 30s)", j.Status.Failed)
+	}
+	if err := s.Advance(10 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if j := s.Controllers().Job("default", "migrate"); j.Status.Failed != 3 {
+		t.Fatalf("after 10m: %d failed pods, want 3 (backoffLimit 2)", j.Status.Failed)
+	}
+}

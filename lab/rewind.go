@@ -79,7 +79,7 @@ func (s *Session) RewindTo(t api.Time) error {
 	if t >= s.eng.Now() && n >= s.rewind.applied {
 		return s.playForward(t)
 	}
-	if err := s.restore("rewind to "+t.String(), n, t); err != nil {
+	if err := s.restore("rewind to "+t.String(), true, n, t); err != nil {
 		return err
 	}
 	s.rewind.applied = n
@@ -93,6 +93,7 @@ func (s *Session) Resume() {
 		return
 	}
 	p := s.rewind.present
+	s.keepLive()
 	s.rewind = nil
 	s.use(p.eng, p.ctl)
 	s.seed, s.nextTimeline, s.notes = p.seed, p.nextTimeline, p.notes
@@ -101,8 +102,7 @@ func (s *Session) Resume() {
 // park captures the live state as a checkpoint without copying it: the
 // live engine is parked and the caller replaces it.
 func (s *Session) park() *checkpoint {
-	return &checkpoint{at: s.eng.Now(), applied: len(s.history), chain: s.chain[len(s.history)], eng: s.eng, ctl: s.ctl,
-		seed: s.seed, nextTimeline: s.nextTimeline, notes: slices.Clip(s.notes)}
+	return s.freeze(s.eng, s.ctl, len(s.history))
 }
 
 // playForward advances a rewound session along its recorded history to t,
@@ -134,6 +134,7 @@ func (s *Session) branch() {
 		s.redo = append(s.redo, later[i])
 	}
 	s.checkpoints = append(s.checkpoints, r.present)
+	s.thinCheckpoints()
 }
 
 // appliedHistory is the history the shown state has applied.

@@ -179,13 +179,13 @@ func writeRunJSON(w io.Writer, s *Session, r RunReport) error {
 			return err
 		}
 	}
-	if s.autoscaler != nil {
-		if err := enc.Encode(map[string]any{"kind": "autoscaler", "status": s.AutoscalerView()}); err != nil {
+	for _, h := range r.HPAs {
+		if err := enc.Encode(map[string]any{"kind": "hpa", "hpa": h}); err != nil {
 			return err
 		}
 	}
-	for _, h := range r.HPAs {
-		if err := enc.Encode(map[string]any{"kind": "hpa", "hpa": h}); err != nil {
+	if s.autoscaler != nil {
+		if err := enc.Encode(map[string]any{"kind": "autoscaler", "status": s.AutoscalerView()}); err != nil {
 			return err
 		}
 	}

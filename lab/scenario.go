@@ -249,12 +249,19 @@ func isScenarioDoc(lines [][]byte) bool {
 // LoadFile parses a scenario file: its manifests (through lab/manifest)
 // and its optional lab header. Errors carry file:line:col.
 func LoadFile(name string, data []byte) (*File, error) {
+	return LoadFileWithProgress(name, data, nil)
+}
+
+// LoadFileWithProgress is LoadFile telling progress how many objects of
+// a big import (a kubectl List of 4 MiB or more) are decoded, out of how
+// many, as it goes — for a progress bar (TUI, stderr).
+func LoadFileWithProgress(name string, data []byte, progress func(done, total int)) (*File, error) {
 	scenText, manText, found := splitScenario(data)
 	policy, err := loadDeschedulerPolicy(name, &manText)
 	if err != nil {
 		return nil, err
 	}
-	objs, err := manifest.Load(name, manText, manifest.Options{})
+	objs, err := manifest.Load(name, manText, manifest.Options{Progress: progress})
 	if err != nil {
 		return nil, err
 	}

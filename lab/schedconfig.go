@@ -3,11 +3,14 @@ package lab
 import (
 	"fmt"
 	"path/filepath"
+	"podlab.dev/podlab/lab/textsafe"
+	"strings"
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/framework"
 	"podlab.dev/podlab/engine/scheduler/plugins/interpodaffinity"
+	"podlab.dev/podlab/engine/scheduler/plugins/nodeaffinity"
 	"podlab.dev/podlab/engine/scheduler/plugins/noderesources"
 	"podlab.dev/podlab/lab/manifest"
 )
@@ -33,13 +36,7 @@ func schedulerConfigOf(name string, objs *manifest.Objects) (*manifest.Scheduler
 	case 0:
 		return nil, nil
 	case 1:
-		cfg := objs.SchedulerConfigs[0]
-		pos := objs.PosOf(cfg)
-		for _, msg := range ignoredByLab(cfg) {
-			objs.Warnings = append(objs.Warnings, manifest.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col,
-				Severity: manifest.SeverityInfo, Message: manifest.SchedulerConfigKind + ": " + msg + "; ignored"})
-		}
-		return cfg, nil
+		return objs.SchedulerConfigs[0], nil
 	}
 	pos := objs.PosOf(objs.SchedulerConfigs[1])
 	return nil, &manifest.Error{Diagnostics: []manifest.Diagnostic{{File: pos.File, Line: pos.Line, Col: pos.Col,
@@ -197,6 +194,8 @@ func setArgs(to *scheduler.PluginArgs, pc *manifest.PluginConfig) {
 	case pc.InterPodAffinity != nil:
 		to.InterPodAffinity = &interpodaffinity.Args{HardPodAffinityWeight: pc.InterPodAffinity.HardPodAffinityWeight,
 			IgnorePreferredTermsOfExistingPods: pc.InterPodAffinity.IgnorePreferredTermsOfExistingPods}
+	case pc.NodeAffinity != nil:
+		to.NodeAffinity = &nodeaffinity.Args{AddedAffinity: pc.NodeAffinity.AddedAffinity}
 	case pc.DefaultPreemption != nil:
 		to.DefaultPreemption = &scheduler.PreemptionArgs{MinCandidateNodesPercentage: pc.DefaultPreemption.MinCandidateNodesPercentage,
 			MinCandidateNodesAbsolute: pc.DefaultPreemption.MinCandidateNodesAbsolute}
@@ -221,23 +220,6 @@ func SchedulerProfiles(c *manifest.SchedulerConfiguration) []scheduler.ProfileCo
 	return profilesOf(c, nil)
 }
 
-// ignoredByLab lists what a configuration asks that the lab does not
-// model, for the note printed on load.
-func ignoredByLab(c *manifest.SchedulerConfiguration) []string {
-	if c == nil {
-		return nil
-	}
-	var out []string
-	for _, p := range c.Profiles {
-		for _, pc := range p.PluginConfig {
-			if pc.NodeAffinity != nil && pc.NodeAffinity.AddedAffinity != nil {
-				out = append(out, fmt.Sprintf("profile %s: NodeAffinity addedAffinity is not modelled", p.SchedulerName))
-			}
-		}
-	}
-	return out
-}
-
 // SchedulerPolicy names the policy in force for the header: the profiles'
 // scheduler names when a KubeSchedulerConfiguration (or `set scheduler`)
 // is in force, nil with the built-in default profile.
@@ -250,4 +232,20 @@ func (s *Session) SchedulerPolicy() []string {
 		out[i] = p.SchedulerName
 	}
 	return out
+}
+
+// PolicyLabel is the header's note of the scheduler policy: "" with the
+// built-in default profile, else "profiles a, b" (sanitized).
+func (s *Session) PolicyLabel() string {
+	names := s.SchedulerPolicy()
+	if len(names) == 0 {
+		return ""
+	}
+	for i := range names {
+		names[i] = textsafe.Line(names[i])
+	}
+	if len(names) == 1 {
+		return "profile " + names[0]
+	}
+	return "profiles " + strings.Join(names, ", ")
 }

@@ -3,6 +3,8 @@ package lab
 import (
 	"go.yaml.in/yaml/v3"
 
+	"podlab.dev/podlab/engine/api"
+
 	"podlab.dev/podlab/lab/manifest"
 )
 
@@ -110,9 +112,56 @@ func argsYAML(pc *manifest.PluginConfig) map[string]any {
 	case pc.InterPodAffinity != nil:
 		return map[string]any{"hardPodAffinityWeight": pc.InterPodAffinity.HardPodAffinityWeight,
 			"ignorePreferredTermsOfExistingPods": pc.InterPodAffinity.IgnorePreferredTermsOfExistingPods}
+	case pc.NodeAffinity != nil:
+		m := map[string]any{}
+		if na := pc.NodeAffinity.AddedAffinity; na != nil {
+			m["addedAffinity"] = nodeAffinityYAML(na)
+		}
+		return m
 	case pc.DefaultPreemption != nil:
 		return map[string]any{"minCandidateNodesPercentage": pc.DefaultPreemption.MinCandidateNodesPercentage,
 			"minCandidateNodesAbsolute": pc.DefaultPreemption.MinCandidateNodesAbsolute}
 	}
 	return nil
+}
+
+// nodeAffinityYAML is a v1.NodeAffinity in its YAML form.
+func nodeAffinityYAML(na *api.NodeAffinity) map[string]any {
+	reqs := func(rs []api.NodeSelectorRequirement) []map[string]any {
+		var out []map[string]any
+		for _, r := range rs {
+			m := map[string]any{"key": r.Key, "operator": r.Operator}
+			if len(r.Values) > 0 {
+				m["values"] = r.Values
+			}
+			out = append(out, m)
+		}
+		return out
+	}
+	term := func(t api.NodeSelectorTerm) map[string]any {
+		m := map[string]any{}
+		if len(t.MatchExpressions) > 0 {
+			m["matchExpressions"] = reqs(t.MatchExpressions)
+		}
+		if len(t.MatchFields) > 0 {
+			m["matchFields"] = reqs(t.MatchFields)
+		}
+		return m
+	}
+	out := map[string]any{}
+	if ns := na.RequiredDuringSchedulingIgnoredDuringExecution; ns != nil {
+		var terms []map[string]any
+		for _, t := range ns.NodeSelectorTerms {
+			terms = append(terms, term(t))
+		}
+		out["requiredDuringSchedulingIgnoredDuringExecution"] = map[string]any{"nodeSelectorTerms": terms}
+	}
+	var pref []map[string]any
+	for _, p := range na.PreferredDuringSchedulingIgnoredDuringExecution {
+		pref = append(pref, map[string]any{"weight": p.Weight, "preference": term(p.Preference)})
+	}
+	if pref != nil {
+		out["preferredDuringSchedulingIgnoredDuringExecution"] = pref
+	}
+	return out
 }

@@ -353,3 +353,50 @@ func TestCompleteSetScheduler(t *testing.T) {
 		}
 	}
 }
+
+// TestAddedAffinity: NodeAffinity's addedAffinity filters every pod of the
+// profile with upstream's reason and survives save and reload.
+func TestAddedAffinity(t *testing.T) {
+	scen := packScenario + `---
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- pluginConfig:
+  - name: NodeAffinity
+    args:
+      addedAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          nodeSelectorTerms:
+          - matchExpressions:
+            - {key: kubernetes.io/hostname, operator: NotIn, values: [node-2]}
+`
+	f, err := LoadFile("s.yaml", []byte(scen))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply("scale deployment/web --replicas=3"); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range webNodes(s) {
+		if n != "node-1" {
+			t.Errorf("web pod on %q: addedAffinity excludes node-2", n)
+		}
+	}
+	ex, err := s.Explain(s.Engine().Pods()[len(s.Engine().Pods())-1].Key())
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, v := range ex.Nodes {
+		if v.Node == "node-2" && len(v.Reasons) == 1 && v.Reasons[0] == "node(s) didn't match scheduler-enforced node affinity" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("node-2 verdict lacks the enforced-affinity reason: %+v", ex.Nodes)
+	}
+}

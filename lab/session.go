@@ -614,7 +614,7 @@ func (s *Session) Apply(line string) (string, error) {
 	if errors.As(err, &partial) {
 		// undo what the command did before it failed: restore this
 		// instant, so history, undo and save stay what happened
-		if rerr := s.restore("restore", len(s.history), at); rerr != nil {
+		if rerr := s.restore("restore", false, len(s.history), at); rerr != nil {
 			return "", fmt.Errorf("%w; restoring the state before it failed too: %v", err, rerr)
 		}
 	}
@@ -646,7 +646,7 @@ func (s *Session) Undo() (string, error) {
 		return "", fmt.Errorf("nothing to undo")
 	}
 	last := s.history[len(s.history)-1]
-	if err := s.restore("undo", len(s.history)-1, last.At); err != nil {
+	if err := s.restore("undo", true, len(s.history)-1, last.At); err != nil {
 		return "", err
 	}
 	s.truncateHistory(len(s.history) - 1)
@@ -664,28 +664,27 @@ func (s *Session) Redo() (string, error) {
 		return "", fmt.Errorf("nothing to redo")
 	}
 	e := s.redo[len(s.redo)-1]
-	if now := s.eng.Now(); now > e.At {
+	before := s.eng.Now()
+	if before > e.At {
 		// Time moved on since the undo: the command applies now.
-		e.At = now
+		e.At = before
 	}
-	if err := s.advanceTo(e.At); err != nil {
+	if _, err := command.Parse(e.Line); err != nil {
 		return "", err
 	}
-	cmd, err := command.Parse(e.Line)
-	if err != nil {
-		return "", err
-	}
-	if err := s.maybeCheckpoint(); err != nil {
-		return "", err
-	}
-	if err := s.timed(func() error { _, err := s.exec(cmd); return err }); err != nil {
-		return "", err
-	}
-	if err := s.eng.RunUntil(s.eng.Now()); err != nil {
+	// What replaying the history with e gives: from the checkpoint after
+	// it when there is one (undo keeps it), else by applying it to the
+	// state kept here.
+	s.keepLive()
+	s.pushHistory(e)
+	if err := s.restore("redo", false, len(s.history), e.At); err != nil {
+		s.truncateHistory(len(s.history) - 1)
+		if rerr := s.restore("restore", false, len(s.history), before); rerr != nil {
+			return "", fmt.Errorf("%w; restoring the state before it failed too: %v", err, rerr)
+		}
 		return "", err
 	}
 	s.redo = s.redo[:len(s.redo)-1]
-	s.pushHistory(e)
 	s.sample()
 	return "redid: " + e.Line, nil
 }

@@ -227,5 +227,8 @@ func (c *staticCluster) schedulerConfig(seed int64, tieBreak string) (scheduler.
 	applySchedulerConfiguration(&cfg, c.file.SchedulerConfig)
 	cfg.SpreadSelectors = c.spreadSelectors
 	cfg.PercentageOfNodesToScore = nil
+	for i := range cfg.Profiles {
+		cfg.Profiles[i].PercentageOfNodesToScore = nil
+	}
 	return cfg, err
 }

@@ -305,3 +305,38 @@ func PressureCommand(nv NodeView) string {
 	}
 	return fmt.Sprintf("pressure node %s memory=95%%", nv.Node.Name)
 }
+
+// Bare reports the pseudo-workload of the pods no controller owns.
+func (w Workload) Bare() bool { return w.Kind == "pods" }
+
+// Key identifies a workload among Workloads() ("kind/namespace/name").
+func (w Workload) Key() string { return w.Kind + "/" + w.Namespace + "/" + w.Name }
+
+// WorkloadKey is the Key of the workload a pod belongs to (the bare pods
+// of its namespace when no controller owns it).
+func (s *Session) WorkloadKey(p *api.Pod) string {
+	kind, name := s.WorkloadOf(p)
+	if kind == "" {
+		return Workload{Kind: "pods", Namespace: p.Namespace, Name: "(no controller)"}.Key()
+	}
+	return Workload{Kind: kind, Namespace: p.Namespace, Name: name}.Key()
+}
+
+// HasOwnSpread reports a workload whose pod template declares topology
+// spread constraints (without, its pods get the cluster's defaults).
+func (w Workload) HasOwnSpread() bool {
+	return w.Template == nil || len(w.Template.Spec.TopologySpreadConstraints) > 0
+}
+
+// CordonCommand is the command the cordon key runs on a node: cordon, or
+// uncordon when it is cordoned.
+func CordonCommand(nv NodeView) string {
+	if nv.Node.Spec.Unschedulable {
+		return "uncordon " + nv.Node.Name
+	}
+	return "cordon " + nv.Node.Name
+}
+
+// MemoryPressured reports a node the eviction view shows: under memory
+// pressure, or with memory use set by a pressure command.
+func MemoryPressured(nv NodeView) bool { return nv.MemoryPressure || nv.Memory.System > 0 }

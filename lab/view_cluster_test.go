@@ -52,3 +52,21 @@ func TestWorkloadScalable(t *testing.T) {
 		}
 	}
 }
+
+// The workload keys of the pods match the keys of Workloads(): the UI
+// colours a pod by looking its key up.
+func TestWorkloadKeyMatchesWorkloads(t *testing.T) {
+	s := presetSession(t, "spread-basics")
+	if _, err := s.Apply("advance 10s"); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, w := range s.Workloads() {
+		keys[w.Key()] = true
+	}
+	for _, p := range s.Engine().Pods() {
+		if k := s.WorkloadKey(p); !keys[k] {
+			t.Errorf("pod %s: workload key %q is not a workload's (%v)", p.Key(), k, keys)
+		}
+	}
+}

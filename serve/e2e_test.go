@@ -554,3 +554,44 @@ func TestE2ENoColor(t *testing.T) {
 		t.Error("NO_COLOR session received colours")
 	}
 }
+
+func TestE2EInstructorOverSSHSpotsAStuckParticipant(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	teacher, _ := gossh.NewSignerFromKey(priv)
+	_, priv2, _ := ed25519.GenerateKey(rand.Reader)
+	student, _ := gossh.NewSignerFromKey(priv2)
+	keys := []AllowedKey{{Key: teacher.PublicKey(), Instructor: true}, {Key: student.PublicKey()}}
+	srv := startServer(t, func(c *Config) {
+		c.Auth = Auth{Mode: "keys", Keys: keys}
+		c.Markers = workshop.Markers{StuckAfter: 400 * time.Millisecond, IdleAfter: time.Hour}
+	})
+	ada, err := dial(t, srv, "ada", gossh.PublicKeys(student))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ada.shell()
+	waitFor(t, "ada's lab", func() bool { return screen(srv, "ada") != "" })
+	ada.send(">") // step 2 wants 6 running pods; cordoning does not help
+	ada.send(":cordon node1\r")
+	ic, err := dial(t, srv, "teacher", gossh.PublicKeys(teacher))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ic.shell()
+	for i := 0; i < 10; i++ { // ada keeps typing: stuck, not idle
+		time.Sleep(100 * time.Millisecond)
+		ada.send("j")
+	}
+	waitFor(t, "ada marked stuck on the instructor's table", func() bool {
+		s := ic.stream()
+		return strings.Contains(s, "cordon node1") && strings.Contains(s, "stuck")
+	})
+	// and ada leaves: she is told how to get her lab back
+	ada.send("q")
+	if !ada.closed(5 * time.Second) {
+		t.Fatal("q did not end ada's session")
+	}
+	if !strings.Contains(ada.stream(), "your lab is kept") || !strings.Contains(ada.stream(), "ada@localhost") {
+		t.Errorf("leaving: %q", ada.stream())
+	}
+}

@@ -22,10 +22,11 @@ import (
 )
 
 // BenchmarkWorkshop is the load test of docs/benchmarks.md: N participants
-// (PODLAB_LOAD_N, default 100) connect over SSH at once to one server,
-// then each types the lesson's solutions (spread-basics; PODLAB_LOAD_LESSON
-// for another preset) at 80 ms a key with 1–3 s of thinking between
-// commands, moving to the next step after each. It reports
+// (PODLAB_LOAD_N, default 100) connect over SSH to one server, then each
+// types the lesson's solutions (spread-basics; PODLAB_LOAD_LESSON for
+// another preset) at 80 ms a key with 1–3 s of thinking between commands
+// (PODLAB_LOAD_THINK=5s-15s for another range), moving to the next step
+// after each. It reports
 //
 //   - first-frame-p99-ms: connect (session started) → the first screen;
 //   - key-p50-ms, key-p99-ms: a keystroke written → the client receives the
@@ -164,16 +165,32 @@ func runLoad(b *testing.B, n int) {
 	if b.Failed() {
 		return
 	}
-	time.Sleep(2 * time.Second) // idle: clocks tick, nobody types
+	idle0 := cpuTime()
+	time.Sleep(5 * time.Second) // idle: clocks tick, nobody types
+	idleCPU := float64((cpuTime() - idle0).Milliseconds()) / 5 / float64(n)
 	var idle runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&idle)
 	idleMB := float64(idle.HeapInuse-before.HeapInuse) / float64(n) / (1 << 20)
 
+	if os.Getenv("PODLAB_LOAD_IDLE_ONLY") != "" { // profile the idle room
+		b.ReportMetric(idleCPU, "idle-cpu-ms/participant-s")
+		return
+	}
 	// every participant types the lesson's solutions
 	var steps [][]string
 	for _, st := range srv.cfg.Lesson.Scenario.Lesson.Steps {
 		steps = append(steps, st.Solution)
+	}
+	thinkMin, thinkMax := time.Second, 3*time.Second
+	if v := os.Getenv("PODLAB_LOAD_THINK"); v != "" { // e.g. 5s-15s
+		lo, hi, _ := strings.Cut(v, "-")
+		a, err1 := time.ParseDuration(lo)
+		b2, err2 := time.ParseDuration(hi)
+		if err1 != nil || err2 != nil || b2 < a {
+			b.Fatalf("PODLAB_LOAD_THINK=%q: want MIN-MAX, e.g. 5s-15s", v)
+		}
+		thinkMin, thinkMax = a, b2
 	}
 	var mu sync.Mutex
 	var lat []time.Duration
@@ -193,7 +210,7 @@ func runLoad(b *testing.B, n int) {
 			}
 			for si, cmds := range steps {
 				for _, line := range cmds {
-					time.Sleep(time.Second + time.Duration(rng.Intn(2000))*time.Millisecond)
+					time.Sleep(thinkMin + time.Duration(rng.Int63n(int64(thinkMax-thinkMin)+1)))
 					typeKey(":", "")
 					for _, r := range line {
 						echo := string(r)
@@ -230,6 +247,7 @@ func runLoad(b *testing.B, n int) {
 	b.ReportMetric(float64(len(lat)), "keys")
 	b.ReportMetric(idleMB, "idle-MB/session")
 	b.ReportMetric(cpuPerSec, "cpu-ms/participant-s")
+	b.ReportMetric(idleCPU, "idle-cpu-ms/participant-s")
 	done := 0
 	for _, p := range srv.room.Snapshot() {
 		if p.Step == len(steps)-1 {

@@ -37,7 +37,7 @@ const (
 // A participant who pressed nothing for idleAfter ticks every idleTick.
 const (
 	idleAfter = 20 * time.Second
-	idleTick  = 2 * time.Second
+	idleTick  = 3 * time.Second
 )
 
 // participant wraps the lab's model (ui.Model) for one SSH session: it
@@ -137,6 +137,11 @@ func (p *participant) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case endMsg:
 		p.endReason = msg.reason
 		return p, tea.Quit
+	case tea.MouseMotionMsg:
+		// a drag redraws on every cell: over the budget, drop it quietly
+		if !p.bucket.take(now) {
+			return p, nil
+		}
 	case crashMsg:
 		panic("crashMsg: a test asked this session to panic")
 	case tea.KeyPressMsg, tea.MouseClickMsg, tea.PasteMsg, tea.MouseWheelMsg:

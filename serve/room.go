@@ -84,6 +84,15 @@ func (r *Room) onlineLocked() int {
 // there is one, else a new seat; a name in use online gets a suffix
 // ("ada-2"). The returned seat is owned by prog until leave.
 func (r *Room) join(name, keyID string, prog *tea.Program) (*seat, bool, error) {
+	// build the lab before taking the room's lock (a few ms: joins and the
+	// instructor's table should not queue behind it); a reconnect drops it
+	sess, ref, err := r.srv.newSession()
+	if err != nil {
+		return nil, false, err
+	}
+	now := time.Now()
+	tracker := workshop.NewTracker(name, now)
+	tracker.Observe(sess, now, 0)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ended {
@@ -92,7 +101,6 @@ func (r *Room) join(name, keyID string, prog *tea.Program) (*seat, bool, error) 
 	if max := r.srv.cfg.MaxSessions; max > 0 && r.onlineLocked() >= max {
 		return nil, false, ErrFull
 	}
-	now := time.Now()
 	for i := 1; ; i++ {
 		n := name
 		if i > 1 {
@@ -100,12 +108,8 @@ func (r *Room) join(name, keyID string, prog *tea.Program) (*seat, bool, error) 
 		}
 		s, ok := r.seats[n]
 		if !ok {
-			sess, ref, err := r.srv.newSession()
-			if err != nil {
-				return nil, false, err
-			}
-			s = &seat{name: n, keyID: keyID, sess: sess, refused: ref, tracker: workshop.NewTracker(n, now), prog: prog}
-			s.tracker.Observe(sess, now, 0)
+			tracker.Rename(n)
+			s = &seat{name: n, keyID: keyID, sess: sess, refused: ref, tracker: tracker, prog: prog}
 			s.progress = s.tracker.Progress()
 			r.seats[n] = s
 			return s, false, nil

@@ -53,11 +53,13 @@ type Config struct {
 	// ObserveEvery is how often a participant's checks are re-evaluated
 	// while nothing they did changed (default 1s).
 	ObserveEvery time.Duration
-	// TickEvery is the participants' clock tick (default 500ms: every
-	// tick redraws, and the server draws for everyone; keys still redraw
-	// at once).
+	// TickEvery is the participants' clock tick (default 1s: every tick
+	// redraws the whole screen, about 1.4 ms of CPU, and the server draws
+	// for everyone; keys still redraw at once).
 	TickEvery time.Duration
-	// FPS caps each participant's frames per second (default 30).
+	// FPS caps each participant's frames per second (default 60, Bubble
+	// Tea's: a frame waits for the next flush, so a lower cap adds up to
+	// 1/FPS to every keystroke, and typing stays under it anyway).
 	FPS int
 	// Record is the --record file ("": none): written every 30s and when
 	// the workshop ends, before participants are disconnected.
@@ -93,10 +95,10 @@ func New(cfg Config) (*Server, error) {
 		cfg.ObserveEvery = time.Second
 	}
 	if cfg.TickEvery <= 0 {
-		cfg.TickEvery = 500 * time.Millisecond
+		cfg.TickEvery = time.Second
 	}
 	if cfg.FPS <= 0 {
-		cfg.FPS = 30
+		cfg.FPS = 60
 	}
 	if cfg.Markers == (workshop.Markers{}) {
 		cfg.Markers = workshop.DefaultMarkers

@@ -54,8 +54,8 @@ func TestPasswordAndBucketAndSanitize(t *testing.T) {
 			n++
 		}
 	}
-	if n != 4 {
-		t.Errorf("burst of a 2/s bucket: %d, want 4", n)
+	if n != 8 {
+		t.Errorf("burst of a 2/s bucket: %d, want 8", n)
 	}
 	if !b.take(now.Add(600 * time.Millisecond)) {
 		t.Error("a token comes back after half a second")

@@ -1,8 +1,11 @@
 // Package ui is the terminal lab: one Bubble Tea model (Model) that owns
-// focus, layout and the clock loop, and plain render functions for each
-// view. It reads the lab session (lab.Session) and never decides anything
-// about scheduling itself: every user action becomes a command of the lab's
-// language, applied through the session.
+// the session, the clock loop, the shared selection and the layout, and
+// routes keys to components — the views (tabs) and the overlays, each with
+// its own key map, Update and View (component.go). It reads the lab
+// session (lab.Session and the lab's view model) and never decides
+// anything about scheduling itself: every user action becomes a command of
+// the lab's language, applied through the session. It imports lab, its
+// sub-packages command and textsafe, assets and the charm libraries only.
 package ui
 
 import (
@@ -109,6 +112,12 @@ type Model struct {
 	memos   memos
 	// hits are the regions the last frame drew that a click can select.
 	hits hitMap
+	// busy is the long operation running off the UI goroutine (nil:
+	// none); lastFrame is the frame drawn before it (busy.go).
+	busy      *busy
+	lastFrame string
+	// send delivers a message to the running program (Run sets it).
+	send func(tea.Msg)
 }
 
 // setViews installs the views: their tabs and number keys follow.
@@ -157,6 +166,7 @@ func (m *Model) adopt(sess *lab.Session) {
 	if sess.Metrics() == nil {
 		sess.EnableMetrics(0) // the metrics view's history
 	}
+	m.watchProgress(sess)
 	speed, paused := 0.0, false
 	if sc := sess.File().Scenario; sc != nil {
 		speed, paused = sc.Clock.Speed, sc.Clock.Paused
@@ -218,6 +228,9 @@ func (m *Model) setStatus(s string, isErr bool) {
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.busy != nil {
+		return m.updateBusy(msg)
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
@@ -245,9 +258,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.MouseClickMsg:
-		m.handleClick(msg.Mouse())
+		cmd := m.handleClick(msg.Mouse())
 		m.setKeys()
-		return m, nil
+		return m, cmd
 	case tea.MouseWheelMsg:
 		m.handleWheel(msg.Mouse())
 		m.setKeys()
@@ -270,6 +283,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // callers that show it elsewhere too (the palette keeps it inline).
 func (m *Model) apply(line string) error {
 	out, err := m.run(line)
+	m.reportApplied(line, out, err)
+	return err
+}
+
+// reportApplied shows a command's output (or error) in the status line
+// and refreshes.
+func (m *Model) reportApplied(line, out string, err error) {
 	m.changed()
 	if err != nil {
 		m.setStatus(err.Error(), true)
@@ -280,7 +300,6 @@ func (m *Model) apply(line string) error {
 		m.setStatus("› "+line+"  ·  "+out, false)
 	}
 	m.refresh()
-	return err
 }
 
 // overlay is the overlay that takes the keys (nil: none).
@@ -306,6 +325,9 @@ func (m *Model) clockText() string {
 	state := "⏵"
 	if m.paused {
 		state = "⏸"
+	}
+	if _, _, ok := m.rewound(); ok {
+		state = "⏪" + state
 	}
 	sp := speeds[m.speedIdx]
 	spText := fmt.Sprintf("×%g", sp)

@@ -92,7 +92,7 @@ func bigSession(tb testing.TB, pods int) *lab.Session {
 func benchModel(b *testing.B, pods int) *Model {
 	s := bigSession(b, pods)
 	m := New(s, Options{Theme: "dark", Paused: true})
-	m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	update(m, tea.WindowSizeMsg{Width: 200, Height: 50})
 	return m
 }
 
@@ -140,7 +140,7 @@ func BenchmarkViewRows(b *testing.B) {
 	for _, pods := range benchSizes {
 		b.Run(fmt.Sprintf("pods=%d", pods), func(b *testing.B) {
 			m := benchModel(b, pods)
-			m.Update(tea.WindowSizeMsg{Width: 120, Height: 50})
+			update(m, tea.WindowSizeMsg{Width: 120, Height: 50})
 			press(m, "g") // group by hostname: 500 domains, rows
 			_ = m.View()
 			loop(b, func() {
@@ -160,7 +160,7 @@ func BenchmarkKeyToFrame(b *testing.B) {
 		b.Run(fmt.Sprintf("pods=%d", pods), func(b *testing.B) {
 			m := benchModel(b, pods)
 			loop(b, func() {
-				m.Update(keyMsg("j"))
+				update(m, keyMsg("j"))
 				_ = m.View()
 			})
 		})
@@ -178,8 +178,8 @@ func BenchmarkTick64(b *testing.B) {
 			m.paused = false
 			m.speedIdx = len(speeds) - 1
 			loop(b, func() {
-				m.Update(tickMsg{id: m.tickID})
-				m.Update(keyMsg("j"))
+				update(m, tickMsg{id: m.tickID})
+				update(m, keyMsg("j"))
 				_ = m.View()
 			})
 		})

@@ -19,6 +19,7 @@ type cardKey struct {
 	styles   *Styles
 	focus    focusID
 	rows     bool
+	names    int // columns of pod names (0: glyphs)
 }
 
 // cardCache keeps the last rendered card per node name.

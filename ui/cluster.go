@@ -28,7 +28,8 @@ var lookGlyphs = [...]string{
 func podGlyph(pv lab.PodView) string { return lookGlyphs[lab.LookOf(pv)] }
 
 // nodeBadges are the marks after a node's name.
-func (m *Model) nodeBadges(nv lab.NodeView) string {
+func (v *clusterView) nodeBadges(nv lab.NodeView) string {
+	m := v.m
 	f := lab.FlagsOf(nv)
 	var b []string
 	if f.Cordoned {
@@ -56,10 +57,15 @@ func allocFrac(used, total int64) float64 {
 // nodeCard renders one node in w cells: name and badges, allocation
 // bars, its pods as glyphs (two lines at most). Cards are cached by what
 // they show.
-func (m *Model) nodeCard(i int, w int, selected bool) []string {
+func (v *clusterView) nodeCard(i int, w int, selected bool, names int) []string {
+	m := v.m
 	nv := m.data.nodes[i]
 	shown, _ := glyphsShown(len(nv.Pods)+len(m.data.nominated[nv.Node.Name]), w-1, 2)
+	if names > 0 {
+		shown = len(nv.Pods) + len(m.data.nominated[nv.Node.Name])
+	}
 	key := m.cardKeyOf(i, w, shown, selected, false)
+	key.names = names
 	if c, ok := m.cards.get(m, i, key); ok {
 		return c
 	}
@@ -71,7 +77,7 @@ func (m *Model) nodeCard(i int, w int, selected bool) []string {
 	} else {
 		name = m.st.Bold.Render(name)
 	}
-	head := marker + name + " " + m.nodeBadges(nv)
+	head := marker + name + " " + v.nodeBadges(nv)
 	u := m.data.usage[i]
 	cpu, mem := u.CPU, u.Memory
 	bw := max((w-23)/2, 3)
@@ -80,7 +86,11 @@ func (m *Model) nodeCard(i int, w int, selected bool) []string {
 		bars = fmt.Sprintf(" cpu %3.0f%% mem %3.0f%%", cpu*100, mem*100)
 	}
 	lines := []string{fit(head, w), fit(bars, w)}
-	lines = append(lines, m.glyphLines(i, selected, w-1, 2)...)
+	if names > 0 {
+		lines = append(lines, v.podNameLines(i, selected, w, names)...)
+	} else {
+		lines = append(lines, v.glyphLines(i, selected, w-1, 2)...)
+	}
 	m.cards.put(m, i, key, lines)
 	return lines
 }
@@ -96,7 +106,8 @@ type glyphItem struct {
 const styleSelected = -2
 
 // glyphItems lists the first n glyphs of node i, coloured by workload.
-func (m *Model) glyphItems(i int, selectedNode bool, n int) []glyphItem {
+func (v *clusterView) glyphItems(i int, selectedNode bool, n int) []glyphItem {
+	m := v.m
 	nv := m.data.nodes[i]
 	nom := m.data.nominated[nv.Node.Name]
 	total := min(len(nv.Pods)+len(nom), n)
@@ -127,7 +138,8 @@ func glyphLineCount(n, w, maxLines int) int {
 // glyphLines lays a node's glyphs out "● ● ●" in at most maxLines lines of
 // w cells; when they do not fit the last line ends with "+N". Only the
 // glyphs shown are rendered, runs of one colour in one style call.
-func (m *Model) glyphLines(i int, selectedNode bool, w, maxLines int) []string {
+func (v *clusterView) glyphLines(i int, selectedNode bool, w, maxLines int) []string {
+	m := v.m
 	nv := m.data.nodes[i]
 	total := len(nv.Pods) + len(m.data.nominated[nv.Node.Name])
 	if total == 0 {
@@ -135,11 +147,11 @@ func (m *Model) glyphLines(i int, selectedNode bool, w, maxLines int) []string {
 	}
 	per := max(w/2, 1)
 	shown, more := glyphsShown(total, w, maxLines)
-	items := m.glyphItems(i, selectedNode, shown)
+	items := v.glyphItems(i, selectedNode, shown)
 	var lines []string
 	for a := 0; a < len(items); a += per {
 		b := min(a+per, len(items))
-		line := " " + m.renderRuns(items[a:b], " ")
+		line := " " + v.renderRuns(items[a:b], " ")
 		if b == len(items) && more > 0 {
 			line += fmt.Sprintf(" +%d", more)
 		}
@@ -161,7 +173,8 @@ func glyphsShown(total, w, maxLines int) (shown, more int) {
 
 // renderRuns renders glyphs joined by sep, one style call per run of
 // glyphs that share a style.
-func (m *Model) renderRuns(items []glyphItem, sep string) string {
+func (v *clusterView) renderRuns(items []glyphItem, sep string) string {
+	m := v.m
 	var b strings.Builder
 	for a := 0; a < len(items); {
 		e := a + 1
@@ -190,7 +203,8 @@ func (m *Model) renderRuns(items []glyphItem, sep string) string {
 
 // clusterLines renders the nodes grouped by domain in w×h cells: domains
 // as columns when they fit, as stacked rows otherwise.
-func (m *Model) clusterLines(w, h int) []string {
+func (v *clusterView) clusterLines(w, h int) []string {
+	m := v.m
 	d := &m.data
 	if len(d.nodes) == 0 {
 		return box(m.st, "cluster", []string{m.st.Muted.Render("no nodes — press z to add a zone (add zone zone-a --nodes 2)")}, w, h, false)
@@ -201,12 +215,13 @@ func (m *Model) clusterLines(w, h int) []string {
 		colW = (w - (ncol - 1)) / ncol
 	}
 	if colW >= 26 && ncol <= 6 {
-		return m.clusterColumns(w, h, colW)
+		return v.clusterColumns(w, h, colW)
 	}
-	return m.clusterRows(w, h)
+	return v.clusterRows(w, h)
 }
 
-func (m *Model) domainTitle(dom string) string {
+func (v *clusterView) domainTitle(dom string) string {
+	m := v.m
 	key := m.data.groupKey
 	if dom == "" {
 		return "(no " + m.sess.ShortKey(key) + ")"
@@ -214,19 +229,89 @@ func (m *Model) domainTitle(dom string) string {
 	return safe(dom)
 }
 
-// cardHeight is the number of lines node i's card takes in w cells.
-func (m *Model) cardHeight(i, w int) int {
+// cardHeight is the number of lines node i's card takes in w cells,
+// with its pods' names in `names` columns (0: as glyphs).
+func (v *clusterView) cardHeight(i, w, names int) int {
+	m := v.m
 	nv := m.data.nodes[i]
-	return 2 + glyphLineCount(len(nv.Pods)+len(m.data.nominated[nv.Node.Name]), w-1, 2)
+	n := len(nv.Pods) + len(m.data.nominated[nv.Node.Name])
+	if names > 0 {
+		return 2 + max((n+names-1)/names, 1)
+	}
+	return 2 + glyphLineCount(n, w-1, 2)
+}
+
+// podNameW is the width of a pod's name column in a node card.
+const podNameW = 26
+
+// podNameCols is how many columns of pod names node cards w cells wide
+// show when every zone's cards fit in inner lines with them; 0 when they
+// do not (the cards show glyphs, "● ● ●").
+func (v *clusterView) podNameCols(w, inner int) int {
+	m := v.m
+	if w < podNameW+1 {
+		return 0
+	}
+	cols := max((w-1)/podNameW, 1)
+	d := &m.data
+	for di := range d.domains {
+		need := 0
+		for i := d.domStart[di]; i < d.domStart[di+1]; i++ {
+			need += v.cardHeight(i, w, cols)
+			if need > inner {
+				return 0
+			}
+		}
+	}
+	return cols
+}
+
+// podNameLines lists node i's pods as glyph and name, coloured by
+// workload, in cols columns of w cells (nominated pods last, ◇).
+func (v *clusterView) podNameLines(i int, selectedNode bool, w, cols int) []string {
+	m := v.m
+	nv := m.data.nodes[i]
+	nom := m.data.nominated[nv.Node.Name]
+	total := len(nv.Pods) + len(nom)
+	if total == 0 {
+		return []string{" "}
+	}
+	colW := (w - 1) / cols
+	items := v.glyphItems(i, selectedNode, total)
+	var lines []string
+	for a := 0; a < total; a += cols {
+		var b strings.Builder
+		b.WriteString(" ")
+		for j := a; j < min(a+cols, total); j++ {
+			name := ""
+			if j < len(nv.Pods) {
+				name = nv.Pods[j].Pod.Name
+			} else {
+				name = nom[j-len(nv.Pods)]
+				if _, n, ok := strings.Cut(name, "/"); ok {
+					name = n
+				}
+			}
+			st := m.st.Selected
+			if items[j].style != styleSelected {
+				st = m.st.Workload(items[j].style)
+			}
+			b.WriteString(fit(st.Render(items[j].glyph+" "+safe(name)), colW))
+		}
+		lines = append(lines, fit(b.String(), w))
+	}
+	return lines
 }
 
 // clusterColumns draws one box per domain; only the cards on screen are
 // rendered, and the selected domain scrolls to keep the selection visible.
-func (m *Model) clusterColumns(w, h, colW int) []string {
+func (v *clusterView) clusterColumns(w, h, colW int) []string {
+	m := v.m
 	d := &m.data
 	sel := clamp(m.nodeIdx, len(d.nodes))
 	inner := h - 2
 	cardW := colW - 2
+	names := v.podNameCols(cardW, inner)
 	type colLines struct {
 		lines             []string
 		skip, hiddenBelow int
@@ -240,7 +325,7 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 		if d.nodeDom[sel] == di {
 			used := 0
 			for i := sel; i >= first; i-- {
-				hgt := m.cardHeight(i, cardW)
+				hgt := v.cardHeight(i, cardW, names)
 				if used+hgt > inner && i != sel {
 					break
 				}
@@ -253,8 +338,8 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 		x0 := di*(colW+1) + 1 // inside the box's border
 		for ; i < last && len(lines) < inner; i++ {
 			y0 := len(lines) + 1
-			lines = append(lines, m.nodeCard(i, cardW, i == sel)...)
-			m.cardHits(i, x0, y0, cardW, len(lines)+1-y0)
+			lines = append(lines, v.nodeCard(i, cardW, i == sel, names)...)
+			v.cardHits(i, x0, y0, cardW, len(lines)+1-y0, names)
 		}
 		hiddenBelow := last - i
 		if len(lines) > inner {
@@ -292,7 +377,7 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 			lines = append(lines, m.st.Muted.Render(fmt.Sprintf("  ↑%d ↓%d more nodes · j/k scrolls", skip-first, hiddenBelow)))
 		}
 		count := last - first
-		title := fmt.Sprintf("%s · %d node", m.domainTitle(dom), count)
+		title := fmt.Sprintf("%s · %d node", v.domainTitle(dom), count)
 		if count != 1 {
 			title += "s"
 		}
@@ -313,8 +398,18 @@ func (m *Model) clusterColumns(w, h, colW int) []string {
 // cardHits records node i's card drawn at (x, y), w×h cells: the card
 // selects the node, each glyph of a pod (" ● ● ●" from the card's third
 // line, as glyphLines lays them out) the pod.
-func (m *Model) cardHits(i, x, y, w, h int) {
+func (v *clusterView) cardHits(i, x, y, w, h, names int) {
+	m := v.m
 	m.hits.add(hit{x0: x, y0: y, x1: x + w, y1: y + h, kind: hitNode, node: i})
+	if names > 0 {
+		// " ● name" in names columns of (w-1)/names cells
+		colW := (w - 1) / names
+		for j := range m.data.nodes[i].Pods {
+			gx, gy := x+1+colW*(j%names), y+2+j/names
+			m.hits.add(hit{x0: gx, y0: gy, x1: gx + colW, y1: gy + 1, kind: hitPod, node: i, index: j})
+		}
+		return
+	}
 	per := max((w-1)/2, 1)
 	shown, _ := glyphsShown(len(m.data.nodes[i].Pods)+len(m.data.nominated[m.data.nodes[i].Node.Name]), w-1, 2)
 	for j := 0; j < min(shown, len(m.data.nodes[i].Pods)); j++ {
@@ -329,7 +424,8 @@ func (m *Model) cardHits(i, x, y, w, h int) {
 // clusterRows lists nodes one per line under domain headings (narrow
 // terminals and many domains). Only the lines on screen are rendered; the
 // list scrolls to keep the selection visible.
-func (m *Model) clusterRows(w, h int) []string {
+func (v *clusterView) clusterRows(w, h int) []string {
+	m := v.m
 	d := &m.data
 	inner := w - 2
 	innerH := max(h-2, 1)
@@ -349,15 +445,15 @@ func (m *Model) clusterRows(w, h int) []string {
 			break
 		}
 		if hl >= start {
-			lines = append(lines, m.st.Heading.Render(m.sess.ShortKey(d.groupKey)+" "+m.domainTitle(d.domains[di]))+
+			lines = append(lines, m.st.Heading.Render(m.sess.ShortKey(d.groupKey)+" "+v.domainTitle(d.domains[di]))+
 				m.st.Muted.Render(fmt.Sprintf(" · %d nodes", d.domStart[di+1]-d.domStart[di])))
 		}
 		for i := max(d.domStart[di], start-di-1); i < d.domStart[di+1]; i++ {
 			if i+di+1 >= end {
 				break
 			}
-			lines = append(lines, m.nodeRow(i, inner, i == sel))
-			m.rowHits(i, 1, len(lines), inner)
+			lines = append(lines, v.nodeRow(i, inner, i == sel))
+			v.rowHits(i, 1, len(lines), inner)
 		}
 	}
 	title := fmt.Sprintf("cluster · by %s · %d nodes", m.sess.ShortKey(d.groupKey), len(d.nodes))
@@ -368,11 +464,12 @@ func (m *Model) clusterRows(w, h int) []string {
 }
 
 // nodeRow is one node on one line: name, badges, usage, pod glyphs.
-func (m *Model) nodeRow(i, w int, selected bool) string {
+func (v *clusterView) nodeRow(i, w int, selected bool) string {
+	m := v.m
 	nv := m.data.nodes[i]
 	marker := " "
 	name := fmt.Sprintf("%-12s", safe(nv.Node.Name))
-	badges := m.nodeBadges(nv)
+	badges := v.nodeBadges(nv)
 	bw := cellWidth(badges)
 	// the glyphs start after the name, the badges and the usage
 	avail := max(w-rowGlyphsAt(nv, bw), 4)
@@ -393,7 +490,7 @@ func (m *Model) nodeRow(i, w int, selected bool) string {
 	}
 	u := m.data.usage[i]
 	head := fmt.Sprintf("%s%s %s cpu %3.0f%% mem %3.0f%% ", marker, name, badges, u.CPU*100, u.Memory*100)
-	line := fit(head+m.renderRuns(m.glyphItems(i, selected, shown), "")+suffix, w)
+	line := fit(head+v.renderRuns(v.glyphItems(i, selected, shown), "")+suffix, w)
 	m.cards.put(m, i, key, []string{line})
 	return line
 }
@@ -406,10 +503,11 @@ func rowGlyphsAt(nv lab.NodeView, bw int) int {
 
 // rowHits records node i's row drawn at (x, y) in w cells: the row
 // selects the node, each glyph (one cell, no gap) a pod.
-func (m *Model) rowHits(i, x, y, w int) {
+func (v *clusterView) rowHits(i, x, y, w int) {
+	m := v.m
 	nv := m.data.nodes[i]
 	m.hits.add(hit{x0: x, y0: y, x1: x + w, y1: y + 1, kind: hitNode, node: i})
-	at := x + rowGlyphsAt(nv, cellWidth(m.nodeBadges(nv)))
+	at := x + rowGlyphsAt(nv, cellWidth(v.nodeBadges(nv)))
 	n := len(nv.Pods) + len(m.data.nominated[nv.Node.Name])
 	avail := max(w-(at-x), 4)
 	if n > avail {
@@ -420,8 +518,10 @@ func (m *Model) rowHits(i, x, y, w int) {
 	}
 }
 
-// clusterHeight is how many lines the cluster view needs at width w.
-func (m *Model) clusterHeight(w int) int {
+// clusterHeight is how many lines the cluster view needs at width w
+// when it may take up to avail lines (pod names when they fit).
+func (v *clusterView) clusterHeight(w, avail int) int {
+	m := v.m
 	d := &m.data
 	ncol := len(d.domains)
 	if ncol == 0 {
@@ -430,10 +530,11 @@ func (m *Model) clusterHeight(w int) int {
 	colW := (w - (ncol - 1)) / ncol
 	if colW >= 26 && ncol <= 6 {
 		need := 0
+		names := v.podNameCols(colW-2, avail-2)
 		for di := range d.domains {
 			lines := 0
 			for i := d.domStart[di]; i < d.domStart[di+1]; i++ {
-				lines += m.cardHeight(i, colW-2)
+				lines += v.cardHeight(i, colW-2, names)
 			}
 			need = max(need, lines)
 		}

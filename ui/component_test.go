@@ -63,7 +63,7 @@ func TestAddingAView(t *testing.T) {
 	// a click on the tab opens it
 	for _, h := range m.frameHits().hits {
 		if h.kind == hitTab && h.index == 7 {
-			m.Update(tea.MouseClickMsg{X: h.x0, Y: h.y0, Button: tea.MouseLeft})
+			update(m, tea.MouseClickMsg{X: h.x0, Y: h.y0, Button: tea.MouseLeft})
 		}
 	}
 	if m.view != 7 {

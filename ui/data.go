@@ -98,7 +98,7 @@ func (m *Model) refresh() {
 		index := make(map[string]int, len(d.workloads))
 		same := len(index) == len(d.wlIndex)
 		for i, w := range d.workloads {
-			ref := w.Kind + "/" + w.Namespace + "/" + w.Name
+			ref := w.Key()
 			index[ref] = i
 			if j, ok := d.wlIndex[ref]; !ok || j != i {
 				same = false
@@ -172,11 +172,7 @@ func (m *Model) podWorkload(p *lab.Pod) int {
 	key := p.Key()
 	ref, ok := m.podRefs[key]
 	if !ok {
-		kind, name := m.sess.WorkloadOf(p)
-		if kind == "" {
-			kind, name = "pods", "(no controller)"
-		}
-		ref = kind + "/" + p.Namespace + "/" + name
+		ref = m.sess.WorkloadKey(p)
 		if m.podRefs == nil {
 			m.podRefs = map[string]string{}
 		}
@@ -334,7 +330,7 @@ func (m *Model) refreshEviction() {
 	d := &m.data
 	d.evictNodes = d.evictNodes[:0]
 	for _, nv := range d.snap.Nodes {
-		if nv.MemoryPressure || nv.Memory.System > 0 {
+		if lab.MemoryPressured(nv) {
 			d.evictNodes = append(d.evictNodes, evictNode{nv: nv})
 		}
 	}

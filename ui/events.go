@@ -7,10 +7,11 @@ import (
 	"podlab.dev/podlab/lab"
 )
 
-// eventsView lists events like `kubectl get events`, newest last,
+// render lists events like `kubectl get events`, newest last,
 // filtered by a substring of the object, reason, type or message (the
 // filtered indexes are kept by refresh; only the rows on screen render).
-func (m *Model) eventsView(w, h, back int) []string {
+func (v *eventsView) render(w, h, back int) []string {
+	m := v.m
 	all := m.data.snap.Events
 	rows := m.data.events.keep
 	inner := h - 3

@@ -6,9 +6,10 @@ import (
 	"podlab.dev/podlab/lab"
 )
 
-// evictionView shows, per node under memory pressure (or the selected
+// render shows, per node under memory pressure (or the selected
 // node), the memory signal and the kubelet's eviction ranking.
-func (m *Model) evictionView(w, h, from int) []string {
+func (v *evictionView) render(w, h, from int) []string {
+	m := v.m
 	threshold := m.sess.EvictionThreshold()
 	// lines are produced lazily: only those on screen are rendered
 	var lines []func() string

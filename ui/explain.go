@@ -13,9 +13,10 @@ var shortPlugin = map[string]string{
 	"NodeResourcesBalancedAllocation": "Balanced", "ImageLocality": "Image",
 }
 
-// explainView answers "why did it go there / why is it pending" for the
+// render answers "why did it go there / why is it pending" for the
 // selected pod: every node's verdict, scores and spread arithmetic.
-func (m *Model) explainView(w, h int, podKey string, from int) []string {
+func (v *explainView) render(w, h int, podKey string, from int) []string {
+	m := v.m
 	d := &m.data
 	if podKey == "" {
 		return box(m.st, "explain", []string{m.st.Muted.Render("select a pod in the cluster view (tab to pods or pending, then e)")}, w, h, true)
@@ -27,7 +28,7 @@ func (m *Model) explainView(w, h int, podKey string, from int) []string {
 	if ex == nil {
 		return box(m.st, "explain", nil, w, h, true)
 	}
-	parts := m.explainParts(ex, w)
+	parts := v.parts(ex, w)
 	lines, rows, tail, cols, nameW := parts.lines, parts.rows, parts.tail, parts.cols, parts.nameW
 	innerH := h - 2
 	total := len(lines) + rows + len(tail)
@@ -98,7 +99,9 @@ type explainParts struct {
 	nameW int
 }
 
-func (m *Model) explainParts(ex *lab.LiveExplanation, w int) explainParts {
+// parts computes explainParts for a width.
+func (v *explainView) parts(ex *lab.LiveExplanation, w int) explainParts {
+	m := v.m
 	var lines []string
 	status := "pending"
 	if ex.BoundTo != "" {
@@ -110,6 +113,9 @@ func (m *Model) explainParts(ex *lab.LiveExplanation, w int) explainParts {
 		} else {
 			lines = append(lines, m.st.Muted.Render(l))
 		}
+	}
+	for _, l := range lab.ExplainProfileLines(ex.Explanation) { // the scheduler profile, when not the default
+		lines = append(lines, m.st.Muted.Render(l))
 	}
 	if ex.Chosen != "" {
 		lines = append(lines, m.st.OK.Render(fmt.Sprintf("the scheduler picks %s", safe(ex.Chosen)))+m.st.Muted.Render(fmt.Sprintf(" (%d of %d nodes feasible)", len(ex.Feasible), ex.NumNodes)))

@@ -47,6 +47,7 @@ func (m *Model) forkCommand(c command.Fork) (string, error) {
 			return "", err
 		}
 		m.fork, m.lane = f, lab.LaneA
+		m.watchProgress(f.Lane(lab.LaneB))
 		return fmt.Sprintf("forked at %s: @a CMD or @b CMD changes one lane, CMD both · B shows the other lane · 6 compare", f.At().Clock()), nil
 	}
 	if m.fork == nil {
@@ -125,6 +126,7 @@ func (m *Model) adoptFork(f *lab.Fork) {
 		}
 	}
 	m.fork, m.lane, m.sess = f, lab.LaneA, f.Lane(lab.LaneA)
+	m.watchProgress(f.Lane(lab.LaneB))
 }
 
 // resume advances a loaded session (or both lanes of a loaded fork) to

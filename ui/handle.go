@@ -43,10 +43,20 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.speedIdx = min(m.speedIdx+1, len(speeds)-1)
 	case key.Matches(msg, g.Slower):
 		m.speedIdx = max(m.speedIdx-1, 0)
+	case key.Matches(msg, g.Rewind):
+		if r, ok := m.rewinder(); ok {
+			return m, m.rewindTo(m.sess.Now() - rewindStep(r.Present()))
+		}
+	case key.Matches(msg, g.Forward):
+		if r, ok := m.rewinder(); ok {
+			return m, m.rewindTo(m.sess.Now() + rewindStep(r.Present()))
+		}
+	case key.Matches(msg, g.Resume):
+		m.resume()
 	case key.Matches(msg, g.Undo):
-		m.apply("undo")
+		return m, m.applyLong("undo")
 	case key.Matches(msg, g.Redo):
-		m.apply("redo")
+		return m, m.applyLong("redo")
 	case key.Matches(msg, g.Fork):
 		m.toggleFork()
 	case key.Matches(msg, g.Lane):
@@ -94,6 +104,13 @@ func (m *Model) setKeys() {
 	for i := range g.Views {
 		g.Views[i].SetEnabled(i != m.view)
 	}
+	_, canRewind := m.rewinder()
+	_, _, rewound := m.rewound()
+	// a fork has one clock for two lanes: rewind one lane alone is not offered
+	canRewind = canRewind && m.fork == nil
+	g.Rewind.SetEnabled(canRewind && m.sess.Now() > 0)
+	g.Forward.SetEnabled(rewound)
+	g.Resume.SetEnabled(rewound)
 	g.Undo.SetEnabled(m.canUndo())
 	g.Redo.SetEnabled(m.canRedo())
 	g.Lane.SetEnabled(m.fork != nil)

@@ -49,17 +49,15 @@ func fullHelp(groups []keyGroup) [][]key.Binding {
 // globalKeys are the keys every view shares: views, time, history,
 // lesson, files, look. Overlays take the keys before them.
 type globalKeys struct {
-	Quit, Help, Palette, Back     key.Binding
-	Views                         []key.Binding
-	Play, Step, Faster, Slower    key.Binding
-	Undo, Redo                    key.Binding
-	NextStep, PrevStep, Apply     key.Binding
-	ToggleLesson                  key.Binding
-	Presets, Open, Save, Theme    key.Binding
-	Fork, Lane                    key.Binding
-	viewNames                     []string
-	groupsCache                   []keyGroup
-	hasLesson, lessonOpen, atHome bool
+	Quit, Help, Palette, Back  key.Binding
+	Views                      []key.Binding
+	Play, Step, Faster, Slower key.Binding
+	Rewind, Forward, Resume    key.Binding
+	Undo, Redo                 key.Binding
+	NextStep, PrevStep, Apply  key.Binding
+	ToggleLesson               key.Binding
+	Presets, Open, Save, Theme key.Binding
+	Fork, Lane                 key.Binding
 }
 
 func newGlobalKeys(viewNames []string) *globalKeys {
@@ -72,6 +70,9 @@ func newGlobalKeys(viewNames []string) *globalKeys {
 		Step:         bind("", "step 1s", "."),
 		Faster:       bind("", "faster", "]"),
 		Slower:       bind("", "slower", "["),
+		Rewind:       bind("ctrl+←", "rewind", "ctrl+left"),
+		Forward:      bind("ctrl+→", "forward (rewound)", "ctrl+right"),
+		Resume:       bind("", "back to the present", "R"),
 		Undo:         bind("", "undo", "u"),
 		Redo:         bind("", "redo", "ctrl+r"),
 		NextStep:     bind("", "next step", ">"),
@@ -84,7 +85,6 @@ func newGlobalKeys(viewNames []string) *globalKeys {
 		Theme:        bind("", "next theme", "T"),
 		Fork:         bind("", "fork lanes a|b / close", "F"),
 		Lane:         bind("", "show the other lane", "B"),
-		viewNames:    viewNames,
 	}
 	for i, n := range viewNames {
 		d := fmt.Sprint(i + 1)
@@ -101,7 +101,7 @@ func (k *globalKeys) groups() []keyGroup {
 	views = append(views, &k.Back)
 	return []keyGroup{
 		{"Views", views},
-		{"Time", []*key.Binding{&k.Play, &k.Step, &k.Faster, &k.Slower}},
+		{"Time", []*key.Binding{&k.Play, &k.Step, &k.Faster, &k.Slower, &k.Rewind, &k.Forward, &k.Resume}},
 		{"Lab", []*key.Binding{&k.Palette, &k.Undo, &k.Redo, &k.Fork, &k.Lane, &k.Help, &k.Quit}},
 		{"Lesson", []*key.Binding{&k.NextStep, &k.PrevStep, &k.Apply, &k.ToggleLesson}},
 		{"Files", []*key.Binding{&k.Presets, &k.Open, &k.Save, &k.Theme}},

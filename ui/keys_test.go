@@ -11,11 +11,10 @@ import (
 
 // keyFixture is a state of the lab in which the keys are checked.
 type keyFixture struct {
-	name  string
-	w, h  int
-	cmds  []string       // commands applied first
-	keys  []string       // then keys pressed
-	setup func(m *Model) // then anything else
+	name string
+	w, h int
+	cmds []string // commands applied first
+	keys []string // then keys pressed
 }
 
 var keyFixtures = []keyFixture{
@@ -45,7 +44,7 @@ func (f keyFixture) build(t *testing.T) *Model {
 	m.changed()
 	m.refresh()
 	for _, k := range f.keys {
-		m.Update(pressKey(t, k))
+		update(m, pressKey(t, k))
 	}
 	m.setStatus("", false)
 	m.setKeys()
@@ -100,6 +99,7 @@ func universe() []string {
 func TestKeysAndHelpAgree(t *testing.T) {
 	for _, f := range keyFixtures {
 		t.Run(f.name, func(t *testing.T) {
+			t.Parallel()
 			base := f.build(t)
 			bindings := shown(base)
 			isShown := map[string]bool{}
@@ -111,7 +111,7 @@ func TestKeysAndHelpAgree(t *testing.T) {
 			before := fingerprint(base)
 			for _, k := range universe() {
 				m := f.build(t)
-				_, cmd := m.Update(pressKey(t, k))
+				cmd := update(m, pressKey(t, k))
 				acts := cmd != nil || fingerprint(m) != before
 				switch {
 				case isShown[k] && !acts:

@@ -2,11 +2,12 @@ package ui
 
 import "strings"
 
-// legendBox is the legend overlay (i in the cluster view): what the glyph
+// draw is the legend overlay (i in the cluster view): what the glyph
 // shapes, badges and colours mean. Shapes carry the state so the legend
 // holds without colour (NO_COLOR, projectors, colour-blind viewers).
-func (m *Model) legendBox(w, h int) []string {
-	bw := min(w-2, 100)
+func (o *legendOverlay) draw(w, h int) []string {
+	m := o.m
+	bw := overlayWidth(100, w)
 	inner := bw - 4
 	var lines []string
 	section := func(title string, items ...string) {
@@ -28,7 +29,7 @@ func (m *Model) legendBox(w, h int) []string {
 	var wls []string
 	for i, wl := range m.data.workloads {
 		name := safe(wl.Ref())
-		if wl.Kind == "pods" {
+		if wl.Bare() {
 			name = "bare pods in " + safe(wl.Namespace)
 		}
 		wls = append(wls, m.st.Workload(i).Render(glyphRunning)+" "+name)

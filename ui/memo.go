@@ -19,7 +19,7 @@ func (c *memo) get(key any, render func() []string) []string {
 
 // memos are the rendered blocks the views reuse between frames.
 type memos struct {
-	footer, spread, lesson, lessonSide, lower, pending, columns memo
+	footer, spread, spreadTall, recent, lesson, lessonSide, lower, pending, columns memo
 }
 
 // panelKey identifies what a panel shows: the cluster's state, the

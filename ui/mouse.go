@@ -2,6 +2,8 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"podlab.dev/podlab/lab"
 )
 
 // Mouse hits come from what the last frame drew: while drawing, the
@@ -18,6 +20,7 @@ const (
 	hitNode                    // a node card or row: index is the node
 	hitPod                     // a pod glyph: node and index
 	hitWorkload                // a workload row: index is the workload
+	hitTime                    // the rewind slider: index is the instant (ns)
 )
 
 // hit is one region of the screen, cells [x0,x1) × [y0,y1).
@@ -92,17 +95,20 @@ func (m *Model) frameHits() *hitMap {
 
 // handleClick selects what is under the mouse: a view tab, a pod glyph,
 // a node, a workload row.
-func (m *Model) handleClick(mo tea.Mouse) {
+func (m *Model) handleClick(mo tea.Mouse) tea.Cmd {
 	if m.w < minWidth || m.h < minHeight || m.overlay() != nil {
-		return
+		return nil
 	}
 	hm := m.frameHits()
+	if h, ok := hm.at(mo.X, mo.Y, hitTime); ok {
+		return m.rewindTo(lab.Time(h.index))
+	}
 	if h, ok := hm.at(mo.X, mo.Y, hitTab); ok {
 		m.switchView(h.index)
-		return
+		return nil
 	}
 	if m.view != 0 {
-		return
+		return nil
 	}
 	if h, ok := hm.at(mo.X, mo.Y, hitPod, hitNode, hitWorkload); ok {
 		switch h.kind {
@@ -115,6 +121,7 @@ func (m *Model) handleClick(mo tea.Mouse) {
 			m.nodeIdx, m.podIdx, m.focus = h.node, h.index, focusPods
 		}
 	}
+	return nil
 }
 
 // handleWheel scrolls the list or view under the mouse: in the cluster

@@ -20,9 +20,17 @@ type helpOverlay struct {
 	m    *Model
 	keys helpKeys
 	vp   viewport.Model
-	// size and content the viewport was set up for
-	w, h, bw int
-	lines    []string
+	// the state the viewport's content was built for
+	built helpState
+	bw    int
+	// drawn is the last box drawn and what it was drawn for
+	drawn memo
+}
+
+// helpState is what the help's content depends on.
+type helpState struct {
+	w, h, keysGen, view int
+	st                  *Styles
 }
 
 type helpKeys struct {
@@ -71,46 +79,39 @@ func (o *helpOverlay) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // below shows beside it), else centred.
 func (o *helpOverlay) View(w, h int) ([]string, int, int) {
 	o.layout(w, h)
-	title := "help · " + o.m.views[o.m.view].Title()
-	if over := o.vp.TotalLineCount() - o.vp.Height(); over > 0 {
-		title += fmt.Sprintf(" · j/k scroll · %d more lines", over-o.vp.YOffset())
+	type drawnKey struct {
+		st  helpState
+		off int
 	}
-	lines := strings.Split(o.vp.View(), "\n")
-	bh := o.vp.Height() + 2
-	return box(o.m.st, title, lines, o.bw, bh, true), (w - o.bw) / 2, 1
+	b := o.drawn.get(drawnKey{o.built, o.vp.YOffset()}, func() []string {
+		title := "help · " + o.m.views[o.m.view].Title()
+		if over := o.vp.TotalLineCount() - o.vp.Height(); over > 0 {
+			title += fmt.Sprintf(" · j/k scroll · %d more lines", over-o.vp.YOffset())
+		}
+		return box(o.m.st, title, strings.Split(o.vp.View(), "\n"), o.bw, o.vp.Height()+2, true)
+	})
+	return b, (w - o.bw) / 2, 1
 }
 
-// layout builds the content for a w×h screen (once per size and state).
+// layout builds the content for a w×h screen, once per size and state
+// (the keys' enabled set: Model.keysGen).
 func (o *helpOverlay) layout(w, h int) {
+	st := helpState{w: w, h: h, keysGen: o.m.keysGen, view: o.m.view, st: o.m.st}
+	if st == o.built {
+		return
+	}
+	o.built = st
 	lines := o.content(min(w, 120) - 4)
 	width := 0
 	for _, l := range lines {
 		width = max(width, cellWidth(l))
 	}
-	bw := min(width+4, w)
-	if bw >= w-4 {
-		bw = w
-	}
+	bw := overlayWidth(width+4, w)
 	bh := min(len(lines)+2, h-2)
-	if o.w == w && o.h == h && o.bw == bw && equalLines(o.lines, lines) {
-		return
-	}
-	o.w, o.h, o.bw, o.lines = w, h, bw, lines
+	o.bw = bw
 	o.vp.SetWidth(bw - 2)
 	o.vp.SetHeight(max(bh-2, 1))
 	o.vp.SetContentLines(lines)
-}
-
-func equalLines(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // content is the help's lines in w cells: the key groups side by side as

@@ -35,6 +35,6 @@ func (o *legendOverlay) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 
 // View implements overlay.
 func (o *legendOverlay) View(w, h int) ([]string, int, int) {
-	lb := o.m.legendBox(w, h)
+	lb := o.draw(w, h)
 	return lb, max((w-cellWidth(lb[0]))/2, 0), 1
 }

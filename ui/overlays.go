@@ -77,7 +77,7 @@ func (p *picker) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // View implements overlay.
 func (p *picker) View(w, h int) ([]string, int, int) {
 	m := p.m
-	bw := min(w-4, 100)
+	bw := overlayWidth(100, w)
 	var lines []string
 	for i, it := range p.items {
 		mark := "  "

@@ -11,12 +11,13 @@ import (
 
 // workloadLines lists the workloads in rows [from, to) with their colour
 // and ready/desired count.
-func (m *Model) workloadLines(w, from, to int) []string {
+func (v *clusterView) workloadLines(w, from, to int) []string {
+	m := v.m
 	var lines []string
 	for i := max(from, 0); i < min(to, len(m.data.workloads)); i++ {
 		wl := m.data.workloads[i]
 		name := safe(wl.Ref())
-		if wl.Kind == "pods" {
+		if wl.Bare() {
 			name = "bare pods"
 			if wl.Namespace != "default" {
 				name = safe(wl.Namespace) + "/bare pods"
@@ -33,7 +34,7 @@ func (m *Model) workloadLines(w, from, to int) []string {
 			}
 		}
 		count := fmt.Sprintf("%d/%d", wl.Ready, wl.Desired)
-		if wl.Kind == "pods" {
+		if wl.Bare() {
 			count = fmt.Sprint(wl.Desired)
 		}
 		lines = append(lines, fit(mark+m.st.Workload(i).Render("●")+" "+label, max(w-8, 4))+m.st.Muted.Render(fmt.Sprintf("%7s", count)))
@@ -45,32 +46,71 @@ func (m *Model) workloadLines(w, from, to int) []string {
 }
 
 // spreadLines shows each constraint of the selected workload: counts per
-// domain as bars, the minimum, the skew against maxSkew.
-func (m *Model) spreadLines(w int) []string {
+// domain as bars, the minimum, the skew against maxSkew; tall puts each
+// domain on its own line with a bar as long as the width allows.
+func (v *clusterView) spreadLines(w int, tall bool) []string {
+	m := v.m
 	wl, ok := m.selectedWorkload()
 	if !ok {
 		return nil
 	}
 	if len(m.data.spread) == 0 {
-		if wl.Template != nil && len(wl.Template.Spec.TopologySpreadConstraints) == 0 {
+		if !wl.HasOwnSpread() {
 			return []string{m.st.Muted.Render("no topology spread constraints (pods of a ReplicaSet/StatefulSet get the cluster defaults)")}
 		}
 		return []string{m.st.Muted.Render("no spread data")}
 	}
 	var lines []string
 	for _, sv := range m.data.spread {
-		head, verdict := m.constraintHeader(sv)
+		head, verdict := v.constraintHeader(sv)
 		if ansiWidth(head)+ansiWidth(verdict)+3 <= w {
 			lines = append(lines, head+" · "+verdict)
 		} else {
 			lines = append(lines, head, "  "+verdict)
 		}
-		lines = append(lines, m.domainBars(sv, w))
+		if tall {
+			lines = append(lines, v.domainRows(sv, w-3)...)
+		} else {
+			lines = append(lines, v.domainBars(sv, w))
+		}
 	}
 	return lines
 }
 
-func (m *Model) constraintHeader(sv lab.SpreadView) (string, string) {
+// domainRows draws one line per domain, "zoneA ████████████ 4", the bars
+// scaled to the largest count over the width, the global minimum marked.
+func (v *clusterView) domainRows(sv lab.SpreadView, w int) []string {
+	m := v.m
+	maxCount := 1
+	nameW := 0
+	for _, d := range sv.Domains {
+		maxCount = max(maxCount, d.Count)
+		nameW = max(nameW, cellWidth(safe(d.Domain))+1)
+	}
+	barW := min(max(w-nameW-10, 4), 40)
+	var out []string
+	for _, d := range sv.Domains {
+		n := d.Count * barW / maxCount
+		if d.Count > 0 && n == 0 {
+			n = 1
+		}
+		st := m.st.Bar
+		name := safe(d.Domain)
+		if !d.Eligible {
+			st = m.st.Muted
+			name += "⁻"
+		}
+		tail := fmt.Sprintf(" %d", d.Count)
+		if d.Eligible && d.Count == sv.GlobalMin {
+			tail += m.st.Muted.Render(" min")
+		}
+		out = append(out, fit(" "+fit(name, nameW)+st.Render(strings.Repeat("█", n))+tail, w))
+	}
+	return out
+}
+
+func (v *clusterView) constraintHeader(sv lab.SpreadView) (string, string) {
+	m := v.m
 	src := ""
 	if sv.Default {
 		src = m.st.Muted.Render(" (cluster default)")
@@ -93,7 +133,8 @@ func (m *Model) constraintHeader(sv lab.SpreadView) (string, string) {
 }
 
 // domainBars draws "zone-a ████ 4  zone-b ███ 3" scaled to the largest count.
-func (m *Model) domainBars(sv lab.SpreadView, w int) string {
+func (v *clusterView) domainBars(sv lab.SpreadView, w int) string {
+	m := v.m
 	maxCount := 1
 	for _, d := range sv.Domains {
 		maxCount = max(maxCount, d.Count)
@@ -141,14 +182,15 @@ const pendingWrapMax = 12
 
 // pendingWrapped is how many lines the first pending pods take with their
 // messages wrapped to w cells (0 when there are too many for it).
-func (m *Model) pendingWrapped(w int) int {
+func (v *clusterView) pendingWrapped(w int) int {
+	m := v.m
 	pending := m.data.snap.Pending
 	if len(pending) > pendingWrapMax {
 		return 0
 	}
 	n := 0
 	for i := range pending {
-		n += len(m.pendingEntry(i, w, true))
+		n += len(v.pendingEntry(i, w, true))
 	}
 	return n
 }
@@ -156,12 +198,13 @@ func (m *Model) pendingWrapped(w int) int {
 // pendingLines lists the pending pods with their FitError message in n
 // lines of w cells: wrapped in full when they all fit, else one line per
 // pod from row `from`.
-func (m *Model) pendingLines(w, from, n int) []string {
+func (v *clusterView) pendingLines(w, from, n int) []string {
+	m := v.m
 	pending := m.data.snap.Pending
-	if wrapped := m.pendingWrapped(w); wrapped > 0 && wrapped <= n {
+	if wrapped := v.pendingWrapped(w); wrapped > 0 && wrapped <= n {
 		var lines []string
 		for i := range pending {
-			lines = append(lines, m.pendingEntry(i, w, true)...)
+			lines = append(lines, v.pendingEntry(i, w, true)...)
 		}
 		return lines
 	}
@@ -169,7 +212,7 @@ func (m *Model) pendingLines(w, from, n int) []string {
 	if per := n / max(len(pending), 1); len(pending) <= pendingWrapMax && per >= 2 {
 		var lines []string
 		for i := range pending {
-			e := m.pendingEntry(i, w, true)
+			e := v.pendingEntry(i, w, true)
 			if len(e) > per {
 				e = e[:per]
 				e[per-1] = fit(ansi.Truncate(e[per-1], w-1, "")+"…", w)
@@ -180,14 +223,15 @@ func (m *Model) pendingLines(w, from, n int) []string {
 	}
 	var lines []string
 	for i := max(from, 0); i < min(from+n, len(pending)); i++ {
-		lines = append(lines, m.pendingEntry(i, w, false)...)
+		lines = append(lines, v.pendingEntry(i, w, false)...)
 	}
 	return lines
 }
 
 // pendingEntry is one pending pod: glyph, name and message, on one line
 // or wrapped under the name.
-func (m *Model) pendingEntry(i, w int, wrap bool) []string {
+func (v *clusterView) pendingEntry(i, w int, wrap bool) []string {
+	m := v.m
 	p := m.data.snap.Pending[i]
 	mark := " "
 	name := safe(strings.TrimPrefix(p.Pod, "default/"))
@@ -230,7 +274,8 @@ func (m *Model) pendingEntry(i, w int, wrap bool) []string {
 }
 
 // lessonLines shows the current step: title, text, checks.
-func (m *Model) lessonLines(w int) []string {
+func (v *clusterView) lessonLines(w int) []string {
+	m := v.m
 	l := m.sess.Lesson()
 	if l == nil {
 		return []string{m.st.Muted.Render("This scenario has no lesson. ctrl+p opens the presets.")}

@@ -24,7 +24,7 @@ func newScenarioModel(t testing.TB, text string, w, h int) *Model {
 		t.Fatal(err)
 	}
 	m := New(sess, Options{Theme: "dark", NoColor: true, Paused: true})
-	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	update(m, tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
 
@@ -85,7 +85,7 @@ func TestNominatedGlyph(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := New(sess, Options{Theme: "dark", NoColor: true, Paused: true})
-	m.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
+	update(m, tea.WindowSizeMsg{Width: 140, Height: 40})
 	typeCommand(m, "advance 5s")
 	typeCommand(m, "scale deployment/web --replicas=1")
 	var nominated string
@@ -134,7 +134,7 @@ func TestNoColorKeepsShapes(t *testing.T) {
 	for _, th := range []string{"dark", "light", "projector", "colorblind"} {
 		m.opts.NoColor = false
 		m.setTheme(th)
-		if got := screen(m); !strings.Contains(got, "● ●") || !strings.Contains(got, "▸node1") {
+		if got := screen(m); !strings.Contains(got, "● p1") || !strings.Contains(got, "▸node1") {
 			t.Fatalf("theme %s:\n%s", th, got)
 		}
 	}
@@ -151,15 +151,15 @@ func TestRandomInputBigCluster(t *testing.T) {
 	for i := 0; i < 1500; i++ {
 		switch r.IntN(8) {
 		case 0:
-			m.Update(tea.WindowSizeMsg{Width: 10 + r.IntN(200), Height: 5 + r.IntN(60)})
+			update(m, tea.WindowSizeMsg{Width: 10 + r.IntN(200), Height: 5 + r.IntN(60)})
 		case 1:
-			m.Update(tea.MouseClickMsg{X: r.IntN(m.w + 2), Y: r.IntN(3) * r.IntN(m.h+1), Button: tea.MouseLeft})
+			update(m, tea.MouseClickMsg{X: r.IntN(m.w + 2), Y: r.IntN(3) * r.IntN(m.h+1), Button: tea.MouseLeft})
 		case 2:
-			m.Update(tea.MouseWheelMsg{X: r.IntN(120), Y: r.IntN(40), Button: tea.MouseWheelUp})
+			update(m, tea.MouseWheelMsg{X: r.IntN(120), Y: r.IntN(40), Button: tea.MouseWheelUp})
 		case 3:
-			m.Update(tickMsg{id: m.tickID})
+			update(m, tickMsg{id: m.tickID})
 		default:
-			m.Update(keyMsg(keys[r.IntN(len(keys))]))
+			update(m, keyMsg(keys[r.IntN(len(keys))]))
 		}
 		if m.pal.open {
 			press(m, "esc")

@@ -164,6 +164,16 @@ func box(st *Styles, title string, lines []string, w, h int, active bool) []stri
 	return out
 }
 
+// overlayWidth is the width of an overlay that wants `want` cells on a
+// w-cell screen: the full width when it would leave only a sliver beside
+// it (the borders of the boxes below would show next to its own).
+func overlayWidth(want, w int) int {
+	if want >= w-4 {
+		return w
+	}
+	return want
+}
+
 // drawOver draws top over base at (x, y).
 func drawOver(base, top []string, x, y int) []string {
 	out := append([]string(nil), base...)
@@ -172,19 +182,97 @@ func drawOver(base, top []string, x, y int) []string {
 		if row < 0 || row >= len(out) {
 			continue
 		}
-		bw := cellWidth(out[row])
 		tw := cellWidth(l)
-		left := ansi.Truncate(out[row], x, "")
-		if lw := ansi.StringWidth(left); lw < x {
+		left, lw := cutCells(out[row], x)
+		if lw < x {
 			left += strings.Repeat(" ", x-lw)
 		}
-		right := ""
-		if x+tw < bw {
-			right = ansi.TruncateLeft(out[row], x+tw, "")
-		}
-		out[row] = left + l + right
+		out[row] = left + l + dropCells(out[row], x+tw)
 	}
 	return out
+}
+
+// cutCells is the first n cells of a styled line and their width (less
+// than n when the line is shorter), keeping every escape sequence of the
+// line so the styles open and close as before (ansi.Truncate's contract,
+// with a fast path for what the lab draws).
+func cutCells(s string, n int) (string, int) {
+	var b strings.Builder
+	w := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == 0x1b {
+			j := skipEscape(s, i)
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		}
+		size, rw := 1, 1
+		if c >= 0x80 {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if r >= fastRunes {
+				t := ansi.Truncate(s, n, "")
+				return t, min(ansi.StringWidth(t), n)
+			}
+			runeWidthOnce.Do(buildRuneWidths)
+			rw = int(runeWidths[r])
+			if rw == 0 {
+				t := ansi.Truncate(s, n, "")
+				return t, min(ansi.StringWidth(t), n)
+			}
+		} else if c < 0x20 || c == 0x7f {
+			rw = 0
+		}
+		if w+rw <= n {
+			b.WriteString(s[i : i+size])
+			w += rw
+		}
+		i += size
+	}
+	return b.String(), w
+}
+
+// dropCells is a styled line without its first n cells, keeping the
+// escape sequences before them (ansi.TruncateLeft's contract, fast path).
+func dropCells(s string, n int) string {
+	var b strings.Builder
+	w := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == 0x1b {
+			j := skipEscape(s, i)
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		}
+		size, rw := 1, 1
+		if c >= 0x80 {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if r >= fastRunes {
+				return ansi.TruncateLeft(s, n, "")
+			}
+			runeWidthOnce.Do(buildRuneWidths)
+			rw = int(runeWidths[r])
+			if rw == 0 {
+				return ansi.TruncateLeft(s, n, "")
+			}
+		} else if c < 0x20 || c == 0x7f {
+			rw = 0
+		}
+		if w >= n {
+			b.WriteString(s[i:])
+			return b.String()
+		}
+		w += rw
+		if w > n {
+			// a wide rune cut in half: its other half is a space
+			b.WriteString(strings.Repeat(" ", w-n))
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // hbar draws a horizontal allocation bar of w cells for frac in [0,1].

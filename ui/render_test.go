@@ -35,3 +35,23 @@ func mustTheme(t testing.TB, name string) assets.Theme {
 	}
 	return th
 }
+
+// drawOver's fast cuts agree with ansi's on what the lab draws.
+func TestCutCellsMatchesAnsi(t *testing.T) {
+	st := NewStyles(mustTheme(t, "dark"), false)
+	lines := []string{
+		"plain ascii line", st.Selected.Render("node-1") + " " + st.Bad.Render("⚠") + " ● ○ ◌",
+		"╭─ zone-a ─╮│╰╯ " + st.Muted.Render("cpu ▰▰▱▱ 62%"), "日本語 wide", "emoji 🚀 ✅ x",
+	}
+	for _, l := range lines {
+		for n := 0; n <= cellWidth(l)+1; n++ {
+			got, _ := cutCells(l, n)
+			if want := ansi.Truncate(l, n, ""); ansi.Strip(got) != ansi.Strip(want) {
+				t.Errorf("cutCells(%q, %d) = %q, ansi %q", l, n, got, want)
+			}
+			if got, want := dropCells(l, n), ansi.TruncateLeft(l, n, ""); ansi.Strip(got) != ansi.Strip(want) {
+				t.Errorf("dropCells(%q, %d) = %q, ansi %q", l, n, got, want)
+			}
+		}
+	}
+}

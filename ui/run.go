@@ -25,7 +25,10 @@ func Run(sess *lab.Session, opts Options) error {
 	m := New(sess, opts)
 	m.adoptFork(fork)
 	m.refresh()
-	if _, err := tea.NewProgram(m).Run(); err != nil {
+	p := tea.NewProgram(m)
+	m.send = p.Send
+	m.watchProgress(sess)
+	if _, err := p.Run(); err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	return nil

@@ -35,7 +35,7 @@ func TestInputEscapesAreDrawnVisibly(t *testing.T) {
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		m := New(sess, Options{Theme: "dark", NoColor: true, Paused: true})
-		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		update(m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		raw := m.render()
 		for _, bad := range []string{"\x1b[2J", "\x1b]52", "\x1b]0;", "\a"} {
 			if strings.Contains(raw, bad) {

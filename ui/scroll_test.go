@@ -72,18 +72,18 @@ func TestScrollStopsAtTheEnd(t *testing.T) {
 			sc.off = limit
 			// a taller terminal shows more: the limit comes down with it
 			press(m, c.down)
-			m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+			update(m, tea.WindowSizeMsg{Width: 100, Height: 40})
 			if got, want := sc.off, maxScroll(); got > want {
 				t.Fatalf("after a resize the scroll is %d, past its limit %d", got, want)
 			}
-			m.Update(tea.WindowSizeMsg{Width: 100, Height: 16})
+			update(m, tea.WindowSizeMsg{Width: 100, Height: 16})
 
 			press(m, c.down)
 			f, err := lab.LoadPreset("spread-basics")
 			if err != nil {
 				t.Fatal(err)
 			}
-			m.Update(fileLoadedMsg{path: "spread-basics", file: f})
+			update(m, fileLoadedMsg{path: "spread-basics", file: f})
 			if sc.off != 0 {
 				t.Fatalf("a new session keeps the old scroll: %d", sc.off)
 			}
@@ -97,13 +97,13 @@ func TestWheelStopsAtTheEnd(t *testing.T) {
 	typeCommand(m, "advance 10s")
 	press(m, "5")
 	for i := 0; i < 200; i++ {
-		m.Update(tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelUp})
+		update(m, tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelUp})
 	}
 	sc, maxScroll := scrollOf(m)
 	if got, want := sc.off, maxScroll(); got != want || want == 0 {
 		t.Fatalf("wheel up 200 times: scroll %d, limit %d", got, want)
 	}
-	m.Update(tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelDown})
+	update(m, tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelDown})
 	back := screen(m)
 	sc.off = maxScroll()
 	top := screen(m)

@@ -13,7 +13,8 @@ import (
 // zooms are the timeline's seconds per cell.
 var zooms = []float64{0.25, 0.5, 1, 2, 5, 10, 30, 60}
 
-func (m *Model) phaseStyle(phase string) (lipgloss.Style, string) {
+func (v *timelineView) phaseStyle(phase string) (lipgloss.Style, string) {
+	m := v.m
 	switch phase {
 	case lab.PhasePending:
 		return m.st.Muted, "·"
@@ -119,9 +120,10 @@ func roundTime(secs float64) string {
 	return fmt.Sprintf("%ds", sec)
 }
 
-// timelineView draws Gantt bars of every pod that was killed, at zoom
+// render draws Gantt bars of every pod that was killed, at zoom
 // (an index into zooms) from line `from`.
-func (m *Model) timelineView(w, h, zoom, from int) []string {
+func (v *timelineView) render(w, h, zoom, from int) []string {
+	m := v.m
 	tls := m.data.timelines
 	if len(tls) == 0 {
 		return box(m.st, "timeline", []string{
@@ -129,6 +131,17 @@ func (m *Model) timelineView(w, h, zoom, from int) []string {
 			m.st.Muted.Render(": delete pod NAME --grace-period=10), drain a node, or put one under memory pressure."),
 		}, w, h, true)
 	}
+	lines := v.lines(w, zoom)
+	start0 := min(from, max(len(lines)-(h-2), 0))
+	return box(m.st, "timeline · termination of pods", lines[start0:], w, h, true)
+}
+
+// lines is the timeline's content in a w-cell box at zoom: the
+// axis, per pod its bar, its containers' bars and the cause, then a
+// blank line and the legend (timelineView.maxScroll counts them).
+func (v *timelineView) lines(w, zoom int) []string {
+	m := v.m
+	tls := m.data.timelines
 	start, _, _ := timelineSpan(tls)
 	per := zooms[zoom]
 	// the axis starts on a round time
@@ -139,24 +152,22 @@ func (m *Model) timelineView(w, h, zoom, from int) []string {
 	var lines []string
 	lines = append(lines, m.st.Muted.Render(fmt.Sprintf("%-*s %s", labelW, fmt.Sprintf("virtual time · %gs/cell", per), axisTicks(start, per, barW))))
 	for _, t := range tls {
-		lines = append(lines, fit(m.st.Bold.Render(safe(t.Pod)), labelW)+" "+m.gantt(t.Timeline.Pod, cell, barW)+" "+m.goneLabel(t.Timeline.Pod))
+		lines = append(lines, fit(m.st.Bold.Render(safe(t.Pod)), labelW)+" "+v.gantt(t.Timeline.Pod, cell, barW)+" "+v.goneLabel(t.Timeline.Pod))
 		for _, c := range t.Timeline.Containers {
 			name := "  " + safe(c.Name)
 			if c.Sidecar {
 				name += " (sidecar)"
 			}
-			lines = append(lines, fit(m.st.Muted.Render(name), labelW)+" "+m.gantt(c.Spans, cell, barW))
+			lines = append(lines, fit(m.st.Muted.Render(name), labelW)+" "+v.gantt(c.Spans, cell, barW))
 		}
 		cause := fmt.Sprintf("  ↑ %s %s: %s", t.Cause.Time, safe(t.Cause.Reason), safe(t.Cause.Message))
 		lines = append(lines, m.st.Muted.Render(fit(cause, w-4)))
 	}
-	lines = append(lines, "", m.legendLine())
-	// keep timelineView.maxScroll in step with the lines added here
-	start0 := min(from, max(len(lines)-(h-2), 0))
-	return box(m.st, "timeline · termination of pods", lines[start0:], w, h, true)
+	lines = append(lines, "", v.legendLine())
+	return lines
 }
 
-func (m *Model) gantt(spans []lab.Span, cell func(lab.Time) int, width int) string {
+func (v *timelineView) gantt(spans []lab.Span, cell func(lab.Time) int, width int) string {
 	// phase index per cell (-1: empty), then one style call per run
 	row := make([]int, width)
 	for i := range row {
@@ -180,7 +191,7 @@ func (m *Model) gantt(spans []lab.Span, cell func(lab.Time) int, width int) stri
 		if row[a] < 0 {
 			out.WriteString(strings.Repeat(" ", e-a))
 		} else {
-			st, ch := m.phaseStyle(spans[row[a]].Phase)
+			st, ch := v.phaseStyle(spans[row[a]].Phase)
 			out.WriteString(st.Render(strings.Repeat(ch, e-a)))
 		}
 		a = e
@@ -188,7 +199,8 @@ func (m *Model) gantt(spans []lab.Span, cell func(lab.Time) int, width int) stri
 	return out.String()
 }
 
-func (m *Model) goneLabel(spans []lab.Span) string {
+func (v *timelineView) goneLabel(spans []lab.Span) string {
+	m := v.m
 	for _, sp := range spans {
 		if sp.Phase == lab.PhaseGone {
 			return m.st.Muted.Render("gone " + sp.Start.String())
@@ -197,10 +209,10 @@ func (m *Model) goneLabel(spans []lab.Span) string {
 	return m.st.Warn.Render("terminating")
 }
 
-func (m *Model) legendLine() string {
+func (v *timelineView) legendLine() string {
 	var parts []string
 	for _, p := range []string{lab.PhaseRunning, lab.PhasePreStop, lab.PhaseSIGTERM, lab.PhaseSIGKILL, lab.PhaseGone} {
-		st, ch := m.phaseStyle(p)
+		st, ch := v.phaseStyle(p)
 		parts = append(parts, st.Render(strings.Repeat(ch, 2))+" "+p)
 	}
 	return " " + strings.Join(parts, "   ")

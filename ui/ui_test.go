@@ -27,13 +27,13 @@ func newTestModel(t testing.TB, preset string, w, h int) *Model {
 		t.Fatal(err)
 	}
 	m := New(sess, Options{Theme: "dark", NoColor: true, Paused: true})
-	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	update(m, tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
 
 func press(m *Model, keys ...string) {
 	for _, k := range keys {
-		m.Update(keyMsg(k))
+		update(m, keyMsg(k))
 	}
 }
 
@@ -71,7 +71,7 @@ func keyMsg(k string) tea.KeyPressMsg {
 func typeCommand(m *Model, line string) {
 	press(m, ":")
 	for _, r := range line {
-		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+		update(m, tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	press(m, "enter")
 }
@@ -95,6 +95,14 @@ func TestViewsGolden(t *testing.T) {
 		{"Help", 100, 30, []string{"?"}, nil},
 		{"Palette", 100, 30, []string{":", "s", "c", "a"}, nil},
 		{"TooSmall", 40, 10, nil, nil},
+		// the three sizes the lab is laid out for, with pending pods (step 3 of the lesson)
+		{"Pending80x24", 80, 24, nil, []string{"advance 10s", "cordon node3", "cordon node4", "scale deployment/web --replicas=8", "advance 10s"}},
+		{"Pending160x48", 160, 48, nil, []string{"advance 10s", "cordon node3", "cordon node4", "scale deployment/web --replicas=8", "advance 10s"}},
+		{"Pending200x50", 200, 50, nil, []string{"advance 10s", "cordon node3", "cordon node4", "scale deployment/web --replicas=8", "advance 10s"}},
+		{"Cluster160x48", 160, 48, nil, []string{"advance 10s"}},
+		{"Cluster200x50", 200, 50, nil, []string{"advance 10s"}},
+		{"Help80x24", 80, 24, []string{"?"}, nil},
+		{"Timeline160x48", 160, 48, []string{"3"}, []string{"advance 10s", "drain node1 --ignore-daemonsets --force --grace-period=20", "advance 30s"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := newTestModel(t, "spread-basics", c.w, c.h)
@@ -162,7 +170,7 @@ func TestKeySequences(t *testing.T) {
 			t.Fatalf("drain without --force must explain the refusal inline:\n%s", screen(m))
 		}
 		for _, r := range " --force" {
-			m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+			update(m, tea.KeyPressMsg{Code: r, Text: string(r)})
 		}
 		press(m, "enter")
 		typeCommand(m, "advance 40s")
@@ -203,7 +211,7 @@ func TestKeySequences(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := m.sess
-		m.Update(m.openFileCmd(path)())
+		update(m, m.openFileCmd(path)())
 		s := screen(m)
 		if m.sess != before || !m.pal.open || m.pal.in.Value() != path {
 			t.Fatalf("the lab must keep its session and reopen the open palette on %s:\n%s", path, s)
@@ -263,19 +271,19 @@ func TestRandomInput(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		switch r.IntN(10) {
 		case 0:
-			m.Update(tea.WindowSizeMsg{Width: 10 + r.IntN(200), Height: 5 + r.IntN(60)})
+			update(m, tea.WindowSizeMsg{Width: 10 + r.IntN(200), Height: 5 + r.IntN(60)})
 		case 1:
-			m.Update(tea.MouseClickMsg{X: r.IntN(120), Y: r.IntN(40), Button: tea.MouseLeft})
+			update(m, tea.MouseClickMsg{X: r.IntN(120), Y: r.IntN(40), Button: tea.MouseLeft})
 		case 2:
-			m.Update(tea.MouseWheelMsg{X: r.IntN(120), Y: r.IntN(40), Button: tea.MouseWheelDown})
+			update(m, tea.MouseWheelMsg{X: r.IntN(120), Y: r.IntN(40), Button: tea.MouseWheelDown})
 		case 3:
-			m.Update(tickMsg{id: m.tickID})
+			update(m, tickMsg{id: m.tickID})
 		default:
 			k := keys[r.IntN(len(keys))]
 			if k == "q" {
 				continue
 			}
-			m.Update(keyMsg(k))
+			update(m, keyMsg(k))
 		}
 		_ = m.View()
 		if m.nodeIdx < 0 || (len(m.data.nodes) > 0 && m.nodeIdx >= len(m.data.nodes)) {
@@ -294,7 +302,7 @@ func TestVerbScreens(t *testing.T) {
 		press(m, "tab", "tab", "+", "+", "+", "+")
 		typeCommand(m, "advance 10s")
 		s := screen(m)
-		for _, want := range []string{"deployment/web         6/6", "zoneA ████████ 3  zoneB ████████ 3", "skew 0 ≤ 1 ✓"} {
+		for _, want := range []string{"deployment/web         6/6", "zoneA ████████████████████████████████████████ 3", "zoneB ████████████████████████████████████████ 3", "skew 0 ≤ 1 ✓"} {
 			if !strings.Contains(s, want) {
 				t.Fatalf("after scaling to 6 the screen shows %q:\n%s", want, s)
 			}
@@ -344,7 +352,7 @@ func TestVerbScreens(t *testing.T) {
 		}
 		press(m, "backspace", "backspace", "backspace", "9", "9", "%", "enter")
 		typeCommand(m, "advance 5s")
-		if s := screen(m); !strings.Contains(s, "node4 ⚑1 ⚠") || !strings.Contains(s, "● ✕") {
+		if s := screen(m); !strings.Contains(s, "node4 ⚑1 ⚠") || !strings.Contains(s, "✕ web-") {
 			t.Fatalf("pressure badge (and its taint) on node4, the evicted pod as ✕:\n%s", s)
 		}
 		press(m, "4")
@@ -376,13 +384,14 @@ func TestMouse(t *testing.T) {
 		if x < 0 {
 			t.Fatalf("no events tab in the header: %q", string(line))
 		}
-		m.Update(tea.MouseClickMsg{X: x + 2, Y: 0, Button: tea.MouseLeft})
+		update(m, tea.MouseClickMsg{X: x + 2, Y: 0, Button: tea.MouseLeft})
 		if got := m.views[m.view].Title(); got != "events" {
 			t.Fatalf("view %s after clicking the events tab", got)
 		}
 	})
 	t.Run("a click on a pod glyph selects the pod", func(t *testing.T) {
-		m := newTestModel(t, "spread-basics", 100, 30)
+		// 100×16: the cards show glyphs, "● ● ●"
+		m := newTestModel(t, "spread-basics", 100, 16)
 		typeCommand(m, "advance 10s")
 		lines := strings.Split(screen(m), "\n")
 		// node4's card is in the second column: its glyph line is two below its name
@@ -395,7 +404,7 @@ func TestMouse(t *testing.T) {
 					gx++
 				}
 				gx += 2 // the second glyph
-				m.Update(tea.MouseClickMsg{X: gx, Y: y + 2, Button: tea.MouseLeft})
+				update(m, tea.MouseClickMsg{X: gx, Y: y + 2, Button: tea.MouseLeft})
 				nv, _ := m.selectedNode()
 				if nv.Node.Name != "node4" || m.focus != focusPods || m.podIdx != 1 {
 					t.Fatalf("selected %s pod %d focus %d", nv.Node.Name, m.podIdx, m.focus)
@@ -409,12 +418,35 @@ func TestMouse(t *testing.T) {
 		}
 		t.Fatalf("node4 not on screen:\n%s", screen(m))
 	})
+	t.Run("a click on a pod's name selects the pod", func(t *testing.T) {
+		// 100×30: the cards list the pods by name
+		m := newTestModel(t, "spread-basics", 100, 30)
+		typeCommand(m, "advance 10s")
+		var node4 lab.NodeView
+		for _, nv := range m.data.nodes {
+			if nv.Node.Name == "node4" {
+				node4 = nv
+			}
+		}
+		name := node4.Pods[1].Pod.Name
+		for y, l := range strings.Split(screen(m), "\n") {
+			if x := runeIndex([]rune(l), []rune("● "+name)); x >= 0 {
+				update(m, tea.MouseClickMsg{X: x + 4, Y: y, Button: tea.MouseLeft})
+				nv, _ := m.selectedNode()
+				if nv.Node.Name != "node4" || m.focus != focusPods || m.podIdx != 1 {
+					t.Fatalf("selected %s pod %d focus %d", nv.Node.Name, m.podIdx, m.focus)
+				}
+				return
+			}
+		}
+		t.Fatalf("%s not on screen:\n%s", name, screen(m))
+	})
 	t.Run("the wheel scrolls the events", func(t *testing.T) {
 		m := newTestModel(t, "spread-basics", 100, 16)
 		typeCommand(m, "advance 10s")
 		press(m, "5")
 		before := screen(m)
-		m.Update(tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelUp})
+		update(m, tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelUp})
 		if screen(m) == before || !strings.Contains(screen(m), "RegisteredNode") {
 			t.Fatalf("wheel up shows older events:\n%s", screen(m))
 		}
@@ -456,19 +488,19 @@ func TestTickRefresh(t *testing.T) {
 	m.paused = false
 	typeCommand(m, "scale deployment/web --replicas=4")
 	for i := 0; i < 40 && !strings.Contains(screen(m), "deployment/web         4/4"); i++ {
-		m.Update(tickMsg{id: m.tickID})
+		update(m, tickMsg{id: m.tickID})
 	}
 	if !strings.Contains(screen(m), "deployment/web         4/4") {
 		t.Fatalf("ticks bring the new replicas to the screen:\n%s", screen(m))
 	}
 	snap := m.data.snap
 	for i := 0; i < fullRefreshEvery; i++ {
-		m.Update(tickMsg{id: m.tickID})
+		update(m, tickMsg{id: m.tickID})
 	}
 	if m.data.snap != snap {
 		t.Fatal("quiet ticks reuse the frame data")
 	}
-	m.Update(tickMsg{id: m.tickID})
+	update(m, tickMsg{id: m.tickID})
 	if m.data.snap == snap {
 		t.Fatal("a full refresh comes after fullRefreshEvery quiet ticks")
 	}
@@ -479,7 +511,7 @@ func TestWheelOverPanel(t *testing.T) {
 	lines := strings.Split(screen(m), "\n")
 	for y, l := range lines {
 		if strings.Contains(l, "╭─ workloads") {
-			m.Update(tea.MouseWheelMsg{X: 5, Y: y + 1, Button: tea.MouseWheelDown})
+			update(m, tea.MouseWheelMsg{X: 5, Y: y + 1, Button: tea.MouseWheelDown})
 			if m.focus != focusWorkloads || m.wlIdx != 1 {
 				t.Fatalf("wheel over the workloads: focus %d, row %d", m.focus, m.wlIdx)
 			}
@@ -569,7 +601,7 @@ func TestOpenAdoptsTheScenarioClock(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m.Update(m.openFileCmd(path)())
+	update(m, m.openFileCmd(path)())
 	if m.sess.File().Scenario == nil || m.sess.File().Scenario.Name != "many" {
 		t.Fatalf("the file did not open: %s", m.status)
 	}
@@ -639,7 +671,7 @@ spec:
 		for y, l := range strings.Split(screen(m), "\n") {
 			r := []rune(l)
 			if x := runeIndex(r, []rune("● "+label+" ")); x >= 0 {
-				m.Update(tea.MouseClickMsg{X: x + 3, Y: y, Button: tea.MouseLeft})
+				update(m, tea.MouseClickMsg{X: x + 3, Y: y, Button: tea.MouseLeft})
 				return
 			}
 		}
@@ -668,7 +700,7 @@ spec:
 	if x < 0 {
 		t.Fatalf("the status line does not name the workload:\n%s", screen(m))
 	}
-	m.Update(tea.MouseClickMsg{X: x + 3, Y: y, Button: tea.MouseLeft})
+	update(m, tea.MouseClickMsg{X: x + 3, Y: y, Button: tea.MouseLeft})
 	if m.focus != focusNodes || m.wlIdx != bare {
 		t.Fatalf("a click on the status line selected workload %d (focus %d)", m.wlIdx, m.focus)
 	}
@@ -691,4 +723,34 @@ func isGlyph(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// No overlay leaves a sliver of the boxes below beside its borders.
+func TestOverlaysCoverTheWidth(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		keys []string
+	}{{"help", []string{"?"}}, {"legend", []string{"i"}}, {"presets", []string{"ctrl+p"}}} {
+		for _, w := range []int{80, 100} {
+			m := newTestModel(t, "spread-basics", w, 24)
+			press(m, c.keys...)
+			for y, l := range strings.Split(screen(m), "\n")[1:20] {
+				if strings.HasPrefix(l, "╭╭") || strings.HasPrefix(l, "││") || strings.HasPrefix(l, "│ │") {
+					t.Errorf("%s at %d columns, line %d: a border shows beside the overlay:\n%s", c.name, w, y+1, screen(m))
+					break
+				}
+			}
+		}
+	}
+}
+
+// update is m.Update as the program runs it: a long operation the message
+// starts (undo, redo, rewind: a tea.Cmd off the UI goroutine) is run to
+// its end here, so the test sees its outcome.
+func update(m *Model, msg tea.Msg) tea.Cmd {
+	_, cmd := m.Update(msg)
+	for m.busy != nil {
+		m.Update(m.busy.op())
+	}
+	return cmd
 }

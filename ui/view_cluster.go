@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -115,7 +116,7 @@ func (v *clusterView) SetKeys() {
 	k.Group.SetEnabled(len(m.groupKeys()) > 1)
 	if hasNode {
 		node, _ := m.selectedNode()
-		k.Cordon.SetHelp("c", map[bool]string{false: "cordon", true: "uncordon"}[node.Node.Spec.Unschedulable])
+		k.Cordon.SetHelp("c", strings.Fields(lab.CordonCommand(node))[0])
 	}
 }
 
@@ -159,11 +160,7 @@ func (v *clusterView) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Taint):
 		return m.prefill("taint node " + node.Node.Name + " dedicated=lab:NoSchedule"), true
 	case key.Matches(msg, k.Cordon):
-		if node.Node.Spec.Unschedulable {
-			m.apply("uncordon " + node.Node.Name)
-		} else {
-			m.apply("cordon " + node.Node.Name)
-		}
+		m.apply(lab.CordonCommand(node))
 	case key.Matches(msg, k.Drain):
 		return m.prefill("drain " + node.Node.Name + " --ignore-daemonsets --timeout 2m"), true
 	case key.Matches(msg, k.Pressure):
@@ -181,7 +178,7 @@ func (v *clusterView) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 // View implements view.
-func (v *clusterView) View(w, h int) []string { return v.m.clusterView(w, h) }
+func (v *clusterView) View(w, h int) []string { return v.render(w, h) }
 
 // Refresh implements view: the cluster's data is the Model's frame data.
 func (v *clusterView) Refresh() {}

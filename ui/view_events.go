@@ -69,7 +69,7 @@ func (v *eventsView) setFilter(f string) {
 }
 
 // View implements view.
-func (v *eventsView) View(w, h int) []string { return v.m.eventsView(w, h, v.scroll.off) }
+func (v *eventsView) View(w, h int) []string { return v.render(w, h, v.scroll.off) }
 
 // Refresh implements view.
 func (v *eventsView) Refresh() { v.scroll.clamp(v.maxScroll()) }

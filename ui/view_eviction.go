@@ -59,7 +59,7 @@ func (v *evictionView) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 // View implements view.
-func (v *evictionView) View(w, h int) []string { return v.m.evictionView(w, h, v.scroll.off) }
+func (v *evictionView) View(w, h int) []string { return v.render(w, h, v.scroll.off) }
 
 // Refresh implements view.
 func (v *evictionView) Refresh() {

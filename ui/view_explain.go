@@ -59,7 +59,7 @@ func (v *explainView) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 
 // View implements view.
 func (v *explainView) View(w, h int) []string {
-	return v.m.explainView(w, h, v.podKey, v.scroll.off)
+	return v.render(w, h, v.podKey, v.scroll.off)
 }
 
 // Refresh implements view: the explanation is recomputed for the pod.
@@ -90,6 +90,6 @@ func (v *explainView) maxScroll() int {
 	if v.podKey == "" || d.explainErr != nil || d.explain == nil {
 		return 0
 	}
-	p := v.m.explainParts(d.explain, v.m.w)
+	p := v.parts(d.explain, v.m.w)
 	return max(len(p.lines)+p.rows+len(p.tail)-(v.m.bodyHeight()-2), 0)
 }

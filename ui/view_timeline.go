@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -15,6 +18,18 @@ type timelineView struct {
 	// zoom is an index into zooms; auto picks the one that fits.
 	zoom int
 	auto bool
+	// vp shows the content (bubbles/viewport), rebuilt when what it
+	// shows changed (built); drawn is the last box.
+	vp    viewport.Model
+	built timelineState
+	gen   int
+	drawn memo
+}
+
+// timelineState is what the timeline's content depends on.
+type timelineState struct {
+	w, h, zoom, gen int
+	st              *Styles
 }
 
 type timelineKeys struct {
@@ -23,7 +38,7 @@ type timelineKeys struct {
 }
 
 func newTimelineView(m *Model) *timelineView {
-	return &timelineView{m: m, auto: true, zoom: 2, keys: timelineKeys{scrollKeys: newScrollKeys(),
+	return &timelineView{m: m, auto: true, zoom: 2, vp: viewport.New(), keys: timelineKeys{scrollKeys: newScrollKeys(),
 		ZoomIn:  bind("+", "zoom in", "+", "="),
 		ZoomOut: bind("", "zoom out", "-"),
 		Fit:     bind("", "zoom to fit", "f"),
@@ -87,14 +102,34 @@ func (v *timelineView) currentZoom() int {
 	return fitZoom((end - start).Seconds(), timelineBarWidth(v.m.w))
 }
 
-// View implements view.
+// View implements view: the content goes through a viewport, rebuilt
+// only when the data, the size or the zoom changed.
 func (v *timelineView) View(w, h int) []string {
-	return v.m.timelineView(w, h, v.currentZoom(), v.scroll.off)
+	m := v.m
+	if len(m.data.timelines) == 0 {
+		return v.render(w, h, v.currentZoom(), v.scroll.off)
+	}
+	st := timelineState{w: w, h: h, zoom: v.currentZoom(), gen: v.gen, st: m.st}
+	if st != v.built {
+		v.built = st
+		v.vp.SetWidth(w - 2)
+		v.vp.SetHeight(h - 2)
+		v.vp.SetContentLines(v.lines(w, st.zoom))
+	}
+	v.vp.SetYOffset(v.scroll.off)
+	type drawnKey struct {
+		st  timelineState
+		off int
+	}
+	return v.drawn.get(drawnKey{st, v.vp.YOffset()}, func() []string {
+		return box(m.st, "timeline · termination of pods", strings.Split(v.vp.View(), "\n"), w, h, true)
+	})
 }
 
 // Refresh implements view.
 func (v *timelineView) Refresh() {
 	v.m.data.timelines = v.m.sess.TerminationTimelines()
+	v.gen++
 	v.scroll.clamp(v.maxScroll())
 }
 

@@ -75,6 +75,9 @@ func (pg *gen) profile(name string) obj {
 	if pg.chance(0.3) {
 		pluginConfig = append(pluginConfig, obj{"name": "PodTopologySpread", "args": pg.spreadArgs()})
 	}
+	if pg.chance(0.15) {
+		pluginConfig = append(pluginConfig, obj{"name": "NodeAffinity", "args": pg.addedAffinity()})
+	}
 	if len(pluginConfig) > 0 {
 		profile["pluginConfig"] = pluginConfig
 	}
@@ -176,4 +179,29 @@ func (g *gen) spreadArgs() obj {
 		args["defaultConstraints"] = cs
 	}
 	return args
+}
+
+// addedAffinity draws NodeAffinityArgs.addedAffinity: a required zone or
+// rack term (In / NotIn / Exists) and/or weighted preferences.
+func (g *gen) addedAffinity() obj {
+	expr := func() obj {
+		key := pick(g, []string{keyZone, keyRack, keyDisk})
+		switch op := pick(g, []string{"In", "NotIn", "Exists", "DoesNotExist"}); op {
+		case "Exists", "DoesNotExist":
+			return obj{"key": key, "operator": op}
+		default:
+			vals := map[string][]any{keyZone: {"zone-a", "zone-b"}, keyRack: {"r1", "r2"}, keyDisk: {"ssd", "hdd"}}[key]
+			return obj{"key": key, "operator": op, "values": vals[:g.between(1, len(vals))]}
+		}
+	}
+	aff := obj{}
+	if g.chance(0.6) {
+		aff["requiredDuringSchedulingIgnoredDuringExecution"] = obj{"nodeSelectorTerms": []any{
+			obj{"matchExpressions": []any{expr()}}}}
+	}
+	if g.chance(0.6) || len(aff) == 0 {
+		aff["preferredDuringSchedulingIgnoredDuringExecution"] = []any{
+			obj{"weight": g.between(1, 100), "preference": obj{"matchExpressions": []any{expr()}}}}
+	}
+	return obj{"addedAffinity": aff}
 }

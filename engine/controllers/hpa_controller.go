@@ -3,7 +3,6 @@ package controllers
 import (
 	"fmt"
 	"maps"
-	"strings"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -395,19 +394,6 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 // ("Deployment/web").
 func (h *HorizontalPodAutoscaler) TargetRef() string {
 	return h.Spec.ScaleTargetRef.Kind + "/" + h.Spec.ScaleTargetRef.Name
-}
-
-// KindOf maps a lab kind word ("deployment", "rs", "sts") to its Kind.
-func KindOf(word string) string {
-	switch strings.ToLower(word) {
-	case "deployment", "deployments", "deploy":
-		return KindDeployment
-	case "replicaset", "replicasets", "rs":
-		return KindReplicaSet
-	case "statefulset", "statefulsets", "sts":
-		return KindStatefulSet
-	}
-	return word
 }
 
 // cloneHPAState copies the autoscalers, loads and pod CPU settings into a

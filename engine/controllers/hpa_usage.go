@@ -48,6 +48,9 @@ type LoadStep struct {
 type workloadLoad struct {
 	Kind, Namespace, Name string
 	Steps                 []LoadStep
+	// next is the first step not yet in effect (the ones before it are
+	// resolved): resolveLoads runs on every reconcile pass.
+	next int
 }
 
 func loadKey(kind, namespace, name string) string { return kind + "/" + namespace + "/" + name }
@@ -82,6 +85,7 @@ func (m *Manager) SetLoad(kind, namespace, name string, step LoadStep) error {
 		copy(l.Steps[i+1:], l.Steps[i:])
 		l.Steps[i] = step
 	}
+	l.next = 0
 	m.resolveLoads()
 	m.changed = true
 	return nil
@@ -96,13 +100,14 @@ func (m *Manager) Load(kind, namespace, name string) []LoadStep {
 }
 
 // SetPodCPU sets a pod's own CPU use in milli-CPU (negative clears it).
-func (m *Manager) SetPodCPU(namespace, name string, milli int64) {
-	k := key(namespace, name)
+// It is kept by UID: a pod recreated under the same name (a StatefulSet's)
+// starts without it.
+func (m *Manager) SetPodCPU(p *api.Pod, milli int64) {
 	if milli < 0 {
-		delete(m.podCPU, k)
+		delete(m.podCPU, p.UID)
 		return
 	}
-	m.podCPU[k] = milli
+	m.podCPU[p.UID] = milli
 }
 
 // resolveLoads turns percentage steps that took effect into milli-CPU, with
@@ -111,8 +116,8 @@ func (m *Manager) SetPodCPU(namespace, name string, milli int64) {
 func (m *Manager) resolveLoads() {
 	for _, k := range sortedKeys(m.loads) {
 		l := m.loads[k]
-		for i := range l.Steps {
-			s := &l.Steps[i]
+		for ; l.next < len(l.Steps); l.next++ {
+			s := &l.Steps[l.next]
 			if s.At > m.now {
 				m.requeueAt(s.At)
 				break
@@ -203,7 +208,7 @@ func (m *Manager) resourceMetrics(resource string, pods []*api.Pod, load *worklo
 		if !metricsServerReports(p) {
 			continue
 		}
-		if v, ok := m.podCPU[key(p.Namespace, p.Name)]; ok {
+		if v, ok := m.podCPU[p.UID]; ok {
 			sample(p.Name, v)
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"podlab.dev/podlab/engine/api"
@@ -369,7 +370,7 @@ func (m *Manager) pendingIndexes(j *Job, active []*api.Pod, n int) []int {
 // woken when it will be.
 func (m *Manager) runJobPods(j *Job, pods []*api.Pod) {
 	for _, p := range pods {
-		if p.Status.Phase != api.PodRunning || p.DeletionTimestamp != nil {
+		if p.Status.Phase != api.PodRunning || p.DeletionTimestamp != nil || kubeletRunsExit(p) {
 			continue
 		}
 		runFor := DefaultRunFor
@@ -431,4 +432,17 @@ func (m *Manager) jobTTL(j *Job, kind string) {
 		return
 	}
 	_ = m.Delete(KindJob, j.Namespace, j.Name, PropagationForeground)
+}
+
+// kubeletRunsExit reports a pod whose exits the kubelet model runs
+// (engine/kubelet AnnotationExit, "lab.podlab.dev/exit[.NAME]": containers
+// exit with a code, restart per restartPolicy, the pod ends Succeeded or
+// Failed); the run-for model then stays out of its way.
+func kubeletRunsExit(p *api.Pod) bool {
+	for k := range p.Annotations {
+		if k == "lab.podlab.dev/exit" || strings.HasPrefix(k, "lab.podlab.dev/exit.") {
+			return true
+		}
+	}
+	return false
 }

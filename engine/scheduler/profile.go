@@ -133,9 +133,15 @@ func instantiate(cfg Config, args PluginArgs) (map[string]framework.Plugin, erro
 	if args.InterPodAffinity != nil {
 		ipa = interpodaffinity.NewWithArgs(*args.InterPodAffinity)
 	}
+	na := nodeaffinity.New()
+	if args.NodeAffinity != nil {
+		if na, err = nodeaffinity.NewWithArgs(*args.NodeAffinity); err != nil {
+			return nil, fmt.Errorf("initializing plugin %q: %w", nodeaffinity.Name, err)
+		}
+	}
 	out := map[string]framework.Plugin{}
 	for _, pl := range []framework.Plugin{
-		nodeunschedulable.New(), nodename.New(), tainttoleration.New(), nodeaffinity.New(),
+		nodeunschedulable.New(), nodename.New(), tainttoleration.New(), na,
 		nodeports.New(), fit, spread, ipa, balanced, imagelocality.New(),
 	} {
 		out[pl.Name()] = pl

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler/plugins/interpodaffinity"
+	"podlab.dev/podlab/engine/scheduler/plugins/nodeaffinity"
 	"podlab.dev/podlab/engine/scheduler/plugins/noderesources"
 )
 
@@ -65,6 +66,7 @@ type PluginArgs struct {
 	NodeResourcesBalancedAllocation *noderesources.BalancedAllocationArgs
 	PodTopologySpread               *SpreadArgs
 	InterPodAffinity                *interpodaffinity.Args
+	NodeAffinity                    *nodeaffinity.Args
 	DefaultPreemption               *PreemptionArgs
 }
 

@@ -11,14 +11,6 @@ import (
 	"podlab.dev/podlab/engine/scheduler/plugins/noderesources"
 )
 
-func names(refs []PluginRef) []string {
-	out := make([]string, len(refs))
-	for i, r := range refs {
-		out[i] = r.Name
-	}
-	return out
-}
-
 // TestMergePluginSet follows pkg/scheduler/apis/config/v1/
 // default_plugins_test.go TestMergePlugins: disabled defaults drop out,
 // "*" drops them all, a custom entry naming a default replaces it in

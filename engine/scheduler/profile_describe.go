@@ -83,6 +83,16 @@ func describeProfile(p *profile, ep *expandedProfile, args PluginArgs) []string 
 		}
 		out = append(out, "PodTopologySpread defaultConstraints (List): "+strings.Join(cs, "; "))
 	}
+	if a := args.NodeAffinity; a != nil && a.AddedAffinity != nil {
+		var parts []string
+		if ns := a.AddedAffinity.RequiredDuringSchedulingIgnoredDuringExecution; ns != nil {
+			parts = append(parts, fmt.Sprintf("%d required term(s)", len(ns.NodeSelectorTerms)))
+		}
+		if n := len(a.AddedAffinity.PreferredDuringSchedulingIgnoredDuringExecution); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d preferred term(s)", n))
+		}
+		out = append(out, "NodeAffinity addedAffinity: "+strings.Join(parts, ", "))
+	}
 	if a := args.DefaultPreemption; a != nil && (a.MinCandidateNodesPercentage != 10 || a.MinCandidateNodesAbsolute != 100) {
 		out = append(out, fmt.Sprintf("DefaultPreemption minCandidateNodesPercentage %d, minCandidateNodesAbsolute %d", a.MinCandidateNodesPercentage, a.MinCandidateNodesAbsolute))
 	}

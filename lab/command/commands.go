@@ -155,7 +155,7 @@ type SetSpread struct {
 	Index  int
 	Add    bool
 	Delete bool
-	Fields []KV // maxSkew, whenUnsatisfiable, minDomains, topologyKey, nodeAffinityPolicy, nodeTaintsPolicy, matchLabelKeys, labelSelector
+	Fields SpreadPatch
 }
 
 // SetPriority: set priority KIND/NAME CLASS.
@@ -365,7 +365,7 @@ func (c SetSpread) String() string {
 	case c.Index != 0:
 		parts = append(parts, "--constraint="+strconv.Itoa(c.Index))
 	}
-	parts = append(parts, kvs(c.Fields, "")...)
+	parts = append(parts, c.Fields.fields()...)
 	return join(parts...)
 }
 

@@ -7,7 +7,9 @@ import (
 	"time"
 )
 
-func i64(v int64) *int64 { return &v }
+func i64(v int64) *int64   { return &v }
+func i32(v int32) *int32   { return &v }
+func str(v string) *string { return &v }
 
 func TestParseVerbs(t *testing.T) {
 	cases := []struct {
@@ -45,11 +47,13 @@ func TestParseVerbs(t *testing.T) {
 		{"rollout restart deployment/web", Rollout{Action: "restart", Kind: "deployment", Name: "web"}},
 		{"rollout undo deployment/web --to-revision=2", Rollout{Action: "undo", Kind: "deployment", Name: "web", ToRevision: 2}},
 		{"set spread deployment/web maxSkew=2 whenUnsatisfiable=ScheduleAnyway minDomains=3",
-			SetSpread{Kind: "deployment", Name: "web", Fields: []KV{{Key: "maxSkew", Value: "2"}, {Key: "whenUnsatisfiable", Value: "ScheduleAnyway"}, {Key: "minDomains", Value: "3"}}}},
+			SetSpread{Kind: "deployment", Name: "web", Fields: SpreadPatch{MaxSkew: i32(2), WhenUnsatisfiable: str("ScheduleAnyway"), MinDomains: i32(3)}}},
 		{"set spread deployment/web --constraint 1 nodeTaintsPolicy=Honor",
-			SetSpread{Kind: "deployment", Name: "web", Index: 1, Fields: []KV{{Key: "nodeTaintsPolicy", Value: "Honor"}}}},
+			SetSpread{Kind: "deployment", Name: "web", Index: 1, Fields: SpreadPatch{NodeTaintsPolicy: str("Honor")}}},
 		{"set spread deployment/web --add topologyKey=kubernetes.io/hostname maxSkew=1",
-			SetSpread{Kind: "deployment", Name: "web", Add: true, Fields: []KV{{Key: "topologyKey", Value: "kubernetes.io/hostname"}, {Key: "maxSkew", Value: "1"}}}},
+			SetSpread{Kind: "deployment", Name: "web", Add: true, Fields: SpreadPatch{TopologyKey: str("kubernetes.io/hostname"), MaxSkew: i32(1)}}},
+		{"set spread deployment/web matchLabelKeys= labelSelector=b=2,a=1 maxSkew=1 maxSkew=4",
+			SetSpread{Kind: "deployment", Name: "web", Fields: SpreadPatch{MatchLabelKeys: []string{}, LabelSelector: map[string]string{"a": "1", "b": "2"}, MaxSkew: i32(4)}}},
 		{"set spread deployment/web --remove 0", SetSpread{Kind: "deployment", Name: "web", Delete: true}},
 		{"set priority deployment/web high", SetPriority{Kind: "deployment", Name: "web", Class: "high"}},
 		{"pressure node node-4 memory=90%", Pressure{Node: "node-4", Percent: 90}},
@@ -68,6 +72,10 @@ func TestParseVerbs(t *testing.T) {
 		{"seed -3", Seed{N: -3}},
 		{"fail node node-3 --unreachable", NodeHealth{Node: "node-3", Fail: true, Unreachable: true}},
 		{"recover node node-3", NodeHealth{Node: "node-3"}},
+		{"break pod web-0 readiness", ProbeFault{Pod: "web-0", Probe: "readiness"}},
+		{"break pod pod/db-1 liveness", ProbeFault{Pod: "db-1", Probe: "liveness"}},
+		{"heal pod web-0", ProbeFault{Pod: "web-0", Heal: true}},
+		{"scale rc/web --replicas=2", Scale{Kind: "replicationcontroller", Name: "web", Replicas: 2}},
 		{"undo", Undo{}},
 		{"  Redo  ", Redo{}},
 	}
@@ -97,6 +105,10 @@ func TestParseErrors(t *testing.T) {
 		{"", "empty command"},
 		{"frobnicate", `unknown command "frobnicate"; commands are: add node, add zone, advance,`},
 		{"add", "add what?"},
+		{"break", "break what?"},
+		{"break pod web", "which probe? give readiness or liveness"},
+		{"break pod web startup", `probe "startup": give readiness or liveness`},
+		{"heal pod deployment/web", `"deployment/web" is not a pod`},
 		{"add pod x", `unknown command "add"`},
 		{"add zone", "give exactly one zone name"},
 		{"add zone Zone_A", `invalid name "Zone_A"`},

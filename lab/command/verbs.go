@@ -394,20 +394,14 @@ var verbs = map[string]verbSpec{
 				return nil, fmt.Errorf("--add, --remove and --constraint exclude each other")
 			}
 			for _, w := range rest {
-				i := strings.IndexByte(w, '=')
-				if i <= 0 {
-					return nil, fmt.Errorf("%q: expected field=value", w)
-				}
-				kv := KV{Key: w[:i], Value: w[i+1:]}
-				if err := checkSpreadField(kv); err != nil {
+				if err := setSpreadField(w, &c.Fields); err != nil {
 					return nil, err
 				}
-				c.Fields = append(c.Fields, kv)
 			}
-			if len(c.Fields) == 0 && !c.Delete {
+			if c.Fields.IsEmpty() && !c.Delete {
 				return nil, fmt.Errorf("give at least one field=value")
 			}
-			if c.Add && !hasField(c.Fields, "topologyKey") {
+			if c.Add && c.Fields.TopologyKey == nil {
 				return nil, fmt.Errorf("a new constraint needs topologyKey=…")
 			}
 			return c, nil
@@ -541,73 +535,6 @@ var verbs = map[string]verbSpec{
 		help:  "redo the last undone command",
 		build: func(a *args) (Command, error) { return Redo{}, noMorePositional(a.pos) },
 	},
-}
-
-var spreadFields = map[string]func(string) error{
-	"maxSkew":            positiveInt("maxSkew"),
-	"minDomains":         positiveInt("minDomains"),
-	"topologyKey":        func(v string) error { return checkLabelKey(v) },
-	"whenUnsatisfiable":  oneOf("whenUnsatisfiable", "DoNotSchedule", "ScheduleAnyway"),
-	"nodeAffinityPolicy": oneOf("nodeAffinityPolicy", "Honor", "Ignore"),
-	"nodeTaintsPolicy":   oneOf("nodeTaintsPolicy", "Honor", "Ignore"),
-	"matchLabelKeys": func(v string) error {
-		if v == "" {
-			return nil
-		}
-		for _, k := range strings.Split(v, ",") {
-			if err := checkLabelKey(k); err != nil {
-				return err
-			}
-		}
-		return nil
-	},
-	"labelSelector": func(v string) error {
-		for _, p := range strings.Split(v, ",") {
-			kv, err := parseKV(p)
-			if err != nil || kv.Remove {
-				return fmt.Errorf("labelSelector takes k=v[,k=v…], not %q", v)
-			}
-		}
-		return nil
-	},
-}
-
-func positiveInt(name string) func(string) error {
-	return func(v string) error {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return fmt.Errorf("%s must be a whole number > 0, not %q", name, v)
-		}
-		return nil
-	}
-}
-
-func oneOf(name string, vals ...string) func(string) error {
-	return func(v string) error {
-		for _, x := range vals {
-			if v == x {
-				return nil
-			}
-		}
-		return fmt.Errorf("%s must be %s, not %q", name, strings.Join(vals, " or "), v)
-	}
-}
-
-func checkSpreadField(kv KV) error {
-	check, ok := spreadFields[kv.Key]
-	if !ok {
-		return fmt.Errorf("unknown spread field %q; fields are %s", kv.Key, strings.Join(sortedKeys(spreadFields), ", "))
-	}
-	return check(kv.Value)
-}
-
-func hasField(fields []KV, key string) bool {
-	for _, f := range fields {
-		if f.Key == key {
-			return true
-		}
-	}
-	return false
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -106,3 +106,22 @@ func TestHPAOnlyUnmodelledMetrics(t *testing.T) {
 		t.Fatalf("warnings %+v", objs.Warnings)
 	}
 }
+
+// lab.podlab.dev/cpu-usage is checked where it is written.
+func TestCPUUsageAnnotation(t *testing.T) {
+	in := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata:\n      labels: {app: web}\n      annotations: {lab.podlab.dev/cpu-usage: lots}\n    spec:\n      containers: [{name: c, image: i}]\n"
+	_, err := Load("t.yaml", []byte(in), Options{})
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatal("bad cpu-usage accepted")
+	}
+	want := `t.yaml:9:21: Deployment "web" is invalid: spec.template.metadata.annotations[lab.podlab.dev/cpu-usage]: Invalid value: "lots": not a non-negative quantity (give a quantity ("250m", "1.5") or a percentage of the cpu request ("80%"))`
+	if e.Error() != want {
+		t.Fatalf("got  %s\nwant %s", e.Error(), want)
+	}
+	for _, ok := range []string{"250m", "80%", "1.5"} {
+		if _, err := Load("t.yaml", []byte(strings.Replace(in, "lots", `"`+ok+`"`, 1)), Options{}); err != nil {
+			t.Errorf("%s refused: %v", ok, err)
+		}
+	}
+}

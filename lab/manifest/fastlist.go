@@ -108,7 +108,6 @@ func (d *decoder) fastList(data []byte, objs *Objects, threshold int) bool {
 		wg.Wait()
 		for j := range batch {
 			c := &batch[j]
-			d.managedFields += starts[b+j].managed
 			if c.err != nil {
 				d.syntaxError(offsetYAMLError(c.err, c.line-1))
 				return true
@@ -126,11 +125,21 @@ func (d *decoder) fastList(data []byte, objs *Objects, threshold int) bool {
 				}
 				item = item.Content[0]
 			}
+			// as the general path, count managedFields of objects whose
+			// metadata is decoded (modelled kinds)
+			if h := readHeader(item); item.Kind == yaml.MappingNode {
+				if k, ok := kinds[h.kind]; ok && h.apiVersion == k.apiVersion && len(objs.Order) < d.opts.maxObjects() {
+					d.managedFields += starts[b+j].managed
+				}
+			}
 			d.object(item, objs, 1)
 			if d.full {
 				break
 			}
 			batch[j] = listChunk{}
+		}
+		if d.opts.Progress != nil {
+			d.opts.Progress(min(b+fastListBatch, len(starts)), len(starts))
 		}
 	}
 	return true
@@ -206,15 +215,14 @@ func listItemStarts(data []byte) (starts []itemStart, kind string, ok bool) {
 // entries replaced by empty lines (line numbers kept), and how many
 // entries there were. The key stays, with a null value.
 func blankManagedFields(item []byte) ([]byte, int) {
-	i := bytes.Index(item, []byte("managedFields:\n"))
-	if i < 0 {
+	// kubectl's layout: "    managedFields:" under "  metadata:"
+	const key = "\n    managedFields:\n"
+	k := bytes.Index(item, []byte(key))
+	if k < 0 || !underMetadata(item[:k+1]) {
 		return item, 0
 	}
-	lineStart := bytes.LastIndexByte(item[:i], '\n') + 1
-	indent := i - lineStart
-	if len(bytes.TrimLeft(item[lineStart:i], " ")) != 0 {
-		return item, 0 // "managedFields:" inside a value: leave it
-	}
+	i := k + len("\n    ")
+	indent := 4
 	out := make([]byte, 0, len(item))
 	out = append(out, item[:i+len("managedFields:\n")]...)
 	rest := item[i+len("managedFields:\n"):]
@@ -246,6 +254,24 @@ func blankManagedFields(item []byte) ([]byte, int) {
 	}
 	out = append(out, rest...)
 	return out, entries
+}
+
+// underMetadata reports whether the last line of head indented less than
+// four spaces is "  metadata:" (so a line after head at four spaces is a
+// metadata field).
+func underMetadata(head []byte) bool {
+	for len(head) > 0 {
+		head = head[:len(head)-1] // the newline ending the previous line
+		j := bytes.LastIndexByte(head, '\n') + 1
+		l := head[j:]
+		head = head[:j]
+		ind := len(l) - len(bytes.TrimLeft(l, " "))
+		if len(l) == ind || ind >= 4 {
+			continue
+		}
+		return string(l) == "  metadata:"
+	}
+	return false
 }
 
 // shiftLines moves every node of a chunk's parse tree down by off lines,

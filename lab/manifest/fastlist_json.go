@@ -88,7 +88,8 @@ func jsonItemStarts(data []byte) (starts []itemStart, cols []int, ok bool) {
 // content becomes spaces, newlines kept, so positions do not move) and
 // counts its entries.
 func blankJSONManagedFields(item []byte) ([]byte, int) {
-	key := []byte(`"managedFields": [`)
+	// kubectl's layout: an item's keys at 12 spaces, metadata's at 16
+	key := []byte("\n                \"managedFields\": [")
 	i := bytes.Index(item, key)
 	if i < 0 {
 		return item, 0

@@ -206,7 +206,7 @@ func TestFastJSONListMatchesGeneralPath(t *testing.T) {
 }
 
 func TestBlankJSONManagedFields(t *testing.T) {
-	in := "{\n    \"managedFields\": [\n        {\"a\": \"]}\\\"\"},\n        {\"b\": [1]}\n    ],\n    \"name\": \"p\"\n}"
+	in := "{\n                \"managedFields\": [\n        {\"a\": \"]}\\\"\"},\n        {\"b\": [1]}\n    ],\n    \"name\": \"p\"\n}"
 	out, n := blankJSONManagedFields([]byte(in))
 	var v map[string]any
 	if err := json.Unmarshal(out, &v); err != nil || n != 2 || len(v["managedFields"].([]any)) != 0 || v["name"] != "p" || strings.Count(string(out), "\n") != strings.Count(in, "\n") {
@@ -257,5 +257,45 @@ func TestJSONNodeMatchesYAMLParser(t *testing.T) {
 	}
 	if _, _, err := jsonNode([]byte(`{"a": [1, }`), 1, 1); err == nil {
 		t.Fatal("malformed JSON accepted")
+	}
+}
+
+// The item-by-item path never crashes and positions every diagnostic; on
+// input both paths accept they agree.
+func FuzzFastList(f *testing.F) {
+	f.Add([]byte(kubectlList(1, 2, true)))
+	f.Add(kubectlJSON(f, 1, 2, true))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fast, errFast := Load("f.yaml", data, Options{MaxBytes: 1 << 20, fastListMin: 1})
+		if errFast != nil {
+			e, ok := errFast.(*Error)
+			if !ok || len(e.Diagnostics) == 0 {
+				t.Fatalf("error without diagnostics: %v", errFast)
+			}
+			for _, d := range e.Diagnostics {
+				checkDiagnostic(t, d)
+				if strings.Contains(d.Message, "internal error") {
+					t.Fatalf("loader panicked: %s", d)
+				}
+			}
+			return
+		}
+		slow, errSlow := Load("f.yaml", data, Options{MaxBytes: 1 << 20})
+		if errSlow == nil && digest(t, slow, nil) != digest(t, fast, nil) {
+			t.Fatalf("paths differ on accepted input:\n%s\n---\n%s", digest(t, slow, nil), digest(t, fast, nil))
+		}
+	})
+}
+
+// Progress is told about every batch, ending at the item count.
+func TestFastListProgress(t *testing.T) {
+	var calls [][2]int
+	data := []byte(kubectlList(3, fastListBatch+10, false))
+	if _, err := Load("dump.yaml", data, Options{fastListMin: 1, Progress: func(done, total int) { calls = append(calls, [2]int{done, total}) }}); err != nil {
+		t.Fatal(err)
+	}
+	total := fastListBatch + 13
+	if len(calls) != 2 || calls[0] != [2]int{fastListBatch, total} || calls[1] != [2]int{total, total} {
+		t.Fatalf("progress calls %v, want [%d %d] then [%d %d]", calls, fastListBatch, total, total, total)
 	}
 }

@@ -18,7 +18,7 @@ import (
 func jsonNode(data []byte, line, col int) (n *yaml.Node, managed int, err error) {
 	p := &jsonParser{data: data, line: line, col: col}
 	p.skipSpace()
-	n = p.value(0)
+	n = p.value(0, "")
 	if p.err == nil {
 		p.skipSpace()
 		if p.i != len(p.data) {
@@ -81,7 +81,8 @@ func (p *jsonParser) peek() byte {
 	return p.data[p.i]
 }
 
-func (p *jsonParser) value(depth int) *yaml.Node {
+// value parses a value at depth (the item is 0) under parentKey.
+func (p *jsonParser) value(depth int, parentKey string) *yaml.Node {
 	if p.err != nil {
 		return nil
 	}
@@ -114,10 +115,10 @@ func (p *jsonParser) value(depth int) *yaml.Node {
 			p.advance(1)
 			p.skipSpace()
 			var v *yaml.Node
-			if k != nil && k.Value == "managedFields" && p.peek() == '[' {
+			if depth == 1 && parentKey == "metadata" && k != nil && k.Value == "managedFields" && p.peek() == '[' {
 				v = p.skipArray()
 			} else {
-				v = p.value(depth + 1)
+				v = p.value(depth+1, k.Value)
 			}
 			n.Content = append(n.Content, k, v)
 			p.skipSpace()
@@ -142,7 +143,7 @@ func (p *jsonParser) value(depth int) *yaml.Node {
 		}
 		for p.err == nil {
 			p.skipSpace()
-			n.Content = append(n.Content, p.value(depth+1))
+			n.Content = append(n.Content, p.value(depth+1, ""))
 			p.skipSpace()
 			switch p.peek() {
 			case ',':

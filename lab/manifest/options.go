@@ -34,6 +34,9 @@ type Options struct {
 	// KeepFieldPositions keeps the position of every decoded field
 	// (Objects.FieldPos); off by default to save memory on big imports.
 	KeepFieldPositions bool
+	// Progress, when set, is told how many items of a big kubectl List
+	// are decoded so far (after each batch; total is known from the start).
+	Progress func(done, total int)
 	// fastListMin overrides fastListMin (tests).
 	fastListMin int
 }

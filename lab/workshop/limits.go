@@ -24,7 +24,8 @@ type Limits struct {
 	// seconds of the server's CPU.
 	Commands int
 	// CommandsPerSecond caps input events (keys, clicks, pastes) per
-	// second, with a burst of twice as many; the server drops the rest.
+	// second, with a burst of four times as many; the server drops the
+	// rest.
 	CommandsPerSecond int
 }
 

@@ -126,3 +126,6 @@ func (t *Tracker) Reset(s *lab.Session, now time.Time) {
 	*t = Tracker{p: Progress{Name: t.p.Name, Online: t.p.Online, Joined: t.p.Joined, StepSince: now, LastInput: now, LastProgress: now}, done: map[int]bool{}}
 	t.Observe(s, now, 0)
 }
+
+// Rename sets the participant's name (the room made it unique).
+func (t *Tracker) Rename(name string) { t.p.Name = name }

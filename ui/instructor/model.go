@@ -309,7 +309,7 @@ func (m *Model) tableView() string {
 		}
 	}
 	var lines []string
-	lines = append(lines, bold.Render("podlab workshop · "+title)+"  "+faint.Render("participants type: ")+bold.Render(m.room.Connect()))
+	lines = append(lines, faint.Render("participants type: ")+bold.Render(m.room.Connect())+faint.Render("  · podlab workshop · ")+title)
 	lines = append(lines, fmt.Sprintf("%d connected, %d seats · sorted by %s (s)", online, len(m.rows), m.sortKey))
 	lines = append(lines, "")
 	nameW := 12
@@ -407,7 +407,12 @@ func (m *Model) tableView() string {
 	} else {
 		keys += " · q end"
 	}
-	lines = append(lines, faint.Render(ansi.Truncate(keys, m.w, "…")))
+	lines = append(lines, faint.Render(keys))
+	for i, l := range lines {
+		if ansi.StringWidth(l) > m.w {
+			lines[i] = ansi.Truncate(l, m.w, "…")
+		}
+	}
 	return strings.Join(lines, "\n")
 }
 

@@ -79,6 +79,11 @@ func TestTableUpdatesLiveAndSorts(t *testing.T) {
 	}}
 	m := newModel(room, false)
 	v := view(m)
+	for _, l := range strings.Split(v, "\n") {
+		if ansi.StringWidth(l) > 120 {
+			t.Errorf("line wider than the terminal: %q", l)
+		}
+	}
 	for _, want := range []string{"podlab workshop · Spread basics", "ssh -p 2222 workshop.example", "2 connected", "ada", "2/4 step title", "1/2", "3m00s", "scale deployment/web --replicas=6", "stuck", "10:00:00 ada joined"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("table lacks %q:\n%s", want, v)

@@ -14,6 +14,10 @@ var statusNoMatch = &framework.Status{
 	Code: framework.UnschedulableAndUnresolvable, Reasons: []string{ErrReasonPod}, Plugin: Name,
 }
 
+var statusEnforced = &framework.Status{
+	Code: framework.UnschedulableAndUnresolvable, Reasons: []string{ErrReasonEnforced}, Plugin: Name,
+}
+
 // FilterBatch implements framework.BatchFilterPlugin with Filter's
 // verdicts, reading the bound per-domain tables by position when nodes is
 // the snapshot's node list.
@@ -27,6 +31,10 @@ func (p *Plugin) FilterBatch(state *framework.CycleState, pod *framework.PodInfo
 	}
 	j := 0
 	for _, k := range cand {
+		if p.addedRequired != nil && !p.addedRequired.matchesAt(k, nodes[k]) {
+			reject(k, statusEnforced)
+			continue
+		}
 		if !required.matchesAt(k, nodes[k]) {
 			reject(k, statusNoMatch)
 			continue
@@ -52,6 +60,9 @@ func (p *Plugin) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo,
 	}
 	for i, ni := range nodes {
 		scores[i].Score = s.preferred.scoreAt(int32(scores[i].Index), ni)
+		if p.addedPreferred != nil {
+			scores[i].Score += p.addedPreferred.scoreAt(int32(scores[i].Index), ni)
+		}
 	}
 	return nil
 }

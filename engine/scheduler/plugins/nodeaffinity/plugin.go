@@ -1,8 +1,8 @@
 // Package nodeaffinity is kube-scheduler's NodeAffinity plugin
 // (pkg/scheduler/framework/plugins/nodeaffinity): Filter enforces
 // spec.nodeSelector and required node affinity, Score sums the weights of
-// the preferred terms a node matches. The scheduler-wide addedAffinity
-// argument is not modelled.
+// the preferred terms a node matches; the profile's addedAffinity argument
+// adds to both (added.go).
 package nodeaffinity
 
 import (
@@ -32,6 +32,12 @@ const (
 type Plugin struct {
 	preFilter cyclecache.Cache[*preFilterState]
 	preScore  cyclecache.Cache[*preScoreState]
+	// addedRequired / addedPreferred are args.addedAffinity compiled (nil:
+	// none); addedRequired's bind and addedPreferred's are refreshed by
+	// PreFilter and PreScore, which run single-threaded.
+	args           Args
+	addedRequired  *requiredAffinity
+	addedPreferred *preferredTerms
 }
 
 var (
@@ -65,9 +71,12 @@ func (s *preScoreState) Clone() framework.StateData { return s }
 // intersect to nothing.
 func (p *Plugin) PreFilter(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot) (*framework.PreFilterResult, *framework.Status) {
 	ns := requiredSelector(pod.Pod)
-	if ns == nil && pod.Pod.Spec.NodeSelector == nil {
+	if ns == nil && pod.Pod.Spec.NodeSelector == nil && p.addedRequired == nil {
 		p.preFilter.Store(state, nil)
 		return nil, framework.NewStatus(framework.Skip)
+	}
+	if p.addedRequired != nil {
+		p.addedRequired.bind(snap)
 	}
 	required := compileRequired(pod.Pod)
 	required.bind(snap)
@@ -93,6 +102,9 @@ func (*Plugin) PreFilterExtensions() framework.PreFilterExtensions { return nil 
 // Filter implements framework.FilterPlugin: unresolvable when the node
 // fails the nodeSelector or every required term.
 func (p *Plugin) Filter(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	if p.addedRequired != nil && !p.addedRequired.matches(node) {
+		return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonEnforced)
+	}
 	s, _ := cyclecache.Get(&p.preFilter, state, preFilterStateKey)
 	var required *requiredAffinity
 	if s != nil {
@@ -111,16 +123,23 @@ func (p *Plugin) Filter(state *framework.CycleState, pod *framework.PodInfo, nod
 // preferred node affinity; an unparsable preferred term is an error.
 func (p *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot, _ []*framework.NodeInfo) *framework.Status {
 	a := pod.Pod.Spec.Affinity
-	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution == nil {
+	if (a == nil || a.NodeAffinity == nil || a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution == nil) && p.addedPreferred == nil {
 		p.preScore.Store(state, nil)
 		return framework.NewStatus(framework.Skip)
 	}
-	preferred, err := compilePreferred(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
-	if err != nil {
-		p.preScore.Store(state, nil)
-		return framework.AsStatus(err)
+	preferred := &preferredTerms{}
+	if a != nil && a.NodeAffinity != nil && a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution != nil {
+		var err error
+		preferred, err = compilePreferred(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
+		if err != nil {
+			p.preScore.Store(state, nil)
+			return framework.AsStatus(err)
+		}
 	}
 	preferred.bind(snap)
+	if p.addedPreferred != nil {
+		p.addedPreferred.bind(snap)
+	}
 	s := &preScoreState{preferred: preferred}
 	state.Write(preScoreStateKey, s)
 	p.preScore.Store(state, s)
@@ -130,19 +149,23 @@ func (p *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, s
 // Score implements framework.ScorePlugin: the sum of the weights of the
 // preferred terms the node matches.
 func (p *Plugin) Score(state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
+	var count int64
+	if p.addedPreferred != nil {
+		count += p.addedPreferred.score(node)
+	}
 	s, _ := cyclecache.Get(&p.preScore, state, preScoreStateKey)
 	if s == nil {
 		a := pod.Pod.Spec.Affinity
 		if a == nil || a.NodeAffinity == nil || a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution == nil {
-			return 0, nil
+			return count, nil
 		}
 		preferred, err := compilePreferred(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
 		if err != nil {
 			return 0, framework.AsStatus(err)
 		}
-		return preferred.score(node), nil
+		return count + preferred.score(node), nil
 	}
-	return s.preferred.score(node), nil
+	return count + s.preferred.score(node), nil
 }
 
 // ScoreExtensions implements framework.ScorePlugin.

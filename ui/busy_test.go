@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Undo runs off the UI goroutine: until it returns the screen is the last
+// frame with a progress line, keys and ticks leave the session alone, and
+// its end reports in the status line.
+func TestUndoRunsOffTheUIGoroutine(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	typeCommand(m, "advance 10s")
+	typeCommand(m, "cordon node1")
+	before := m.View().Content
+	_, cmd := m.Update(keyMsg("u"))
+	if cmd == nil || m.busy == nil {
+		t.Fatal("u starts the undo as a command, off the UI goroutine")
+	}
+	if got := m.View().Content; got != before {
+		t.Fatalf("while the undo runs the frame is the last one drawn:\n%s", got)
+	}
+	m.busy.since = time.Now().Add(-time.Second) // a slow undo
+	if got := m.View().Content; !strings.Contains(got, "undo… 1.0s") {
+		t.Fatalf("a slow undo shows its progress in the status line:\n%s", got)
+	}
+	now, history := m.sess.Now(), len(m.sess.History())
+	m.Update(keyMsg("c"))
+	m.Update(tickMsg{id: m.tickID})
+	if m.sess.Now() != now || len(m.sess.History()) != history {
+		t.Fatal("keys and ticks wait while the undo runs")
+	}
+	m.Update(cmd())
+	if m.busy != nil || !strings.Contains(screen(m), "undid: cordon node1") || strings.Contains(screen(m), "node1 ⊘") {
+		t.Fatalf("the undo's end shows in the status line and the frame:\n%s", screen(m))
+	}
+	if _, cmd := m.Update(pressKey(t, "ctrl+c")); cmd == nil {
+		t.Fatal("after the undo keys work again")
+	}
+}
+
+// The lab's progress reports show as a bar with the steps done.
+func TestProgressShowsSteps(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	typeCommand(m, "cordon node1")
+	_ = m.View()
+	_, cmd := m.Update(keyMsg("u"))
+	m.busy.since = time.Now().Add(-time.Second)
+	m.Update(progressMsg{what: "undo", done: 3, total: 12})
+	if got := m.View().Content; !strings.Contains(got, " 3/12") || !strings.Contains(got, "▰") {
+		t.Fatalf("the progress line shows 3/12 with a bar:\n%s", got)
+	}
+	m.Update(cmd())
+	if m.busy != nil {
+		t.Fatal("the undo ended")
+	}
+}
