@@ -131,8 +131,8 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 			ns.Reason = "RecentlyUnremovable: " + a.unremovable[n.Name].reason + " (rechecked after --unremovable-node-recheck-timeout 5m)"
 		case n.Annotations[ScaleDownDisabledAnnotation] == "true":
 			ns.Reason = "ScaleDownDisabledAnnotation: the node is annotated " + ScaleDownDisabledAnnotation + "=true"
-		case !nodeReady(n):
-			ns.Reason = "NotReady: the lab does not scale down unready nodes"
+		case !nodeReady(n) && a.opts.ScaleDownUnreadyDisabled:
+			ns.Reason = "ScaleDownUnreadyDisabled: the node is not ready and --scale-down-unready-enabled is false"
 		case !known:
 			ns.Reason = "UnexpectedError: the node is not in the snapshot"
 		case ns.Utilization >= a.opts.ScaleDownUtilizationThreshold:
@@ -218,7 +218,7 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 	emptyDeleted := 0
 	for i := range sd.Nodes {
 		ns := &sd.Nodes[i]
-		if !ns.Unneeded || now.Sub(ns.UnneededSince) < a.opts.ScaleDownUnneededTime {
+		if !ns.Unneeded || now.Sub(ns.UnneededSince) < a.unneededTime(ns.Node, e) {
 			continue
 		}
 		g := a.group(ns.Group)
@@ -244,6 +244,16 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 		delete(a.unneededSince, ns.Node)
 	}
 	return nil
+}
+
+// unneededTime is how long a node must be unneeded before it goes:
+// --scale-down-unready-time for an unready node (planner
+// UnneededNodes.RemovableAt), --scale-down-unneeded-time otherwise.
+func (a *Autoscaler) unneededTime(node string, e *engine.Engine) time.Duration {
+	if n := e.Node(node); n != nil && !nodeReady(n) {
+		return a.opts.ScaleDownUnreadyTime
+	}
+	return a.opts.ScaleDownUnneededTime
 }
 
 // utilizationOf is the node's utilisation: from the simulation when one
