@@ -164,6 +164,7 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 			ns.Reason = fmt.Sprintf("not evaluated this loop: %d unneeded nodes were found first (--scale-down-non-empty-candidates-count)", scaleDownNonEmptyCandidatesCount)
 			if since, ok := a.unneededSince[ns.Node]; ok {
 				ns.Unneeded, ns.UnneededSince, ns.Reason = true, since, ""
+				ns.UnneededFor = a.unneededTime(ns.Node, e)
 				unneeded[ns.Node] = true
 			}
 			continue
@@ -186,6 +187,7 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 			a.unneededSince[ns.Node] = now
 		}
 		ns.UnneededSince = since
+		ns.UnneededFor = a.unneededTime(ns.Node, e)
 	}
 	for name := range a.unneededSince {
 		if !unneeded[name] {
