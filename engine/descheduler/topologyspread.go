@@ -335,12 +335,22 @@ func balanceDomains(c *pluginCtx, sc *spreadConstraint, domains map[string]*doma
 		}
 		src := sorted[j].pods
 		fits := make(map[*api.Pod]bool, len(src))
-		for _, p := range src {
-			fits[p] = c.v.fitsAnyOtherNode(p, below)
-		}
 		// prefer pods that fit below-average domains at the back (the
-		// end is evicted first); stable, so the sort above holds otherwise
-		sort.SliceStable(src, func(a, b int) bool { return !fits[src[a]] && fits[src[b]] })
+		// end is evicted first); stable, so the sort above holds
+		// otherwise: a stable partition, non-fitting first
+		var fitting []*api.Pod
+		k := 0
+		for _, p := range src {
+			f := c.v.fitsAnyOtherNode(p, below)
+			fits[p] = f
+			if f {
+				fitting = append(fitting, p)
+			} else {
+				src[k] = p
+				k++
+			}
+		}
+		copy(src[k:], fitting)
 		toEvict := src[len(src)-move:]
 		reason := fmt.Sprintf("%s in namespace %s: pods per domain %s; %s has %d, %s has %d: skew %d > maxSkew %d, so move %d toward the ideal average %.3g",
 			sc.describe(), sc.owner.Namespace, counts, sorted[j].value, len(src), sorted[i].value, len(sorted[i].pods), int(skew), sc.maxSkew, move, idealAvg)
@@ -393,23 +403,30 @@ func nodesBelowIdealAvg(nodes []*api.Node, sorted []*domain, key string, idealAv
 // deterministic.
 func sortDomains(domains map[string]*domain, evictable func(*api.Pod) bool) []*domain {
 	out := make([]*domain, 0, len(domains))
+	// each pod's sort attributes are computed once (not per comparison)
+	type ranked struct {
+		p       *api.Pod
+		ev, sel bool
+	}
+	var rs []ranked
 	for _, d := range domains {
-		ev := make(map[*api.Pod]bool, len(d.pods))
+		rs = rs[:0]
 		for _, p := range d.pods {
-			ev[p] = evictable(p)
+			rs = append(rs, ranked{p, evictable(p), hasSelectorOrAffinity(p)})
 		}
-		pods := d.pods
-		sort.SliceStable(pods, func(a, b int) bool {
-			pa, pb := pods[a], pods[b]
-			if ev[pa] != ev[pb] {
-				return !ev[pa]
+		sort.SliceStable(rs, func(a, b int) bool {
+			ra, rb := &rs[a], &rs[b]
+			if ra.ev != rb.ev {
+				return !ra.ev
 			}
-			sa, sb := hasSelectorOrAffinity(pa), hasSelectorOrAffinity(pb)
-			if sa != sb {
-				return sa
+			if ra.sel != rb.sel {
+				return ra.sel
 			}
-			return priorityLess(pa, pb)
+			return priorityLess(ra.p, rb.p)
 		})
+		for i := range rs {
+			d.pods[i] = rs[i].p
+		}
 		out = append(out, d)
 	}
 	sort.Slice(out, func(a, b int) bool {

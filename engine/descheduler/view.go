@@ -1,7 +1,9 @@
 package descheduler
 
 import (
+	"slices"
 	"sort"
+	"strings"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -158,17 +160,17 @@ func newView(s *State, nodeSelector *api.Selector) *view {
 	}
 	sort.Slice(v.nodes, func(i, j int) bool { return v.nodes[i].Name < v.nodes[j].Name })
 	pods := s.Pods
-	less := func(i, j int) bool {
-		if pods[i].Namespace != pods[j].Namespace {
-			return pods[i].Namespace < pods[j].Namespace
+	byKey := func(a, b *api.Pod) int {
+		if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
+			return c
 		}
-		return pods[i].Name < pods[j].Name
+		return strings.Compare(a.Name, b.Name)
 	}
 	// the engine's pod list is already in key order: copy and sort only
-	// when it is not
-	if !sort.SliceIsSorted(pods, less) {
-		pods = append([]*api.Pod(nil), s.Pods...)
-		sort.Slice(pods, less)
+	// when it is not (keys are unique, so any sort gives the same order)
+	if !slices.IsSortedFunc(pods, byKey) {
+		pods = slices.Clone(s.Pods)
+		slices.SortFunc(pods, byKey)
 	}
 	// cpu and memory of single-container pods are summed in plain
 	// integers per node and added to requested at the end (a map update
