@@ -67,3 +67,20 @@ func TestControllersViewDeschedules(t *testing.T) {
 		t.Fatalf("after the pass the skew is fixed, yet:\n%s", s)
 	}
 }
+
+func TestWorkloadPanelShowsTheHPA(t *testing.T) {
+	m := newTestModel(t, "hpa-topology-spread", 160, 48)
+	if _, err := m.sess.Apply("advance 2m"); err != nil {
+		t.Fatal(err)
+	}
+	m.changed()
+	m.refresh()
+	if s := screen(m); !strings.Contains(s, "autoscaled by hpa/web 3–12 · cpu: 30%/50% · 3 replicas") {
+		t.Fatalf("the workload panel lacks the HPA line:\n%s", s)
+	}
+	// a workload without an HPA has no such line
+	m = newTestModel(t, "descheduler-rebalance", 160, 48)
+	if s := screen(m); strings.Contains(s, "autoscaled by") {
+		t.Fatalf("an HPA line without an HPA:\n%s", s)
+	}
+}
