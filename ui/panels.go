@@ -45,10 +45,16 @@ func (v *clusterView) workloadLines(w, from, to int) []string {
 	return lines
 }
 
-// spreadLines shows each constraint of the selected workload: counts per
+// spreadLines is the selected workload's panel: its HPA (hpaLines), then
+// its spread (constraintLines).
+func (v *clusterView) spreadLines(w int, tall bool) []string {
+	return append(v.hpaLines(), v.constraintLines(w, tall)...)
+}
+
+// constraintLines shows each constraint of the selected workload: counts per
 // domain as bars, the minimum, the skew against maxSkew; tall puts each
 // domain on its own line with a bar as long as the width allows.
-func (v *clusterView) spreadLines(w int, tall bool) []string {
+func (v *clusterView) constraintLines(w int, tall bool) []string {
 	m := v.m
 	wl, ok := m.selectedWorkload()
 	if !ok {
