@@ -276,26 +276,82 @@ func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 }
 
 // failedPods is RemoveFailedPods (failedpods.go): pods in phase Failed,
-// optionally only with listed reasons, older than
-// minPodLifetimeSeconds, not owned by an excluded kind.
+// not owned by an excluded kind, older (by creation time) than
+// minPodLifetimeSeconds, matching one of the reasons (the containers'
+// waiting/terminated reasons, init containers' with
+// includingInitContainers, and the pod's status.reason) and one of the
+// exit codes (validateCanEvict).
 func failedPods(c *pluginCtx, args *FailedPodsArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
 	return c.evictEach(func(n string) []*api.Pod { return c.v.allOn[n] }, func(p *api.Pod, _ *api.Node) string {
 		if p.Status.Phase != api.PodFailed || !filter(p) || excludedOwnerKind(p.OwnerReferences, args.ExcludeOwnerKinds) {
 			return ""
 		}
-		if len(args.Reasons) > 0 && !contains(args.Reasons, p.Status.Reason) {
+		if m := args.MinPodLifetimeSeconds; m != nil && c.v.now.Sub(p.CreationTimestamp) < time.Duration(*m)*time.Second {
 			return ""
 		}
-		if m := args.MinPodLifetimeSeconds; m != nil {
-			if p.Status.StartTime == nil || c.v.now.Sub(*p.Status.StartTime) < time.Duration(*m)*time.Second {
-				return ""
-			}
+		statuses := p.Status.ContainerStatuses
+		if args.IncludingInitContainers {
+			statuses = append(append([]api.ContainerStatus(nil), statuses...), p.Status.InitContainerStatuses...)
 		}
 		why := "pod is in phase Failed"
-		if p.Status.Reason != "" {
-			why += " (reason " + p.Status.Reason + ")"
+		if len(args.Reasons) > 0 {
+			reasons := failedReasons(statuses)
+			if p.Status.Reason != "" {
+				reasons = append(reasons, p.Status.Reason)
+			}
+			r := firstShared(args.Reasons, reasons)
+			if r == "" {
+				return ""
+			}
+			why += " (reason " + r + ")"
+		}
+		if len(args.ExitCodes) > 0 {
+			code, ok := failedExitCode(statuses, args.ExitCodes)
+			if !ok {
+				return ""
+			}
+			why += fmt.Sprintf(" (exit code %d)", code)
 		}
 		return why
 	})
+}
+
+// failedReasons is getFailedContainerStatusReasons: every waiting and
+// terminated reason.
+func failedReasons(statuses []api.ContainerStatus) []string {
+	var out []string
+	for _, s := range statuses {
+		if w := s.State.Waiting; w != nil && w.Reason != "" {
+			out = append(out, w.Reason)
+		}
+		if t := s.State.Terminated; t != nil && t.Reason != "" {
+			out = append(out, t.Reason)
+		}
+	}
+	return out
+}
+
+func firstShared(want, have []string) string {
+	for _, h := range have {
+		if contains(want, h) {
+			return h
+		}
+	}
+	return ""
+}
+
+// failedExitCode is getFailedContainerStatusExitCodes matched against
+// exitCodes: the first terminated container's code that is listed.
+func failedExitCode(statuses []api.ContainerStatus, codes []int32) (int32, bool) {
+	for _, s := range statuses {
+		if t := s.State.Terminated; t != nil {
+			for _, c := range codes {
+				if c == t.ExitCode {
+					return c, true
+				}
+			}
+		}
+	}
+	return 0, false
 }
