@@ -222,22 +222,65 @@ func (c *pluginCtx) antiAffinityViolation(p *api.Pod, n *api.Node, gone map[*api
 
 // tooManyRestarts is RemovePodsHavingTooManyRestarts
 // (toomanyrestarts.go): restarts summed over containers (and init
-// containers with includingInitContainers) at or above the threshold.
+// containers with includingInitContainers) at or above the threshold;
+// with states, the pod's phase or a container's waiting reason (init
+// containers' too with includingInitContainers) must be listed. Each
+// node's pods are evicted most restarts first.
 func tooManyRestarts(c *pluginCtx, args *TooManyRestartsArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
-	return c.evictEach(func(n string) []*api.Pod { return c.v.on[n] }, func(p *api.Pod, _ *api.Node) string {
-		if !filter(p) || (len(args.States) > 0 && !contains(args.States, p.Status.Phase)) {
-			return ""
-		}
-		var restarts int32
+	restarts := func(p *api.Pod) int32 {
+		var n int32
 		for _, s := range p.Status.ContainerStatuses {
-			restarts += s.RestartCount
+			n += s.RestartCount
 		}
-		if restarts < args.PodRestartThreshold {
-			return ""
+		if args.IncludingInitContainers {
+			for _, s := range p.Status.InitContainerStatuses {
+				n += s.RestartCount
+			}
 		}
-		return fmt.Sprintf("containers restarted %d times, at or above podRestartThreshold %d", restarts, args.PodRestartThreshold)
+		return n
+	}
+	inStates := func(p *api.Pod) bool {
+		if len(args.States) == 0 || contains(args.States, p.Status.Phase) || waitingIn(p.Status.ContainerStatuses, args.States) {
+			return true
+		}
+		return args.IncludingInitContainers && waitingIn(p.Status.InitContainerStatuses, args.States)
+	}
+	pods := func(node string) []*api.Pod {
+		var out []*api.Pod
+		for _, p := range c.v.allOn[node] {
+			if filter(p) && restarts(p) >= args.PodRestartThreshold && inStates(p) {
+				out = append(out, p)
+			}
+		}
+		// Upstream sorts with sort.Slice (unstable); podlab keeps name
+		// order among equal counts.
+		sort.SliceStable(out, func(i, j int) bool { return restarts(out[i]) > restarts(out[j]) })
+		return out
+	}
+	return c.evictEach(pods, func(p *api.Pod, _ *api.Node) string {
+		return fmt.Sprintf("containers restarted %d times, at or above podRestartThreshold %d", restarts(p), args.PodRestartThreshold)
 	})
+}
+
+// waitingIn is podutil.HasMatchingContainerWaitingState.
+func waitingIn(statuses []api.ContainerStatus, states []string) bool {
+	for _, s := range statuses {
+		if w := s.State.Waiting; w != nil && contains(states, w.Reason) {
+			return true
+		}
+	}
+	return false
+}
+
+// terminatedIn is podutil.HasMatchingContainerTerminatedState.
+func terminatedIn(statuses []api.ContainerStatus, states []string) bool {
+	for _, s := range statuses {
+		if t := s.State.Terminated; t != nil && contains(states, t.Reason) {
+			return true
+		}
+	}
+	return false
 }
 
 // podLifeTime is PodLifeTime (pod_lifetime.go): pods older than
