@@ -3,7 +3,6 @@ package descheduler
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"podlab.dev/podlab/engine/api"
@@ -55,14 +54,10 @@ func (c *pluginCtx) evictEach(pods func(node string) []*api.Pod, pick func(p *ap
 // taints ("key" or "key=value").
 func nodeTaints(c *pluginCtx, args *NodeTaintsArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	// node_taint.go's includeTaint/excludeTaint: an entry names the
+	// key, or key=value for a taint with a value.
 	match := func(list []string, t *api.Taint) bool {
-		for _, s := range list {
-			k, v, hasV := strings.Cut(s, "=")
-			if k == t.Key && (!hasV || v == t.Value) {
-				return true
-			}
-		}
-		return false
+		return contains(list, t.Key) || (t.Value != "" && contains(list, t.Key+"="+t.Value))
 	}
 	taintFilter := func(t *api.Taint) bool {
 		if !(t.Effect == api.TaintEffectNoSchedule || (args.IncludePreferNoSchedule && t.Effect == api.TaintEffectPreferNoSchedule)) {
