@@ -457,8 +457,10 @@ func (p *policyParser) pluginConfig(n *yaml.Node, at string, pr *descheduler.Pro
 		})
 	case descheduler.PodLifeTimeName:
 		t := &a.PodLifeTime
-		p.fields(args, at, []string{"namespaces", "labelSelector", "maxPodLifeTimeSeconds", "states"}, func(k string, v *yaml.Node) {
+		p.fields(args, at, []string{"namespaces", "labelSelector", "maxPodLifeTimeSeconds", "states", "includingInitContainers"}, func(k string, v *yaml.Node) {
 			switch k {
+			case "includingInitContainers":
+				t.IncludingInitContainers = p.boolean(v, at+"."+k)
 			case "namespaces":
 				t.Namespaces = p.namespaces(v, at+"."+k)
 			case "labelSelector":

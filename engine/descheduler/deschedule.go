@@ -17,7 +17,12 @@ const (
 	preferredAffinity = "preferredDuringSchedulingIgnoredDuringExecution"
 )
 
-var podLifeTimeStates = []string{"Running", "Pending", "Succeeded", "Failed", "Unknown"}
+// podLifeTimeStates is validation.go's podLifeTimeAllowedStates: pod
+// phases, pod status reasons, container waiting and terminated reasons.
+var podLifeTimeStates = []string{"Running", "Pending", "Succeeded", "Failed", "Unknown",
+	"NodeAffinity", "NodeLost", "Shutdown", "UnexpectedAdmissionError",
+	"PodInitializing", "ContainerCreating", "ImagePullBackOff", "CrashLoopBackOff", "CreateContainerConfigError", "ErrImagePull", "CreateContainerError", "InvalidImageName",
+	"OOMKilled", "Error", "Completed", "DeadlineExceeded", "Evicted", "ContainerCannotRun", "StartError"}
 
 func (c *pluginCtx) descheduleFilter(ns *Namespaces, sel *api.Selector) func(*api.Pod) bool {
 	f := c.filter(ns, sel)
@@ -279,17 +284,30 @@ func terminatedIn(statuses []api.ContainerStatus, states []string) bool {
 }
 
 // podLifeTime is PodLifeTime (pod_lifetime.go): pods older than
-// maxPodLifeTimeSeconds, oldest first.
+// maxPodLifeTimeSeconds (whole seconds, strictly more) and, with states,
+// whose phase, status.reason or a container's waiting/terminated reason
+// is listed (init containers' too with includingInitContainers); oldest
+// first across nodes.
 func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
-	if args.MaxPodLifeTimeSeconds == nil {
-		return nil
-	}
-	maxAge := time.Duration(*args.MaxPodLifeTimeSeconds) * time.Second
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	old := func(p *api.Pod) bool {
+		if args.MaxPodLifeTimeSeconds == nil {
+			return true
+		}
+		age := c.v.now.Sub(p.CreationTimestamp)
+		return age >= 0 && uint(age/time.Second) > *args.MaxPodLifeTimeSeconds
+	}
+	inStates := func(p *api.Pod) bool {
+		st, s := args.States, &p.Status
+		if len(st) == 0 || contains(st, s.Phase) || contains(st, s.Reason) || waitingIn(s.ContainerStatuses, st) || terminatedIn(s.ContainerStatuses, st) {
+			return true
+		}
+		return args.IncludingInitContainers && (waitingIn(s.InitContainerStatuses, st) || terminatedIn(s.InitContainerStatuses, st))
+	}
 	var pods []*api.Pod
 	for _, n := range c.v.nodes {
 		for _, p := range c.v.allOn[n.Name] {
-			if filter(p) && (len(args.States) == 0 || contains(args.States, p.Status.Phase)) && c.v.now.Sub(p.CreationTimestamp) > maxAge {
+			if filter(p) && old(p) && inStates(p) {
 				pods = append(pods, p)
 			}
 		}
@@ -300,7 +318,14 @@ func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 		if limited[p.Spec.NodeName] {
 			continue
 		}
-		err := c.evict(p, fmt.Sprintf("pod is %s old, more than maxPodLifeTimeSeconds %d", c.v.now.Sub(p.CreationTimestamp), *args.MaxPodLifeTimeSeconds))
+		why := fmt.Sprintf("pod is %s old", c.v.now.Sub(p.CreationTimestamp))
+		if m := args.MaxPodLifeTimeSeconds; m != nil {
+			why += fmt.Sprintf(", more than maxPodLifeTimeSeconds %d", *m)
+		}
+		if len(args.States) > 0 {
+			why += fmt.Sprintf(", in one of the states %v", args.States)
+		}
+		err := c.evict(p, why)
 		if le, ok := err.(*limitError); ok {
 			if le.kind == limitTotal {
 				return err

@@ -69,3 +69,13 @@ func terminating(p *api.Pod) {
 	at := api.Time(0)
 	p.DeletionTimestamp = &at
 }
+
+// matchLabels is a metav1.LabelSelector with only matchLabels.
+func matchLabels(kv ...string) *api.Selector {
+	set := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		set[kv[i]] = kv[i+1]
+	}
+	s := api.SelectorFromSet(set)
+	return &s
+}
