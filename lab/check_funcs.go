@@ -18,6 +18,7 @@ var checkFuncs = map[string]checkFunc{
 	"pending":       podsInState(engine.StatePending),
 	"running":       podsInState(engine.StateRunning),
 	"ready":         checkReady,
+	"restarts":      func(c *checkEnv, args []check.Arg) (check.Value, error) { return c.restarts(args[0]) },
 	"replicas":      func(c *checkEnv, args []check.Arg) (check.Value, error) { return c.replicas(args[0]) },
 	"count":         func(c *checkEnv, args []check.Arg) (check.Value, error) { return c.count(args) },
 	"evicted":       podBool(evicted),
