@@ -74,11 +74,6 @@ func (s *Session) clone() (*Session, error) {
 	if s.rewind != nil {
 		return nil, fmt.Errorf("the session is rewound: resume or branch first")
 	}
-	eng := s.eng.Clone()
-	ctl, err := s.ctl.Clone(eng)
-	if err != nil {
-		return nil, err
-	}
 	seed := s.seed0()
 	b := &Session{
 		file: s.file, opts: s.opts, seed: s.seed,
@@ -89,6 +84,15 @@ func (s *Session) clone() (*Session, error) {
 		step: s.step, replayed: -1,
 	}
 	b.opts.Seed = &seed
+	// b's scheduler must look owners up in b (its factory closes over the
+	// session that builds it), not in a: the lanes' workloads diverge.
+	cfg := b.schedBase
+	applySchedulerConfiguration(&cfg, b.policy)
+	eng := s.eng.CloneWith(b.schedulerFactory(cfg))
+	ctl, err := s.ctl.Clone(eng)
+	if err != nil {
+		return nil, err
+	}
 	b.use(eng, ctl)
 	if s.metrics != nil {
 		b.metrics = s.metrics.clone()

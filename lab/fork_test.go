@@ -278,3 +278,31 @@ func TestExplainDiffNamesTheDecidingPlugin(t *testing.T) {
 		t.Fatalf("lane a verdict %+v", a)
 	}
 }
+
+// Lane b is a session of its own: after lane-only commands that give it
+// workloads lane a lacks (a rollout's new ReplicaSet), it is exactly what
+// replaying its own history gives. Its scheduler used to look owners up
+// in lane a (the factory closed over a), so default spreading saw no
+// selector for b's new ReplicaSet and placed pods elsewhere.
+func TestForkLaneBehavesAsItsOwnHistory(t *testing.T) {
+	s := presetSession(t, "spread-defaults")
+	mustApply(t, s, "advance 20s")
+	f, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustApply(t, f, "@b rollout restart deployment/web", "advance 30s", "@b scale deployment/web --replicas=9", "advance 1m")
+	b := f.Lane(LaneB)
+	g := presetSession(t, "spread-defaults")
+	for _, e := range b.History() {
+		if err := g.replayEntry(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.advanceTo(b.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := stateDigest(b), stateDigest(g); got != want {
+		t.Fatalf("lane b differs from its own replay:\n%s", firstDiff(got, want))
+	}
+}
