@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/autoscaler"
+	"podlab.dev/podlab/engine/descheduler"
 	"podlab.dev/podlab/lab/command"
 )
 
@@ -94,6 +96,7 @@ func (s *Session) clone() (*Session, error) {
 		return nil, err
 	}
 	b.use(eng, ctl)
+	b.rebindControllers()
 	if s.metrics != nil {
 		b.metrics = s.metrics.clone()
 	}
@@ -356,4 +359,19 @@ func laneName(i int) string {
 		return LaneA
 	}
 	return LaneB
+}
+
+// rebindControllers points the engine's controllers that report to the
+// session at s: a cloned engine's controllers still report to the session
+// that was cloned (the descheduler's passes, the autoscaler's owner
+// selectors for its simulated scheduling).
+func (s *Session) rebindControllers() {
+	for _, c := range s.eng.Controllers() {
+		switch c := c.(type) {
+		case *descheduler.Controller:
+			c.OnPass = func(r *descheduler.Result) { s.descheduled = append(s.descheduled, r) }
+		case *autoscaler.Autoscaler:
+			c.SetSpreadSelectors(s.ownerSelector)
+		}
+	}
 }

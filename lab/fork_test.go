@@ -2,6 +2,7 @@ package lab
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -304,5 +305,34 @@ func TestForkLaneBehavesAsItsOwnHistory(t *testing.T) {
 	}
 	if got, want := stateDigest(b), stateDigest(g); got != want {
 		t.Fatalf("lane b differs from its own replay:\n%s", firstDiff(got, want))
+	}
+}
+
+// The controllers that report to the session report to their own lane: a
+// descheduler on an interval records lane b's passes in lane b.
+func TestForkLaneControllersReportToTheirLane(t *testing.T) {
+	data, err := os.ReadFile("../presets/descheduler-rebalance.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), "kind: Scenario\n", "kind: Scenario\ndescheduler: {deschedulingInterval: 1m}\n", 1)
+	f, err := LoadFile("rebalance.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fk, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fk.Advance(3 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	a, b := fk.Lane(LaneA), fk.Lane(LaneB)
+	if len(a.descheduled) == 0 || len(a.descheduled) != len(b.descheduled) {
+		t.Fatalf("descheduler passes: lane a %d, lane b %d; want the same, more than none", len(a.descheduled), len(b.descheduled))
 	}
 }
