@@ -457,8 +457,10 @@ func (p *policyParser) pluginConfig(n *yaml.Node, at string, pr *descheduler.Pro
 		})
 	case descheduler.PodLifeTimeName:
 		t := &a.PodLifeTime
-		p.fields(args, at, []string{"namespaces", "labelSelector", "maxPodLifeTimeSeconds", "states"}, func(k string, v *yaml.Node) {
+		p.fields(args, at, []string{"namespaces", "labelSelector", "maxPodLifeTimeSeconds", "states", "includingInitContainers"}, func(k string, v *yaml.Node) {
 			switch k {
+			case "includingInitContainers":
+				t.IncludingInitContainers = p.boolean(v, at+"."+k)
 			case "namespaces":
 				t.Namespaces = p.namespaces(v, at+"."+k)
 			case "labelSelector":
@@ -484,7 +486,14 @@ func (p *policyParser) pluginConfig(n *yaml.Node, at string, pr *descheduler.Pro
 			case "reasons":
 				t.Reasons = p.strs(v, at+"."+k)
 			case "exitCodes":
-				p.diag(v, manifest.SeverityWarning, at+".exitCodes: container exit codes are not modelled", "")
+				if v.Kind != yaml.SequenceNode {
+					p.errorf(v, "%s must be a list", at+"."+k, "")
+					break
+				}
+				t.ExitCodes = []int32{}
+				for _, c := range v.Content {
+					t.ExitCodes = append(t.ExitCodes, int32(p.integer(c, at+"."+k+"[]", -1<<31, 1<<31-1)))
+				}
 			case "includingInitContainers":
 				t.IncludingInitContainers = p.boolean(v, at+"."+k)
 			}

@@ -63,7 +63,9 @@ func (s *Session) Fork() (*Fork, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fork: copying the session for lane b: %w", err)
 	}
-	return &Fork{lanes: [2]*Session{s, b}, at: s.Now(), shared: len(s.history)}, nil
+	f := &Fork{lanes: [2]*Session{s, b}, at: s.Now(), shared: len(s.history)}
+	s.fork, b.fork = f, f
+	return f, nil
 }
 
 // clone is an independent session in the same state: the cluster cloned
@@ -119,7 +121,9 @@ func OpenSession(f *File, opts SessionOptions) (s *Session, fork *Fork, err erro
 			return nil, nil, fmt.Errorf("lane %s: %w", laneName(i), err)
 		}
 	}
-	return lanes[0], &Fork{lanes: lanes, at: api.Time(f.Scenario.Fork.At)}, nil
+	fk := &Fork{lanes: lanes, at: api.Time(f.Scenario.Fork.At)}
+	lanes[0].fork, lanes[1].fork = fk, fk
+	return lanes[0], fk, nil
 }
 
 // Save writes the forked session as one scenario file: the timeline has
@@ -351,6 +355,7 @@ func (f *Fork) Close(keep string) (*Session, error) {
 		return nil, fmt.Errorf("fork close: keep lane a or b, not %q", keep)
 	}
 	s.redo = nil
+	s.fork = nil
 	return s, nil
 }
 
@@ -375,3 +380,8 @@ func (s *Session) rebindControllers() {
 		}
 	}
 }
+
+var (
+	errAlreadyForked = fmt.Errorf("already forked: fork close a|b ends the fork")
+	errNotForked     = fmt.Errorf("not forked")
+)

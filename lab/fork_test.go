@@ -280,6 +280,33 @@ func TestExplainDiffNamesTheDecidingPlugin(t *testing.T) {
 	}
 }
 
+func TestChecksNameLanesAndReadHistory(t *testing.T) {
+	s := presetSession(t, "spread-basics")
+	s.EnableMetrics(0)
+	if _, err := s.EvalCheck("skew@b(deployment/web, zone) == 0"); err == nil || !strings.Contains(err.Error(), "not forked") {
+		t.Fatalf("a lane before a fork: %v", err)
+	}
+	f, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustApply(t, f, "@b cordon node3", "@b cordon node4", "scale deployment/web --replicas=6", "advance 20s")
+	for expr, want := range map[string]bool{
+		"pending@a(deployment/web) == 0":                   true,
+		"pending@b(deployment/web) > 0":                    true,
+		"pending(deployment/web) > 0":                      true, // no lane: the session asked (lane b)
+		"max_over_time(pending@b(deployment/web)) >= 3":    true,
+		"max_over_time(pending@a(deployment/web)) == 0":    true,
+		"min_over_time(running@a(pods)) < 7":               true,
+		"max_over_time(skew@b(deployment/web, zone)) == 1": true,
+	} {
+		res, err := f.Lane(LaneB).EvalCheck(expr)
+		if err != nil || res.OK != want {
+			t.Errorf("%s: %+v, %v", expr, res, err)
+		}
+	}
+}
+
 // Lane b is a session of its own: after lane-only commands that give it
 // workloads lane a lacks (a rollout's new ReplicaSet), it is exactly what
 // replaying its own history gives. Its scheduler used to look owners up

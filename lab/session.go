@@ -88,7 +88,10 @@ type Session struct {
 	redo  []Entry
 	// metrics records the cluster's history when on (metrics.go).
 	metrics *Metrics
-	notes   []Note
+	// fork is the fork this session is a lane of (nil: not forked), for
+	// checks that name a lane (skew@b(…)).
+	fork  *Fork
+	notes []Note
 	// descheduled are the descheduler passes run so far (command or
 	// deschedulingInterval), for the run report.
 	descheduled []*descheduler.Result

@@ -48,6 +48,7 @@ func newViews(m *Model) []view {
 		newEventsView(m),
 		newCompareView(m),
 		newMetricsView(m),
+		newControllersView(m),
 	}
 }
 

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -44,13 +45,14 @@ func TestAddingAView(t *testing.T) {
 	m := newTestModel(t, "spread-basics", 200, 40)
 	m.setViews(append(newViews(m), newExampleView(m))) // the one registration line
 	m.refresh()
-	if !strings.Contains(screen(m), "8 example") {
+	n := len(m.views) // the new view's number key and tab
+	if !strings.Contains(screen(m), fmt.Sprintf("%d example", n)) {
 		t.Fatalf("no tab for the new view:\n%s", screen(m))
 	}
-	press(m, "8")
+	press(m, fmt.Sprint(n))
 	s := screen(m)
 	if !strings.Contains(s, "cpu over time") || !strings.Contains(s, "esc back") {
-		t.Fatalf("8 opens the view, the footer shows esc:\n%s", s)
+		t.Fatalf("its number opens the view, the footer shows esc:\n%s", s)
 	}
 	press(m, "?")
 	if !strings.Contains(screen(m), "help · example") {
@@ -62,11 +64,11 @@ func TestAddingAView(t *testing.T) {
 	}
 	// a click on the tab opens it
 	for _, h := range m.frameHits().hits {
-		if h.kind == hitTab && h.index == 7 {
+		if h.kind == hitTab && h.index == n-1 {
 			update(m, tea.MouseClickMsg{X: h.x0, Y: h.y0, Button: tea.MouseLeft})
 		}
 	}
-	if m.view != 7 {
+	if m.view != n-1 {
 		t.Fatalf("a click on the tab opens the view: view %d", m.view)
 	}
 }

@@ -155,6 +155,9 @@ func (v *explainView) parts(ex *lab.LiveExplanation, w int) explainParts {
 	for _, l := range wrapText("weights: "+strings.Join(weights, " ")+" · total = Σ weight × score (0–100)", w-4) {
 		tail = append(tail, m.st.Muted.Render(l))
 	}
+	for _, l := range v.describe {
+		tail = append(tail, fit(l, w-2))
+	}
 	return explainParts{lines: lines, rows: rows, tail: tail, cols: cols, nameW: nameW}
 }
 

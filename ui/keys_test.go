@@ -27,6 +27,7 @@ var keyFixtures = []keyFixture{
 	{name: "timeline", w: 100, h: 16, cmds: []string{"advance 10s", "drain node1 --ignore-daemonsets --force --grace-period=20", "drain node2 --ignore-daemonsets --force --grace-period=20", "advance 8s"}, keys: []string{"3", "j"}},
 	{name: "eviction", w: 100, h: 16, cmds: []string{"advance 10s", "usage deployment/web memory=200%", "pressure node node1 memory=99%", "pressure node node3 memory=99%", "advance 2s"}, keys: []string{"4", "j"}},
 	{name: "events", w: 100, h: 16, cmds: []string{"advance 10s"}, keys: []string{"5", "k"}},
+	{name: "controllers", w: 100, h: 16, cmds: []string{"advance 10s"}, keys: []string{"8", "j"}},
 	{name: "help", w: 80, h: 24, keys: []string{"?", "j"}},
 	{name: "legend", w: 100, h: 30, keys: []string{"i"}},
 	{name: "presets", w: 100, h: 30, keys: []string{"ctrl+p", "j"}},

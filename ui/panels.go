@@ -45,10 +45,16 @@ func (v *clusterView) workloadLines(w, from, to int) []string {
 	return lines
 }
 
-// spreadLines shows each constraint of the selected workload: counts per
+// spreadLines is the selected workload's panel: its HPA (hpaLines), then
+// its spread (constraintLines).
+func (v *clusterView) spreadLines(w int, tall bool) []string {
+	return append(v.hpaLines(), v.constraintLines(w, tall)...)
+}
+
+// constraintLines shows each constraint of the selected workload: counts per
 // domain as bars, the minimum, the skew against maxSkew; tall puts each
 // domain on its own line with a bar as long as the width allows.
-func (v *clusterView) spreadLines(w int, tall bool) []string {
+func (v *clusterView) constraintLines(w int, tall bool) []string {
 	m := v.m
 	wl, ok := m.selectedWorkload()
 	if !ok {
@@ -198,34 +204,39 @@ func (v *clusterView) pendingWrapped(w int) int {
 // pendingLines lists the pending pods with their FitError message in n
 // lines of w cells: wrapped in full when they all fit, else one line per
 // pod from row `from`.
-func (v *clusterView) pendingLines(w, from, n int) []string {
+//
+// owners[k] is the pending pod lines[k] belongs to (a click selects it).
+func (v *clusterView) pendingLines(w, from, n int) (lines []string, owners []int) {
 	m := v.m
 	pending := m.data.snap.Pending
-	if wrapped := v.pendingWrapped(w); wrapped > 0 && wrapped <= n {
-		var lines []string
-		for i := range pending {
-			lines = append(lines, v.pendingEntry(i, w, true)...)
+	add := func(i int, e []string) {
+		lines = append(lines, e...)
+		for range e {
+			owners = append(owners, i)
 		}
-		return lines
+	}
+	if wrapped := v.pendingWrapped(w); wrapped > 0 && wrapped <= n {
+		for i := range pending {
+			add(i, v.pendingEntry(i, w, true))
+		}
+		return lines, owners
 	}
 	// several lines per pod when there is room for at least two each
 	if per := n / max(len(pending), 1); len(pending) <= pendingWrapMax && per >= 2 {
-		var lines []string
 		for i := range pending {
 			e := v.pendingEntry(i, w, true)
 			if len(e) > per {
 				e = e[:per]
 				e[per-1] = fit(ansi.Truncate(e[per-1], w-1, "")+"…", w)
 			}
-			lines = append(lines, e...)
+			add(i, e)
 		}
-		return lines
+		return lines, owners
 	}
-	var lines []string
 	for i := max(from, 0); i < min(from+n, len(pending)); i++ {
-		lines = append(lines, v.pendingEntry(i, w, false)...)
+		add(i, v.pendingEntry(i, w, false))
 	}
-	return lines
+	return lines, owners
 }
 
 // pendingEntry is one pending pod: glyph, name and message, on one line

@@ -14,6 +14,8 @@ type explainView struct {
 	scroll scroller
 	// podKey is the pod explained ("" until one is chosen).
 	podKey string
+	// describe is the pod's kubectl-describe state (explain_describe.go).
+	describe []string
 }
 
 type explainKeys struct {
@@ -72,6 +74,7 @@ func (v *explainView) Refresh() {
 	if v.podKey != "" {
 		d.explain, d.explainErr = m.sess.Explain(v.podKey)
 	}
+	v.describe = v.describeLines()
 	v.scroll.clamp(v.maxScroll())
 }
 

@@ -3,7 +3,6 @@ package descheduler
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"podlab.dev/podlab/engine/api"
@@ -18,7 +17,12 @@ const (
 	preferredAffinity = "preferredDuringSchedulingIgnoredDuringExecution"
 )
 
-var podLifeTimeStates = []string{"Running", "Pending", "Succeeded", "Failed", "Unknown"}
+// podLifeTimeStates is validation.go's podLifeTimeAllowedStates: pod
+// phases, pod status reasons, container waiting and terminated reasons.
+var podLifeTimeStates = []string{"Running", "Pending", "Succeeded", "Failed", "Unknown",
+	"NodeAffinity", "NodeLost", "Shutdown", "UnexpectedAdmissionError",
+	"PodInitializing", "ContainerCreating", "ImagePullBackOff", "CrashLoopBackOff", "CreateContainerConfigError", "ErrImagePull", "CreateContainerError", "InvalidImageName",
+	"OOMKilled", "Error", "Completed", "DeadlineExceeded", "Evicted", "ContainerCannotRun", "StartError"}
 
 func (c *pluginCtx) descheduleFilter(ns *Namespaces, sel *api.Selector) func(*api.Pod) bool {
 	f := c.filter(ns, sel)
@@ -55,14 +59,10 @@ func (c *pluginCtx) evictEach(pods func(node string) []*api.Pod, pick func(p *ap
 // taints ("key" or "key=value").
 func nodeTaints(c *pluginCtx, args *NodeTaintsArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	// node_taint.go's includeTaint/excludeTaint: an entry names the
+	// key, or key=value for a taint with a value.
 	match := func(list []string, t *api.Taint) bool {
-		for _, s := range list {
-			k, v, hasV := strings.Cut(s, "=")
-			if k == t.Key && (!hasV || v == t.Value) {
-				return true
-			}
-		}
-		return false
+		return contains(list, t.Key) || (t.Value != "" && contains(list, t.Key+"="+t.Value))
 	}
 	taintFilter := func(t *api.Taint) bool {
 		if !(t.Effect == api.TaintEffectNoSchedule || (args.IncludePreferNoSchedule && t.Effect == api.TaintEffectPreferNoSchedule)) {
@@ -222,36 +222,92 @@ func (c *pluginCtx) antiAffinityViolation(p *api.Pod, n *api.Node, gone map[*api
 
 // tooManyRestarts is RemovePodsHavingTooManyRestarts
 // (toomanyrestarts.go): restarts summed over containers (and init
-// containers with includingInitContainers) at or above the threshold.
+// containers with includingInitContainers) at or above the threshold;
+// with states, the pod's phase or a container's waiting reason (init
+// containers' too with includingInitContainers) must be listed. Each
+// node's pods are evicted most restarts first.
 func tooManyRestarts(c *pluginCtx, args *TooManyRestartsArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
-	return c.evictEach(func(n string) []*api.Pod { return c.v.on[n] }, func(p *api.Pod, _ *api.Node) string {
-		if !filter(p) || (len(args.States) > 0 && !contains(args.States, p.Status.Phase)) {
-			return ""
-		}
-		var restarts int32
+	restarts := func(p *api.Pod) int32 {
+		var n int32
 		for _, s := range p.Status.ContainerStatuses {
-			restarts += s.RestartCount
+			n += s.RestartCount
 		}
-		if restarts < args.PodRestartThreshold {
-			return ""
+		if args.IncludingInitContainers {
+			for _, s := range p.Status.InitContainerStatuses {
+				n += s.RestartCount
+			}
 		}
-		return fmt.Sprintf("containers restarted %d times, at or above podRestartThreshold %d", restarts, args.PodRestartThreshold)
+		return n
+	}
+	inStates := func(p *api.Pod) bool {
+		if len(args.States) == 0 || contains(args.States, p.Status.Phase) || waitingIn(p.Status.ContainerStatuses, args.States) {
+			return true
+		}
+		return args.IncludingInitContainers && waitingIn(p.Status.InitContainerStatuses, args.States)
+	}
+	pods := func(node string) []*api.Pod {
+		var out []*api.Pod
+		for _, p := range c.v.allOn[node] {
+			if filter(p) && restarts(p) >= args.PodRestartThreshold && inStates(p) {
+				out = append(out, p)
+			}
+		}
+		// Upstream sorts with sort.Slice (unstable); podlab keeps name
+		// order among equal counts.
+		sort.SliceStable(out, func(i, j int) bool { return restarts(out[i]) > restarts(out[j]) })
+		return out
+	}
+	return c.evictEach(pods, func(p *api.Pod, _ *api.Node) string {
+		return fmt.Sprintf("containers restarted %d times, at or above podRestartThreshold %d", restarts(p), args.PodRestartThreshold)
 	})
 }
 
-// podLifeTime is PodLifeTime (pod_lifetime.go): pods older than
-// maxPodLifeTimeSeconds, oldest first.
-func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
-	if args.MaxPodLifeTimeSeconds == nil {
-		return nil
+// waitingIn is podutil.HasMatchingContainerWaitingState.
+func waitingIn(statuses []api.ContainerStatus, states []string) bool {
+	for _, s := range statuses {
+		if w := s.State.Waiting; w != nil && contains(states, w.Reason) {
+			return true
+		}
 	}
-	maxAge := time.Duration(*args.MaxPodLifeTimeSeconds) * time.Second
+	return false
+}
+
+// terminatedIn is podutil.HasMatchingContainerTerminatedState.
+func terminatedIn(statuses []api.ContainerStatus, states []string) bool {
+	for _, s := range statuses {
+		if t := s.State.Terminated; t != nil && contains(states, t.Reason) {
+			return true
+		}
+	}
+	return false
+}
+
+// podLifeTime is PodLifeTime (pod_lifetime.go): pods older than
+// maxPodLifeTimeSeconds (whole seconds, strictly more) and, with states,
+// whose phase, status.reason or a container's waiting/terminated reason
+// is listed (init containers' too with includingInitContainers); oldest
+// first across nodes.
+func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	old := func(p *api.Pod) bool {
+		if args.MaxPodLifeTimeSeconds == nil {
+			return true
+		}
+		age := c.v.now.Sub(p.CreationTimestamp)
+		return age >= 0 && uint(age/time.Second) > *args.MaxPodLifeTimeSeconds
+	}
+	inStates := func(p *api.Pod) bool {
+		st, s := args.States, &p.Status
+		if len(st) == 0 || contains(st, s.Phase) || contains(st, s.Reason) || waitingIn(s.ContainerStatuses, st) || terminatedIn(s.ContainerStatuses, st) {
+			return true
+		}
+		return args.IncludingInitContainers && (waitingIn(s.InitContainerStatuses, st) || terminatedIn(s.InitContainerStatuses, st))
+	}
 	var pods []*api.Pod
 	for _, n := range c.v.nodes {
 		for _, p := range c.v.allOn[n.Name] {
-			if filter(p) && (len(args.States) == 0 || contains(args.States, p.Status.Phase)) && c.v.now.Sub(p.CreationTimestamp) > maxAge {
+			if filter(p) && old(p) && inStates(p) {
 				pods = append(pods, p)
 			}
 		}
@@ -262,7 +318,14 @@ func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 		if limited[p.Spec.NodeName] {
 			continue
 		}
-		err := c.evict(p, fmt.Sprintf("pod is %s old, more than maxPodLifeTimeSeconds %d", c.v.now.Sub(p.CreationTimestamp), *args.MaxPodLifeTimeSeconds))
+		why := fmt.Sprintf("pod is %s old", c.v.now.Sub(p.CreationTimestamp))
+		if m := args.MaxPodLifeTimeSeconds; m != nil {
+			why += fmt.Sprintf(", more than maxPodLifeTimeSeconds %d", *m)
+		}
+		if len(args.States) > 0 {
+			why += fmt.Sprintf(", in one of the states %v", args.States)
+		}
+		err := c.evict(p, why)
 		if le, ok := err.(*limitError); ok {
 			if le.kind == limitTotal {
 				return err
@@ -276,26 +339,82 @@ func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 }
 
 // failedPods is RemoveFailedPods (failedpods.go): pods in phase Failed,
-// optionally only with listed reasons, older than
-// minPodLifetimeSeconds, not owned by an excluded kind.
+// not owned by an excluded kind, older (by creation time) than
+// minPodLifetimeSeconds, matching one of the reasons (the containers'
+// waiting/terminated reasons, init containers' with
+// includingInitContainers, and the pod's status.reason) and one of the
+// exit codes (validateCanEvict).
 func failedPods(c *pluginCtx, args *FailedPodsArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
 	return c.evictEach(func(n string) []*api.Pod { return c.v.allOn[n] }, func(p *api.Pod, _ *api.Node) string {
 		if p.Status.Phase != api.PodFailed || !filter(p) || excludedOwnerKind(p.OwnerReferences, args.ExcludeOwnerKinds) {
 			return ""
 		}
-		if len(args.Reasons) > 0 && !contains(args.Reasons, p.Status.Reason) {
+		if m := args.MinPodLifetimeSeconds; m != nil && c.v.now.Sub(p.CreationTimestamp) < time.Duration(*m)*time.Second {
 			return ""
 		}
-		if m := args.MinPodLifetimeSeconds; m != nil {
-			if p.Status.StartTime == nil || c.v.now.Sub(*p.Status.StartTime) < time.Duration(*m)*time.Second {
-				return ""
-			}
+		statuses := p.Status.ContainerStatuses
+		if args.IncludingInitContainers {
+			statuses = append(append([]api.ContainerStatus(nil), statuses...), p.Status.InitContainerStatuses...)
 		}
 		why := "pod is in phase Failed"
-		if p.Status.Reason != "" {
-			why += " (reason " + p.Status.Reason + ")"
+		if len(args.Reasons) > 0 {
+			reasons := failedReasons(statuses)
+			if p.Status.Reason != "" {
+				reasons = append(reasons, p.Status.Reason)
+			}
+			r := firstShared(args.Reasons, reasons)
+			if r == "" {
+				return ""
+			}
+			why += " (reason " + r + ")"
+		}
+		if len(args.ExitCodes) > 0 {
+			code, ok := failedExitCode(statuses, args.ExitCodes)
+			if !ok {
+				return ""
+			}
+			why += fmt.Sprintf(" (exit code %d)", code)
 		}
 		return why
 	})
+}
+
+// failedReasons is getFailedContainerStatusReasons: every waiting and
+// terminated reason.
+func failedReasons(statuses []api.ContainerStatus) []string {
+	var out []string
+	for _, s := range statuses {
+		if w := s.State.Waiting; w != nil && w.Reason != "" {
+			out = append(out, w.Reason)
+		}
+		if t := s.State.Terminated; t != nil && t.Reason != "" {
+			out = append(out, t.Reason)
+		}
+	}
+	return out
+}
+
+func firstShared(want, have []string) string {
+	for _, h := range have {
+		if contains(want, h) {
+			return h
+		}
+	}
+	return ""
+}
+
+// failedExitCode is getFailedContainerStatusExitCodes matched against
+// exitCodes: the first terminated container's code that is listed.
+func failedExitCode(statuses []api.ContainerStatus, codes []int32) (int32, bool) {
+	for _, s := range statuses {
+		if t := s.State.Terminated; t != nil {
+			for _, c := range codes {
+				if c == t.ExitCode {
+					return c, true
+				}
+			}
+		}
+	}
+	return 0, false
 }

@@ -204,6 +204,8 @@ type PodLifeTimeArgs struct {
 	LabelSelector         *api.Selector
 	MaxPodLifeTimeSeconds *uint
 	States                []string
+	// IncludingInitContainers matches states against init containers too.
+	IncludingInitContainers bool
 }
 
 // FailedPodsArgs is RemoveFailedPodsArgs.

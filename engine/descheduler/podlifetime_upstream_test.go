@@ -1,0 +1,161 @@
+package descheduler
+
+import (
+	"testing"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// TestUpstreamPodLifeTime ports the PodLifeTime tables
+// (pkg/framework/plugins/podlifetime/pod_lifetime_test.go): TestPodLifeTime
+// (:158), _GenericFiltering (:240), _EvictionLimits (:272),
+// _ContainerWaitingReasons (:343), _PodStatusReasons (:623),
+// _AgeThreshold (:691), _PodPhaseStates (:753) and
+// TestStatesWithTerminatedReasons (:826). Left out: the PVC cases of
+// _EvictorConfiguration (:189; podlab pods have no volumes), the
+// ephemeral-container cases (:514, :534; podlab has none) and the tables
+// for arguments podlab does not model (conditions :898, ownerKinds,
+// exitCodes, their combinations). Upstream's "older" creation time is in
+// 2009 and "newer" is now; here now is an hour after time zero.
+func TestUpstreamPodLifeTime(t *testing.T) {
+	const older, newer = api.Time(0), upstreamNow
+	ago := func(s int64) api.Time { return upstreamNow - api.Time(s*1e9) }
+	max600 := ptr(uint(600))
+	// buildTestPodForNode1 (:52) / …WithRSOwnerRef… (:61) / …WithPendingPhase… (:70).
+	bare := func(name string, at api.Time, edit ...func(*api.Pod)) *api.Pod {
+		return buildPod(name, 100, 0, "node1", append([]func(*api.Pod){withCreation(at)}, edit...)...)
+	}
+	rs := func(name string, at api.Time, edit ...func(*api.Pod)) *api.Pod {
+		return bare(name, at, append([]func(*api.Pod){rsOwner}, edit...)...)
+	}
+	pending := func(name string, at api.Time, edit ...func(*api.Pod)) *api.Pod {
+		return rs(name, at, append([]func(*api.Pod){func(p *api.Pod) { p.Status.Phase = api.PodPending }}, edit...)...)
+	}
+	waiting := func(reason string) func(*api.Pod) {
+		return func(p *api.Pod) {
+			p.Status.ContainerStatuses = []api.ContainerStatus{{State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: reason}}}}
+		}
+	}
+	initWaiting := func(reason string) func(*api.Pod) {
+		return func(p *api.Pod) {
+			p.Status.InitContainerStatuses = []api.ContainerStatus{{State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: reason}}}}
+		}
+	}
+	reason := func(r string) func(*api.Pod) { return func(p *api.Pod) { p.Status.Reason = r } }
+	phase := func(ph string) func(*api.Pod) { return func(p *api.Pod) { p.Status.Phase = ph } }
+	stuck := func(name, why string) *api.Pod { // test.BuildTestPod(name, 0, 0, …) with a waiting container (:354)
+		return buildPod(name, 0, 0, "node1", waiting(why), rsOwner, withCreation(older))
+	}
+	// buildPod (:79): 1m/1 byte, ReplicaSet-owned, created now.
+	rsNow := func(name string, edit ...func(*api.Pod)) *api.Pod {
+		return buildPod(name, 1, 1, "node1", append([]func(*api.Pod){rsOwner, withCreation(newer)}, edit...)...)
+	}
+	terminated := func(r string) api.ContainerState {
+		return api.ContainerState{Terminated: &api.ContainerStateTerminated{Reason: r}}
+	}
+	states := func(s ...string) PodLifeTimeArgs { return PodLifeTimeArgs{MaxPodLifeTimeSeconds: max600, States: s} }
+	cases := []struct {
+		name                string
+		line                int
+		args                PodLifeTimeArgs
+		pods                []*api.Pod
+		perNode, perNS, tot *uint
+		want                []string // nil: only the count matters
+		count               int
+	}{
+		{name: "No pod should be evicted since pod terminating", line: 162,
+			args: PodLifeTimeArgs{MaxPodLifeTimeSeconds: max600, LabelSelector: matchLabels("foo", "bar")},
+			pods: []*api.Pod{rs("p14", older, terminating), rs("p15", older, terminating)}},
+		{name: "1 pod matching label selector should be evicted", line: 244,
+			args: PodLifeTimeArgs{MaxPodLifeTimeSeconds: max600, LabelSelector: matchLabels("foo", "bar")},
+			pods: []*api.Pod{rs("p12", older, labels("foo", "bar")), rs("p13", older, labels("foo", "bar1"))}, want: []string{"p12"}, count: 1},
+		{name: "2 Oldest pods should be evicted when maxPodsToEvictPerNode and maxPodsToEvictPerNamespace are not set", line: 276,
+			args: PodLifeTimeArgs{MaxPodLifeTimeSeconds: max600},
+			pods: []*api.Pod{rs("p1", newer), rs("p2", older), pending("p9", older)}, want: []string{"p2", "p9"}, count: 2},
+		{name: "1 Oldest pod should be evicted when maxPodsToEvictPerNamespace is set to 1", line: 292,
+			args: PodLifeTimeArgs{MaxPodLifeTimeSeconds: max600},
+			pods: []*api.Pod{rs("p1", newer), rs("p2", older)}, perNS: ptr(uint(1)), want: []string{"p2"}, count: 1},
+		{name: "1 Oldest pod should be evicted when maxPodsToEvictTotal is set to 1", line: 306,
+			args: PodLifeTimeArgs{MaxPodLifeTimeSeconds: max600},
+			pods: []*api.Pod{rs("p1", newer), rs("p2", older)}, perNS: ptr(uint(2)), tot: ptr(uint(1)), want: []string{"p2"}, count: 1},
+		{name: "1 Oldest pod should be evicted when maxPodsToEvictPerNode is set to 1", line: 321,
+			args: PodLifeTimeArgs{MaxPodLifeTimeSeconds: max600},
+			pods: []*api.Pod{rs("p1", newer), rs("p2", older)}, perNode: ptr(uint(1)), want: []string{"p2"}, count: 1},
+		{name: "Two pods, one with ContainerCreating state. 1 should be evicted.", line: 347, args: states("ContainerCreating"),
+			pods: []*api.Pod{pending("p9", older), stuck("container-creating-stuck", "ContainerCreating")}, want: []string{"container-creating-stuck"}, count: 1},
+		{name: "Two pods, one with PodInitializing state. 1 should be evicted.", line: 370, args: states("PodInitializing"),
+			pods: []*api.Pod{pending("p9", older), stuck("pod-initializing-stuck", "PodInitializing")}, want: []string{"pod-initializing-stuck"}, count: 1},
+		{name: "1 pod with container status ImagePullBackOff should be evicted", line: 393, args: states("ImagePullBackOff"),
+			pods: []*api.Pod{pending("p9", older, waiting("ImagePullBackOff"))}, count: 1},
+		{name: "1 pod with container status CrashLoopBackOff should be evicted", line: 413, args: states("CrashLoopBackOff"),
+			pods: []*api.Pod{pending("p9", older, waiting("CrashLoopBackOff"))}, count: 1},
+		{name: "1 pod with container status CreateContainerConfigError should be evicted", line: 433, args: states("CreateContainerConfigError"),
+			pods: []*api.Pod{pending("p9", older, waiting("CreateContainerConfigError"))}, count: 1},
+		{name: "1 pod with container status ErrImagePull should be evicted", line: 453, args: states("ErrImagePull"),
+			pods: []*api.Pod{pending("p9", older, waiting("ErrImagePull"))}, count: 1},
+		{name: "1 pod with init container status CreateContainerError should not be evicted without includingInitContainers", line: 473, args: states("CreateContainerError"),
+			pods: []*api.Pod{pending("p9", older, initWaiting("CreateContainerError"))}, count: 0},
+		{name: "1 pod with init container status CreateContainerError should be evicted with includingInitContainers", line: 493,
+			args: PodLifeTimeArgs{MaxPodLifeTimeSeconds: max600, States: []string{"CreateContainerError"}, IncludingInitContainers: true},
+			pods: []*api.Pod{pending("p9", older, initWaiting("CreateContainerError"))}, count: 1},
+		{name: "1 pod with container status CreateContainerError should be evicted", line: 555, args: states("CreateContainerError"),
+			pods: []*api.Pod{pending("p9", older, waiting("CreateContainerError"))}, count: 1},
+		{name: "1 pod with container status InvalidImageName should be evicted", line: 575, args: states("InvalidImageName"),
+			pods: []*api.Pod{pending("p9", older, waiting("InvalidImageName"))}, count: 1},
+		{name: "1 pod with ImagePullBackOff status should be ignored when States filter is ContainerCreating", line: 595, args: states("ContainerCreating"),
+			pods: []*api.Pod{pending("p9", older, waiting("ImagePullBackOff"))}, count: 0},
+		{name: "1 pod with pod status reason NodeLost should be evicted", line: 627, args: states("NodeLost"),
+			pods: []*api.Pod{pending("p9", older, reason("NodeLost"))}, count: 1},
+		{name: "1 pod with pod status reason NodeAffinity should be evicted", line: 641, args: states("NodeAffinity"),
+			pods: []*api.Pod{pending("p9", older, reason("NodeAffinity"))}, count: 1},
+		{name: "1 pod with pod status reason Shutdown should be evicted", line: 655, args: states("Shutdown"),
+			pods: []*api.Pod{pending("p9", older, reason("Shutdown"))}, count: 1},
+		{name: "1 pod with pod status reason UnexpectedAdmissionError should be evicted", line: 669, args: states("UnexpectedAdmissionError"),
+			pods: []*api.Pod{pending("p9", older, reason("UnexpectedAdmissionError"))}, count: 1},
+		{name: "Two pods in the default namespace, 1 is new and 1 very is old. 1 should be evicted.", line: 695,
+			args: PodLifeTimeArgs{MaxPodLifeTimeSeconds: max600}, pods: []*api.Pod{rs("p1", newer), rs("p2", older)}, want: []string{"p2"}, count: 1},
+		{name: "Two pods in the default namespace, 2 are new and 0 are old. 0 should be evicted.", line: 708,
+			args: PodLifeTimeArgs{MaxPodLifeTimeSeconds: max600}, pods: []*api.Pod{rs("p3", newer), rs("p4", newer)}, count: 0},
+		{name: "Two pods in the default namespace, 1 created 605 seconds ago. 1 should be evicted.", line: 720,
+			args: PodLifeTimeArgs{MaxPodLifeTimeSeconds: max600}, pods: []*api.Pod{rs("p5", newer), rs("p6", ago(605))}, want: []string{"p6"}, count: 1},
+		{name: "Two pods in the default namespace, 1 created 595 seconds ago. 0 should be evicted.", line: 733,
+			args: PodLifeTimeArgs{MaxPodLifeTimeSeconds: max600}, pods: []*api.Pod{bare("p7", newer), bare("p8", ago(595))}, count: 0},
+		{name: "Two old pods with different states. 1 should be evicted.", line: 757, args: states("Pending"),
+			pods: []*api.Pod{pending("p9", older), rs("p10", older, phase(api.PodRunning))}, want: []string{"p9"}, count: 1},
+		{name: "1 pod with pod status phase v1.PodSucceeded should be evicted", line: 773, args: states(api.PodSucceeded),
+			pods: []*api.Pod{rs("p16", older, phase(api.PodSucceeded))}, count: 1},
+		{name: "1 pod with pod status phase v1.PodFailed should be evicted", line: 787, args: states(api.PodFailed),
+			pods: []*api.Pod{rs("p16", older, phase(api.PodFailed))}, count: 1},
+		{name: "1 pod with pod status phase v1.PodUnknown should be evicted", line: 801, args: states("Unknown"),
+			pods: []*api.Pod{rs("p16", older, phase("Unknown"))}, count: 1},
+		{name: "evict pod with matching terminated reason via states", line: 830, args: PodLifeTimeArgs{States: []string{"NodeAffinity"}},
+			pods: []*api.Pod{rsNow("p1", phase(api.PodFailed), func(p *api.Pod) {
+				p.Status.ContainerStatuses = []api.ContainerStatus{{State: terminated("NodeAffinity")}}
+			})}, count: 1},
+		{name: "evict pod with matching pod status reason via states", line: 846, args: PodLifeTimeArgs{States: []string{"Shutdown"}},
+			pods: []*api.Pod{rsNow("p1", phase(api.PodFailed), reason("Shutdown"))}, count: 1},
+		{name: "states matches terminated reason on init container", line: 860, args: PodLifeTimeArgs{States: []string{"CreateContainerConfigError"}, IncludingInitContainers: true},
+			pods: []*api.Pod{rsNow("p1", func(p *api.Pod) {
+				p.Status.InitContainerStatuses = []api.ContainerStatus{{State: terminated("CreateContainerConfigError")}}
+			})}, count: 1},
+		{name: "states does not match terminated reason on init container without flag", line: 876, args: PodLifeTimeArgs{States: []string{"CreateContainerConfigError"}},
+			pods: []*api.Pod{rsNow("p1", func(p *api.Pod) {
+				p.Status.InitContainerStatuses = []api.ContainerStatus{{State: terminated("CreateContainerConfigError")}}
+			})}, count: 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pol := oneProfile(PodLifeTimeName, EvictorArgs{}, PluginArgs{PodLifeTime: tc.args})
+			pol.MaxNoOfPodsToEvictPerNode, pol.MaxNoOfPodsToEvictPerNamespace, pol.MaxNoOfPodsToEvictTotal = tc.perNode, tc.perNS, tc.tot
+			got := runDirect(t, pol, &State{Nodes: []*api.Node{buildNode("node1", 2000, 3000, 10)}, Pods: tc.pods})
+			if len(got) != tc.count {
+				t.Fatalf("pod_lifetime_test.go:%d: evicted %v, want %d", tc.line, got, tc.count)
+			}
+			for _, w := range tc.want {
+				if !contains(got, w) {
+					t.Fatalf("pod_lifetime_test.go:%d: evicted %v, want %v among them", tc.line, got, tc.want)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,86 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// controllersModel opens a preset, runs commands and shows the
+// controllers view.
+func controllersModel(t *testing.T, preset string, w, h int, cmds ...string) *Model {
+	t.Helper()
+	m := newTestModel(t, preset, w, h)
+	for _, c := range cmds {
+		if _, err := m.sess.Apply(c); err != nil {
+			t.Fatalf("%s: %v", c, err)
+		}
+	}
+	m.changed()
+	m.refresh()
+	_, i := viewIndex[*controllersView](m)
+	press(m, string(rune('1'+i)))
+	return m
+}
+
+var rebalance = []string{"scale deployment/web --replicas=6", "advance 20s", "scale deployment/web --replicas=3", "advance 2m"}
+
+func TestControllersViewGolden(t *testing.T) {
+	for _, c := range []struct {
+		name, preset string
+		w, h         int
+		cmds         []string
+	}{
+		{"Descheduler80x24", "descheduler-rebalance", 80, 24, rebalance},
+		{"Descheduler160x48", "descheduler-rebalance", 160, 48, rebalance},
+		{"Autoscaler80x24", "autoscaler-zone-spread", 80, 24, []string{"advance 2m"}},
+		{"Autoscaler160x48", "autoscaler-zone-spread", 160, 48, []string{"advance 2m"}},
+		{"HPA160x48", "hpa-topology-spread", 160, 48, []string{"advance 2m"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := controllersModel(t, c.preset, c.w, c.h, c.cmds...)
+			golden.RequireEqual(t, screen(m))
+		})
+	}
+}
+
+func TestControllersViewDeschedules(t *testing.T) {
+	m := controllersModel(t, "descheduler-rebalance", 160, 48, rebalance...)
+	s := screen(m)
+	for _, want := range []string{"a pass would evict 1 pod(s)", "RemovePodsViolatingTopologySpreadConstraint", "skew 2 > maxSkew 1", "profiles rebalance"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("the controllers view lacks %q:\n%s", want, s)
+		}
+	}
+	n := len(m.sess.History())
+	press(m, "d")
+	if len(m.sess.History()) != n+1 || m.sess.History()[n].Line != "deschedule" {
+		t.Fatalf("d did not run deschedule through the command language")
+	}
+	if _, err := m.sess.Apply("advance 10s"); err != nil {
+		t.Fatal(err)
+	}
+	m.changed()
+	m.refresh()
+	if s := screen(m); !strings.Contains(s, "nothing to evict") {
+		t.Fatalf("after the pass the skew is fixed, yet:\n%s", s)
+	}
+}
+
+func TestWorkloadPanelShowsTheHPA(t *testing.T) {
+	m := newTestModel(t, "hpa-topology-spread", 160, 48)
+	if _, err := m.sess.Apply("advance 2m"); err != nil {
+		t.Fatal(err)
+	}
+	m.changed()
+	m.refresh()
+	if s := screen(m); !strings.Contains(s, "autoscaled by hpa/web 3–12 · cpu: 30%/50% · 3 replicas") {
+		t.Fatalf("the workload panel lacks the HPA line:\n%s", s)
+	}
+	// a workload without an HPA has no such line
+	m = newTestModel(t, "descheduler-rebalance", 160, 48)
+	if s := screen(m); strings.Contains(s, "autoscaled by") {
+		t.Fatalf("an HPA line without an HPA:\n%s", s)
+	}
+}
