@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/autoscaler"
+	"podlab.dev/podlab/engine/descheduler"
 	"podlab.dev/podlab/lab/command"
 )
 
@@ -76,11 +78,6 @@ func (s *Session) clone() (*Session, error) {
 	if s.rewind != nil {
 		return nil, fmt.Errorf("the session is rewound: resume or branch first")
 	}
-	eng := s.eng.Clone()
-	ctl, err := s.ctl.Clone(eng)
-	if err != nil {
-		return nil, err
-	}
 	seed := s.seed0()
 	b := &Session{
 		file: s.file, opts: s.opts, seed: s.seed,
@@ -91,7 +88,17 @@ func (s *Session) clone() (*Session, error) {
 		step: s.step, replayed: -1,
 	}
 	b.opts.Seed = &seed
+	// b's scheduler must look owners up in b (its factory closes over the
+	// session that builds it), not in a: the lanes' workloads diverge.
+	cfg := b.schedBase
+	applySchedulerConfiguration(&cfg, b.policy)
+	eng := s.eng.CloneWith(b.schedulerFactory(cfg))
+	ctl, err := s.ctl.Clone(eng)
+	if err != nil {
+		return nil, err
+	}
 	b.use(eng, ctl)
+	b.rebindControllers()
 	if s.metrics != nil {
 		b.metrics = s.metrics.clone()
 	}
@@ -357,6 +364,21 @@ func laneName(i int) string {
 		return LaneA
 	}
 	return LaneB
+}
+
+// rebindControllers points the engine's controllers that report to the
+// session at s: a cloned engine's controllers still report to the session
+// that was cloned (the descheduler's passes, the autoscaler's owner
+// selectors for its simulated scheduling).
+func (s *Session) rebindControllers() {
+	for _, c := range s.eng.Controllers() {
+		switch c := c.(type) {
+		case *descheduler.Controller:
+			c.OnPass = func(r *descheduler.Result) { s.descheduled = append(s.descheduled, r) }
+		case *autoscaler.Autoscaler:
+			c.SetSpreadSelectors(s.ownerSelector)
+		}
+	}
 }
 
 var (

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -303,5 +304,62 @@ func TestChecksNameLanesAndReadHistory(t *testing.T) {
 		if err != nil || res.OK != want {
 			t.Errorf("%s: %+v, %v", expr, res, err)
 		}
+	}
+}
+
+// Lane b is a session of its own: after lane-only commands that give it
+// workloads lane a lacks (a rollout's new ReplicaSet), it is exactly what
+// replaying its own history gives. Its scheduler used to look owners up
+// in lane a (the factory closed over a), so default spreading saw no
+// selector for b's new ReplicaSet and placed pods elsewhere.
+func TestForkLaneBehavesAsItsOwnHistory(t *testing.T) {
+	s := presetSession(t, "spread-defaults")
+	mustApply(t, s, "advance 20s")
+	f, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustApply(t, f, "@b rollout restart deployment/web", "advance 30s", "@b scale deployment/web --replicas=9", "advance 1m")
+	b := f.Lane(LaneB)
+	g := presetSession(t, "spread-defaults")
+	for _, e := range b.History() {
+		if err := g.replayEntry(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.advanceTo(b.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := stateDigest(b), stateDigest(g); got != want {
+		t.Fatalf("lane b differs from its own replay:\n%s", firstDiff(got, want))
+	}
+}
+
+// The controllers that report to the session report to their own lane: a
+// descheduler on an interval records lane b's passes in lane b.
+func TestForkLaneControllersReportToTheirLane(t *testing.T) {
+	data, err := os.ReadFile("../presets/descheduler-rebalance.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), "kind: Scenario\n", "kind: Scenario\ndescheduler: {deschedulingInterval: 1m}\n", 1)
+	f, err := LoadFile("rebalance.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fk, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fk.Advance(3 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	a, b := fk.Lane(LaneA), fk.Lane(LaneB)
+	if len(a.descheduled) == 0 || len(a.descheduled) != len(b.descheduled) {
+		t.Fatalf("descheduler passes: lane a %d, lane b %d; want the same, more than none", len(a.descheduled), len(b.descheduled))
 	}
 }
