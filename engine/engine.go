@@ -103,6 +103,10 @@ type Engine struct {
 	nodes     map[string]*nodeState
 	nodeNames []string // sorted
 	pods      map[string]*podState
+	// podKeys caches sortedPodKeys while podKeysOK (pods added or
+	// removed invalidate it); callers only read it.
+	podKeys   []string
+	podKeysOK bool
 	// podsByNode indexes pods (any state) by spec.nodeName.
 	podsByNode map[string]map[string]struct{}
 	pdbs       map[string]*api.PodDisruptionBudget
@@ -300,10 +304,14 @@ func (e *Engine) nextGen() int64 {
 
 // sortedPodKeys lists pod keys in order (for deterministic iteration).
 func (e *Engine) sortedPodKeys() []string {
+	if e.podKeysOK && len(e.podKeys) == len(e.pods) {
+		return e.podKeys
+	}
 	keys := make([]string, 0, len(e.pods))
 	for k := range e.pods {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	e.podKeys, e.podKeysOK = keys, true
 	return keys
 }
