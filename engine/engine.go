@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -303,6 +304,38 @@ func (e *Engine) nextGen() int64 {
 }
 
 // sortedPodKeys lists pod keys in order (for deterministic iteration).
+// podKeyAdded and podKeyRemoved keep the cached sorted keys current: a
+// new slice each time (callers may be iterating over the old one), built
+// by copying rather than re-sorting.
+func (e *Engine) podKeyAdded(key string) {
+	if !e.podKeysOK {
+		return
+	}
+	i, found := slices.BinarySearch(e.podKeys, key)
+	if found {
+		return
+	}
+	keys := make([]string, len(e.podKeys)+1)
+	copy(keys, e.podKeys[:i])
+	keys[i] = key
+	copy(keys[i+1:], e.podKeys[i:])
+	e.podKeys = keys
+}
+
+func (e *Engine) podKeyRemoved(key string) {
+	if !e.podKeysOK {
+		return
+	}
+	i, found := slices.BinarySearch(e.podKeys, key)
+	if !found {
+		return
+	}
+	keys := make([]string, len(e.podKeys)-1)
+	copy(keys, e.podKeys[:i])
+	copy(keys[i:], e.podKeys[i+1:])
+	e.podKeys = keys
+}
+
 func (e *Engine) sortedPodKeys() []string {
 	if e.podKeysOK && len(e.podKeys) == len(e.pods) {
 		return e.podKeys
