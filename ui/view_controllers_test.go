@@ -84,3 +84,14 @@ func TestWorkloadPanelShowsTheHPA(t *testing.T) {
 		t.Fatalf("an HPA line without an HPA:\n%s", s)
 	}
 }
+
+// The pass's multi-line report reaches the status line as one line (no
+// ^J where its line breaks were).
+func TestDescheduleKeyReportsOneLine(t *testing.T) {
+	m := controllersModel(t, "descheduler-rebalance", 160, 48, rebalance...)
+	press(m, "d")
+	s := screen(m)
+	if !strings.Contains(s, "› deschedule  ·  descheduler evicted 1 pod(s): pod/default/web-") || strings.Contains(s, "^J") {
+		t.Fatalf("status line after d:\n%s", s)
+	}
+}
