@@ -229,7 +229,14 @@ func (v *controllersView) autoscalerLines(w int) []string {
 		if zone == "" {
 			zone = "-"
 		}
-		out = append(out, fit(fmt.Sprintf("  %-*s %-*s %-20s %s", nameW, fit(safe(g.Name), nameW), zoneW, fit(safe(zone), zoneW), g.Size, safe(g.Decision)), w))
+		row := fmt.Sprintf("  %-*s %-*s %-20s", nameW, fit(safe(g.Name), nameW), zoneW, fit(safe(zone), zoneW), g.Size)
+		if d := safe(g.Decision); cellWidth(row)+1+cellWidth(d) <= w {
+			out = append(out, fit(row+" "+d, w))
+		} else {
+			// narrow: the decision goes under the group, wrapped
+			out = append(out, fit(row, w))
+			out = wrapped(out, "    "+d, w, 6, st.Base.Render)
+		}
 		for _, c := range g.Coming {
 			out = append(out, fit(st.Accent.Render("    + "+safe(c)), w))
 		}

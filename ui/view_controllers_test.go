@@ -26,6 +26,10 @@ func controllersModel(t *testing.T, preset string, w, h int, cmds ...string) *Mo
 
 var rebalance = []string{"scale deployment/web --replicas=6", "advance 20s", "scale deployment/web --replicas=3", "advance 2m"}
 
+// noScaleUp grows web until pool-c is at its max and a pod is left
+// Pending: the autoscaler's NotTriggerScaleUp reasons per group.
+var noScaleUp = []string{"advance 30s", "scale deployment/web --replicas=5", "advance 2m", "scale deployment/web --replicas=6", "advance 1m"}
+
 func TestControllersViewGolden(t *testing.T) {
 	for _, c := range []struct {
 		name, preset string
@@ -36,6 +40,8 @@ func TestControllersViewGolden(t *testing.T) {
 		{"Descheduler160x48", "descheduler-rebalance", 160, 48, rebalance},
 		{"Autoscaler80x24", "autoscaler-zone-spread", 80, 24, []string{"advance 2m"}},
 		{"Autoscaler160x48", "autoscaler-zone-spread", 160, 48, []string{"advance 2m"}},
+		{"AutoscalerNoScaleUp80x24", "autoscaler-zone-spread", 80, 24, noScaleUp},
+		{"AutoscalerNoScaleUp160x48", "autoscaler-zone-spread", 160, 48, noScaleUp},
 		{"HPA160x48", "hpa-topology-spread", 160, 48, []string{"advance 2m"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
