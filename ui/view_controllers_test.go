@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -99,5 +100,23 @@ func TestDescheduleKeyReportsOneLine(t *testing.T) {
 	s := screen(m)
 	if !strings.Contains(s, "› deschedule  ·  descheduler evicted 1 pod(s): pod/default/web-") || strings.Contains(s, "^J") {
 		t.Fatalf("status line after d:\n%s", s)
+	}
+}
+
+// BenchmarkControllersRefresh is the controllers view's Refresh (a
+// dry-run descheduling pass, the autoscaler's status, the HPA rows) on
+// the benchmark clusters: it runs after every change while the view is
+// on screen (unchanged, it is memoised: BenchmarkView/controllers).
+func BenchmarkControllersRefresh(b *testing.B) {
+	for _, pods := range benchSizes {
+		b.Run(fmt.Sprintf("pods=%d", pods), func(b *testing.B) {
+			m := benchModel(b, pods)
+			v, i := viewIndex[*controllersView](m)
+			press(m, fmt.Sprint(i+1))
+			loop(b, func() {
+				v.fresh = false // the cluster changed: recompute
+				v.Refresh()
+			})
+		})
 	}
 }
