@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+
+	"podlab.dev/podlab/lab"
 )
 
 // controllersModel opens a preset, runs commands and shows the
@@ -82,12 +84,12 @@ func TestWorkloadPanelShowsTheHPA(t *testing.T) {
 	}
 	m.changed()
 	m.refresh()
-	if s := screen(m); !strings.Contains(s, "autoscaled by hpa/web 3–12 · cpu: 30%/50% · 3 replicas") {
+	if s := screen(m); !strings.Contains(s, "hpa/web: 3 of 3–12 · cpu: 30%/50%") {
 		t.Fatalf("the workload panel lacks the HPA line:\n%s", s)
 	}
 	// a workload without an HPA has no such line
 	m = newTestModel(t, "descheduler-rebalance", 160, 48)
-	if s := screen(m); strings.Contains(s, "autoscaled by") {
+	if s := screen(m); strings.Contains(s, "hpa/") {
 		t.Fatalf("an HPA line without an HPA:\n%s", s)
 	}
 }
@@ -118,5 +120,23 @@ func BenchmarkControllersRefresh(b *testing.B) {
 				v.Refresh()
 			})
 		})
+	}
+}
+
+func TestHoldsBack(t *testing.T) {
+	for _, c := range []struct {
+		typ, status string
+		want        bool
+	}{
+		{"ScalingLimited", "True", true},
+		{"ScalingLimited", "False", false},
+		{"AbleToScale", "False", true},
+		{"AbleToScale", "True", false},
+		{"ScalingActive", "False", true},
+		{"ScalingActive", "True", false},
+	} {
+		if got := holdsBack(lab.HPACondition{Type: c.typ, Status: c.status}); got != c.want {
+			t.Errorf("holdsBack(%s=%s) = %v, want %v", c.typ, c.status, got, c.want)
+		}
 	}
 }
