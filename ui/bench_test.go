@@ -123,6 +123,7 @@ func BenchmarkView(b *testing.B) {
 			{"eviction", []string{"4"}},
 			{"events", []string{"5"}},
 			{"help", []string{"?"}},
+			{"controllers", []string{"8"}},
 		} {
 			b.Run(fmt.Sprintf("%s/pods=%d", v.name, pods), func(b *testing.B) {
 				m := benchModel(b, pods)

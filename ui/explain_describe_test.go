@@ -48,10 +48,10 @@ func TestExplainDescribesThePod(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := New(sess, Options{Theme: "dark", NoColor: true, Paused: true})
-	update(m, tea.WindowSizeMsg{Width: 100, Height: 48})
+	update(m, tea.WindowSizeMsg{Width: 100, Height: 62})
 	press(m, "2")
 	s := screen(m)
-	for _, want := range []string{"kubectl describe pod default/web", "Reason:       CrashLoopBackOff", "Restart Count:  4", "Conditions:", "ContainersReady"} {
+	for _, want := range []string{"kubectl describe pod default/web", "Reason:       CrashLoopBackOff", "Restart Count:  4", "Conditions:", "ContainersReady", "containers over virtual time"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("explain lacks %q:\n%s", want, s)
 		}

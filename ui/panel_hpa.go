@@ -3,14 +3,16 @@ package ui
 import (
 	"fmt"
 	"strings"
+
+	"podlab.dev/podlab/lab"
 )
 
 // hpaLines is the selected workload's HorizontalPodAutoscaler in one line
-// (lab.Session.HPAOf), drawn above its spread: "autoscaled by hpa/web
-// 3–12 · cpu: 80%/50% · 3 → 6 replicas", and a condition that holds the
-// scaling back (ScalingLimited True, AbleToScale or ScalingActive False)
-// with its reason. Nothing when no HPA targets the workload. The box
-// around the panel cuts what is wider than it.
+// (lab.Session.HPAOf), drawn above its spread: "hpa/web: 3 → 6 of 3–12 ·
+// cpu: 80%/50%" (replicas → desired of min–max, the targets), then each
+// condition that holds the scaling back with its reason. Nothing when no
+// HPA targets the workload. The box around the panel cuts what is wider
+// than it.
 func (v *clusterView) hpaLines() []string {
 	m := v.m
 	wl, ok := m.selectedWorkload()
@@ -21,17 +23,29 @@ func (v *clusterView) hpaLines() []string {
 	if !ok {
 		return nil
 	}
-	line := fmt.Sprintf("autoscaled by hpa/%s %d–%d · %s · %d", safe(r.Name), r.MinPods, r.MaxPods, safe(r.Targets), r.Replicas)
+	// short enough for the 80-column panel: replicas (→ desired) of the
+	// range, then the targets
+	line := fmt.Sprintf("hpa/%s: %d", safe(r.Name), r.Replicas)
 	if r.Desired != r.Replicas {
 		line += fmt.Sprintf(" → %d", r.Desired)
 	}
-	line += " replicas"
+	line += fmt.Sprintf(" of %d–%d · %s", r.MinPods, r.MaxPods, safe(r.Targets))
 	out := []string{m.st.Accent.Render(line)}
 	for _, c := range r.Conditions {
-		held := (c.Type == "ScalingLimited" && c.Status == "True") || (c.Type != "ScalingLimited" && c.Status == "False")
-		if held {
+		if holdsBack(c) {
 			out = append(out, m.st.Warn.Render("  "+safe(c.Type)+": "+safe(c.Reason)+" — "+safe(strings.TrimSpace(c.Message))))
 		}
 	}
 	return out
+}
+
+// holdsBack reports a condition that keeps the HPA from following its
+// metrics (kubectl describe hpa's conditions): ScalingLimited True (the
+// desired count was clamped to min/max or by a rate policy), AbleToScale
+// or ScalingActive False (backoff, no scale target, no metrics).
+func holdsBack(c lab.HPACondition) bool {
+	if c.Type == "ScalingLimited" {
+		return c.Status == "True"
+	}
+	return c.Status == "False"
 }

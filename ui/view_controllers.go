@@ -25,6 +25,18 @@ type controllersView struct {
 	// content is the last refresh's view models (computed in Refresh, not
 	// while drawing: a descheduling pass simulates every node).
 	content controllersContent
+	// at is the cluster state and the 10 s of virtual time content was
+	// computed for: a dry-run pass over 50,000 pods costs about 200 ms of
+	// CPU, so Refresh recomputes only when the cluster changed or pods
+	// aged (minPodAge, the autoscaler's unneeded time) — not on every
+	// quiet tick or scroll.
+	at    controllersStamp
+	fresh bool
+}
+
+type controllersStamp struct {
+	st     stamp
+	bucket int64
 }
 
 type controllersKeys struct {
@@ -85,7 +97,10 @@ func (v *controllersView) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	if key.Matches(msg, v.keys.Deschedule) {
-		v.m.apply("deschedule")
+		// the pass's report is a block (a pod and its why per eviction):
+		// the status line gets it as one line, the view shows the result
+		out, err := v.m.run("deschedule")
+		v.m.reportApplied("deschedule", strings.Join(strings.Fields(out), " "), err)
 		return nil, true
 	}
 	return nil, false
@@ -95,6 +110,12 @@ func (v *controllersView) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // the HPA rows of the session on screen.
 func (v *controllersView) Refresh() {
 	s := v.m.sess
+	at := controllersStamp{v.m.currentStamp(), int64(s.Now().Seconds()) / 10}
+	if v.fresh && at == v.at {
+		v.scroll.clamp(v.maxScroll())
+		return
+	}
+	v.at, v.fresh = at, true
 	c := controllersContent{as: s.AutoscalerView(), hpas: s.HPARows(), policy: deschedPolicyText(s.File())}
 	if r := s.DeschedulePreview(); r != nil {
 		c.skipped, c.errors = r.Skipped, r.Errors
@@ -131,7 +152,9 @@ func (v *controllersView) Live() bool { return false }
 func (v *controllersView) Wheel(delta int) { v.scroll.move(delta, v.maxScroll()) }
 
 // Reset implements view.
-func (v *controllersView) Reset() { v.scroll, v.content = scroller{}, controllersContent{} }
+func (v *controllersView) Reset() {
+	v.scroll, v.content, v.fresh = scroller{}, controllersContent{}, false
+}
 
 func (v *controllersView) maxScroll() int {
 	return max(len(v.lines(max(v.m.w-2, 10)))-(v.m.bodyHeight()-2), 0)
@@ -226,7 +249,14 @@ func (v *controllersView) autoscalerLines(w int) []string {
 		if zone == "" {
 			zone = "-"
 		}
-		out = append(out, fit(fmt.Sprintf("  %-*s %-*s %-20s %s", nameW, fit(safe(g.Name), nameW), zoneW, fit(safe(zone), zoneW), g.Size, safe(g.Decision)), w))
+		row := fmt.Sprintf("  %-*s %-*s %-20s", nameW, fit(safe(g.Name), nameW), zoneW, fit(safe(zone), zoneW), g.Size)
+		if d := safe(g.Decision); cellWidth(row)+1+cellWidth(d) <= w {
+			out = append(out, fit(row+" "+d, w))
+		} else {
+			// narrow: the decision goes under the group, wrapped
+			out = append(out, fit(row, w))
+			out = wrapped(out, "    "+d, w, 6, st.Base.Render)
+		}
 		for _, c := range g.Coming {
 			out = append(out, fit(st.Accent.Render("    + "+safe(c)), w))
 		}

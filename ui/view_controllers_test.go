@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+
+	"podlab.dev/podlab/lab"
 )
 
 // controllersModel opens a preset, runs commands and shows the
@@ -26,6 +29,10 @@ func controllersModel(t *testing.T, preset string, w, h int, cmds ...string) *Mo
 
 var rebalance = []string{"scale deployment/web --replicas=6", "advance 20s", "scale deployment/web --replicas=3", "advance 2m"}
 
+// noScaleUp grows web until pool-c is at its max and a pod is left
+// Pending: the autoscaler's NotTriggerScaleUp reasons per group.
+var noScaleUp = []string{"advance 30s", "scale deployment/web --replicas=5", "advance 2m", "scale deployment/web --replicas=6", "advance 1m"}
+
 func TestControllersViewGolden(t *testing.T) {
 	for _, c := range []struct {
 		name, preset string
@@ -36,6 +43,8 @@ func TestControllersViewGolden(t *testing.T) {
 		{"Descheduler160x48", "descheduler-rebalance", 160, 48, rebalance},
 		{"Autoscaler80x24", "autoscaler-zone-spread", 80, 24, []string{"advance 2m"}},
 		{"Autoscaler160x48", "autoscaler-zone-spread", 160, 48, []string{"advance 2m"}},
+		{"AutoscalerNoScaleUp80x24", "autoscaler-zone-spread", 80, 24, noScaleUp},
+		{"AutoscalerNoScaleUp160x48", "autoscaler-zone-spread", 160, 48, noScaleUp},
 		{"HPA160x48", "hpa-topology-spread", 160, 48, []string{"advance 2m"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -75,12 +84,59 @@ func TestWorkloadPanelShowsTheHPA(t *testing.T) {
 	}
 	m.changed()
 	m.refresh()
-	if s := screen(m); !strings.Contains(s, "autoscaled by hpa/web 3–12 · cpu: 30%/50% · 3 replicas") {
+	if s := screen(m); !strings.Contains(s, "hpa/web: 3 of 3–12 · cpu: 30%/50%") {
 		t.Fatalf("the workload panel lacks the HPA line:\n%s", s)
 	}
 	// a workload without an HPA has no such line
 	m = newTestModel(t, "descheduler-rebalance", 160, 48)
-	if s := screen(m); strings.Contains(s, "autoscaled by") {
+	if s := screen(m); strings.Contains(s, "hpa/") {
 		t.Fatalf("an HPA line without an HPA:\n%s", s)
+	}
+}
+
+// The pass's multi-line report reaches the status line as one line (no
+// ^J where its line breaks were).
+func TestDescheduleKeyReportsOneLine(t *testing.T) {
+	m := controllersModel(t, "descheduler-rebalance", 160, 48, rebalance...)
+	press(m, "d")
+	s := screen(m)
+	if !strings.Contains(s, "› deschedule  ·  descheduler evicted 1 pod(s): pod/default/web-") || strings.Contains(s, "^J") {
+		t.Fatalf("status line after d:\n%s", s)
+	}
+}
+
+// BenchmarkControllersRefresh is the controllers view's Refresh (a
+// dry-run descheduling pass, the autoscaler's status, the HPA rows) on
+// the benchmark clusters: it runs after every change while the view is
+// on screen (unchanged, it is memoised: BenchmarkView/controllers).
+func BenchmarkControllersRefresh(b *testing.B) {
+	for _, pods := range benchSizes {
+		b.Run(fmt.Sprintf("pods=%d", pods), func(b *testing.B) {
+			m := benchModel(b, pods)
+			v, i := viewIndex[*controllersView](m)
+			press(m, fmt.Sprint(i+1))
+			loop(b, func() {
+				v.fresh = false // the cluster changed: recompute
+				v.Refresh()
+			})
+		})
+	}
+}
+
+func TestHoldsBack(t *testing.T) {
+	for _, c := range []struct {
+		typ, status string
+		want        bool
+	}{
+		{"ScalingLimited", "True", true},
+		{"ScalingLimited", "False", false},
+		{"AbleToScale", "False", true},
+		{"AbleToScale", "True", false},
+		{"ScalingActive", "False", true},
+		{"ScalingActive", "True", false},
+	} {
+		if got := holdsBack(lab.HPACondition{Type: c.typ, Status: c.status}); got != c.want {
+			t.Errorf("holdsBack(%s=%s) = %v, want %v", c.typ, c.status, got, c.want)
+		}
 	}
 }

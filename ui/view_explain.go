@@ -14,7 +14,8 @@ type explainView struct {
 	scroll scroller
 	// podKey is the pod explained ("" until one is chosen).
 	podKey string
-	// describe is the pod's kubectl-describe state (explain_describe.go).
+	// describe is the pod's kubectl-describe state and its containers
+	// over time (explain_describe.go, explain_containers.go).
 	describe []string
 }
 
@@ -74,7 +75,7 @@ func (v *explainView) Refresh() {
 	if v.podKey != "" {
 		d.explain, d.explainErr = m.sess.Explain(v.podKey)
 	}
-	v.describe = v.describeLines()
+	v.describe = append(v.describeLines(), v.containerTimelineLines(m.w-2)...)
 	v.scroll.clamp(v.maxScroll())
 }
 
