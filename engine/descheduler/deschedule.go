@@ -85,9 +85,11 @@ func nodeTaints(c *pluginCtx, args *NodeTaintsArgs) error {
 }
 
 // nodeAffinity is RemovePodsViolatingNodeAffinity (node_affinity.go):
-// requiredDuring…: the pod's node no longer matches its nodeSelector /
-// required affinity and some node does; preferredDuring…: another node
-// the pod fits scores a higher preferred-affinity weight.
+// requiredDuring…: a pod with a required node affinity whose node no
+// longer matches its nodeSelector / required affinity while it fits
+// some node; preferredDuring…: a pod with preferred terms that fits some
+// node, where the best preferred weight over all nodes beats its node's.
+// Pods with only a nodeSelector are not considered (PodHasNodeAffinity).
 func nodeAffinity(c *pluginCtx, args *NodeAffinityArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
 	for _, typ := range args.NodeAffinityType {
@@ -95,23 +97,21 @@ func nodeAffinity(c *pluginCtx, args *NodeAffinityArgs) error {
 		switch typ {
 		case requiredAffinity:
 			pick = func(p *api.Pod, n *api.Node) string {
-				if !filter(p) || !hasRequiredAffinity(p) || api.PodMatchesNodeSelectorAndAffinityTerms(p, n) || !c.v.fitsAnyNode(p, c.v.nodes) {
+				if !filter(p) || !hasNodeAffinity(p, typ) || !c.v.fitsAnyNode(p, c.v.nodes) || api.PodMatchesNodeSelectorAndAffinityTerms(p, n) {
 					return ""
 				}
 				return fmt.Sprintf("node %s no longer matches the pod's %s node affinity, and another node does", n.Name, typ)
 			}
 		case preferredAffinity:
 			pick = func(p *api.Pod, n *api.Node) string {
-				a := p.Spec.Affinity
-				if !filter(p) || a == nil || a.NodeAffinity == nil || len(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution) == 0 {
+				if !filter(p) || !hasNodeAffinity(p, typ) || !c.v.fitsAnyNode(p, c.v.nodes) {
 					return ""
 				}
-				if c.v.nodeFit(p, n) != "" {
-					return ""
-				}
+				// GetBestNodeWeightGivenPodPreferredAffinity: over all
+				// nodes, fitting or not.
 				here, best, bestNode := preferredWeight(p, n), int32(0), ""
 				for _, o := range c.v.nodes {
-					if w := preferredWeight(p, o); w > best && c.v.nodeFit(p, o) == "" {
+					if w := preferredWeight(p, o); w > best {
 						best, bestNode = w, o.Name
 					}
 				}
@@ -130,12 +130,16 @@ func nodeAffinity(c *pluginCtx, args *NodeAffinityArgs) error {
 	return nil
 }
 
-func hasRequiredAffinity(p *api.Pod) bool {
-	if len(p.Spec.NodeSelector) > 0 {
-		return true
-	}
+// hasNodeAffinity is utils.PodHasNodeAffinity.
+func hasNodeAffinity(p *api.Pod, typ string) bool {
 	a := p.Spec.Affinity
-	return a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil
+	if a == nil || a.NodeAffinity == nil {
+		return false
+	}
+	if typ == requiredAffinity {
+		return a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil
+	}
+	return len(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0
 }
 
 func preferredWeight(p *api.Pod, n *api.Node) int32 {
