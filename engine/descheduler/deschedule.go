@@ -154,18 +154,28 @@ func preferredWeight(p *api.Pod, n *api.Node) int32 {
 }
 
 // interPodAntiAffinity is RemovePodsViolatingInterPodAntiAffinity
-// (pod_antiaffinity.go): lowest priority first, a pod whose required
-// anti-affinity selects another pod in the same topology domain is
-// evicted (and no longer counts for the others).
+// (pod_antiaffinity.go): node by node, lowest priority first, a pod
+// whose required anti-affinity selects another listed pod in the same
+// topology domain is evicted (and no longer counts for the others). The
+// listed pods are the non-terminal pods on the pass's nodes that pass
+// the plugin's namespaces and label selector (terminating ones count,
+// as upstream's ListPodsOnNodes keeps them), minus the pass's evictions.
 func interPodAntiAffinity(c *pluginCtx, args *InterPodAntiAffinityArgs) error {
-	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	listed := func(p *api.Pod) bool {
+		return args.Namespaces.allows(p.Namespace) && (args.LabelSelector == nil || args.LabelSelector.Empty() || args.LabelSelector.Matches(p.Labels))
+	}
 	gone := map[*api.Pod]bool{}
 	for _, n := range c.v.nodes {
-		pods := append([]*api.Pod(nil), c.v.on[n.Name]...)
+		var pods []*api.Pod
+		for _, p := range c.v.on[n.Name] {
+			if listed(p) {
+				pods = append(pods, p)
+			}
+		}
 		sortByPriorityLowToHigh(pods)
 		for _, p := range pods {
-			other := c.antiAffinityViolation(p, n, gone)
-			if other == "" || !filter(p) {
+			other := c.antiAffinityViolation(p, n, gone, listed)
+			if other == "" || c.ev.filter(p) != "" || c.ev.preEvictionFilter(p) != "" {
 				continue
 			}
 			err := c.evict(p, fmt.Sprintf("pod's required anti-affinity selects %s in the same topology domain", other))
@@ -186,10 +196,11 @@ func interPodAntiAffinity(c *pluginCtx, args *InterPodAntiAffinityArgs) error {
 	return nil
 }
 
-// antiAffinityViolation is utils.CheckPodsWithAntiAffinityExist: the
-// first other pod a required anti-affinity term of p selects on a node
-// sharing the term's topology value with p's node.
-func (c *pluginCtx) antiAffinityViolation(p *api.Pod, n *api.Node, gone map[*api.Pod]bool) string {
+// antiAffinityViolation is utils.CheckPodsWithAntiAffinityExist
+// (pkg/utils/predicates.go:298): the first other listed pod a required
+// anti-affinity term of p selects on p's own node or on a node sharing
+// the term's topology value with it (hasSameLabelValue).
+func (c *pluginCtx) antiAffinityViolation(p *api.Pod, n *api.Node, gone map[*api.Pod]bool, listed func(*api.Pod) bool) string {
 	a := p.Spec.Affinity
 	if a == nil || a.PodAntiAffinity == nil {
 		return ""
@@ -198,21 +209,17 @@ func (c *pluginCtx) antiAffinityViolation(p *api.Pod, n *api.Node, gone map[*api
 		term := &a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[i]
 		sel, err := api.CompileSelector(term.LabelSelector)
 		if err != nil {
-			continue
+			return ""
 		}
-		val, ok := n.Labels[term.TopologyKey]
-		if !ok {
-			continue
-		}
+		val, hasKey := n.Labels[term.TopologyKey]
 		for _, o := range c.v.nodes {
-			if o.Labels[term.TopologyKey] != val {
-				continue
-			}
-			if _, has := o.Labels[term.TopologyKey]; !has {
-				continue
+			if o != n {
+				if ov, ok := o.Labels[term.TopologyKey]; !hasKey || !ok || ov != val {
+					continue
+				}
 			}
 			for _, q := range c.v.on[o.Name] {
-				if q == p || gone[q] || c.v.terminating(q) {
+				if q.Name == p.Name || gone[q] || c.v.evicted[q] || !listed(q) {
 					continue
 				}
 				if termNamespaces(p, term, q.Namespace) && sel.Matches(q.Labels) {
