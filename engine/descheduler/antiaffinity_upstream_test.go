@@ -8,7 +8,7 @@ import (
 
 // TestUpstreamPodAntiAffinity ports TestPodAntiAffinity
 // (pkg/framework/plugins/removepodsviolatinginterpodantiaffinity/pod_antiaffinity_test.go:104),
-// all 13 cases. test.SetPodAntiAffinity (test/test_utils.go:380) is a
+// all 12 cases. test.SetPodAntiAffinity (test/test_utils.go:380) is a
 // required term "key In (value)" over topology key "region"; node n1 is
 // in region main-region.
 func TestUpstreamPodAntiAffinity(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 // TestUpstreamRemovePodsViolatingNodeAffinity ports
 // TestRemovePodsViolatingNodeAffinity
 // (pkg/framework/plugins/removepodsviolatingnodeaffinity/node_affinity_test.go:62),
-// all 23 cases. addPodsToNode (:63) puts podWithNodeAffinity, pod1 and
+// all 22 cases. addPodsToNode (:63) puts podWithNodeAffinity, pod1 and
 // pod2 (owned, 100m) on a node; only the first has an affinity.
 func TestUpstreamRemovePodsViolatingNodeAffinity(t *testing.T) {
 	const key, value = "kubernetes.io/desiredNode", "yes"
