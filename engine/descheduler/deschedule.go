@@ -315,10 +315,40 @@ func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 		}
 		return args.IncludingInitContainers && (waitingIn(s.InitContainerStatuses, st) || terminatedIn(s.InitContainerStatuses, st))
 	}
+	owners := func(p *api.Pod) bool {
+		k := args.OwnerKinds
+		switch {
+		case k == nil:
+			return true
+		case len(k.Include) > 0:
+			for _, r := range p.OwnerReferences {
+				if contains(k.Include, r.Kind) {
+					return true
+				}
+			}
+			return false
+		case len(k.Exclude) > 0:
+			return !excludedOwnerKind(p.OwnerReferences, k.Exclude)
+		}
+		return true
+	}
+	conditions := func(p *api.Pod) bool {
+		return len(args.Conditions) == 0 || c.matchesAnyCondition(p, args.Conditions)
+	}
+	exitCodes := func(p *api.Pod) bool {
+		if len(args.ExitCodes) == 0 {
+			return true
+		}
+		if _, ok := failedExitCode(p.Status.ContainerStatuses, args.ExitCodes); ok {
+			return true
+		}
+		_, ok := failedExitCode(p.Status.InitContainerStatuses, args.ExitCodes)
+		return ok && args.IncludingInitContainers
+	}
 	var pods []*api.Pod
 	for _, n := range c.v.nodes {
 		for _, p := range c.v.allOn[n.Name] {
-			if filter(p) && old(p) && inStates(p) {
+			if filter(p) && old(p) && inStates(p) && owners(p) && conditions(p) && exitCodes(p) {
 				pods = append(pods, p)
 			}
 		}
@@ -347,6 +377,29 @@ func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 		}
 	}
 	return nil
+}
+
+// matchesAnyCondition is matchesAnyPodConditionFilter (pod_lifetime.go):
+// some condition matches a filter's set fields and, with
+// minTimeSinceLastTransitionSeconds, last changed at least that long ago.
+func (c *pluginCtx) matchesAnyCondition(p *api.Pod, filters []PodConditionFilter) bool {
+	for _, f := range filters {
+		for _, cond := range p.Status.Conditions {
+			if (f.Type != "" && cond.Type != f.Type) || (f.Status != "" && cond.Status != f.Status) || (f.Reason != "" && cond.Reason != f.Reason) {
+				continue
+			}
+			// Upstream skips a zero (unset) transition time; every podlab
+			// condition carries its virtual time, zero being the start.
+			if m := f.MinTimeSinceLastTransitionSeconds; m != nil {
+				idle := c.v.now.Sub(cond.LastTransitionTime)
+				if idle < 0 || uint(idle/time.Second) < *m {
+					continue
+				}
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // failedPods is RemoveFailedPods (failedpods.go): pods in phase Failed,

@@ -204,8 +204,29 @@ type PodLifeTimeArgs struct {
 	LabelSelector         *api.Selector
 	MaxPodLifeTimeSeconds *uint
 	States                []string
-	// IncludingInitContainers matches states against init containers too.
+	// IncludingInitContainers matches states and exitCodes against init
+	// containers too.
 	IncludingInitContainers bool
+	// OwnerKinds keeps pods with an owner of an included kind, or drops
+	// those with one of an excluded kind (Include wins when both are set).
+	OwnerKinds *OwnerKinds
+	// Conditions keeps pods with a condition matching any filter.
+	Conditions []PodConditionFilter
+	// ExitCodes keeps pods with a terminated container exiting with one.
+	ExitCodes []int32
+}
+
+// OwnerKinds is podlifetime.OwnerKinds.
+type OwnerKinds struct {
+	Include []string
+	Exclude []string
+}
+
+// PodConditionFilter is podlifetime.PodConditionFilter: unset fields are
+// not checked.
+type PodConditionFilter struct {
+	Type, Status, Reason              string
+	MinTimeSinceLastTransitionSeconds *uint
 }
 
 // FailedPodsArgs is RemoveFailedPodsArgs.
