@@ -249,3 +249,46 @@ func TestUpstreamPodLifeTimeFilters(t *testing.T) {
 		})
 	}
 }
+
+// TestUpstreamPodLifeTimeValidation ports TestValidation
+// (pod_lifetime_test.go:1272), all 13 cases, through Policy.Validate
+// with PodLifeTime enabled.
+func TestUpstreamPodLifeTimeValidation(t *testing.T) {
+	cases := []struct {
+		name    string
+		line    int
+		args    PodLifeTimeArgs
+		wantErr bool
+	}{
+		{"valid: states set", 1279, PodLifeTimeArgs{States: []string{"Running"}}, false},
+		{"valid: conditions set", 1284, PodLifeTimeArgs{Conditions: []PodConditionFilter{{Reason: "PodCompleted"}}}, false},
+		{"valid: maxPodLifeTimeSeconds set", 1289, PodLifeTimeArgs{MaxPodLifeTimeSeconds: ptr(uint(600))}, false},
+		{"valid: states with maxPodLifeTimeSeconds", 1294, PodLifeTimeArgs{States: []string{"Running"}, MaxPodLifeTimeSeconds: ptr(uint(600))}, false},
+		{"valid: states with conditions", 1299, PodLifeTimeArgs{States: []string{"Succeeded"}, Conditions: []PodConditionFilter{{Reason: "PodCompleted"}}}, false},
+		{"valid: exitCodes only", 1304, PodLifeTimeArgs{ExitCodes: []int32{1}}, false},
+		{"valid: condition with minTimeSinceLastTransitionSeconds", 1309,
+			PodLifeTimeArgs{Conditions: []PodConditionFilter{{Reason: "PodCompleted", MinTimeSinceLastTransitionSeconds: ptr(uint(300))}}}, false},
+		{"valid: condition with only minTimeSinceLastTransitionSeconds", 1316,
+			PodLifeTimeArgs{Conditions: []PodConditionFilter{{MinTimeSinceLastTransitionSeconds: ptr(uint(300))}}}, false},
+		{"invalid: no filter criteria", 1323, PodLifeTimeArgs{}, true},
+		{"invalid: both include and exclude namespaces", 1328,
+			PodLifeTimeArgs{States: []string{"Running"}, Namespaces: &Namespaces{Include: []string{"a"}, Exclude: []string{"b"}}}, true},
+		{"invalid: both include and exclude ownerKinds", 1336,
+			PodLifeTimeArgs{States: []string{"Running"}, OwnerKinds: &OwnerKinds{Include: []string{"Job"}, Exclude: []string{"ReplicaSet"}}}, true},
+		{"invalid: bad state name", 1344, PodLifeTimeArgs{States: []string{"NotAState"}}, true},
+		{"invalid: empty condition filter", 1349, PodLifeTimeArgs{Conditions: []PodConditionFilter{{}}}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			errs := oneProfile(PodLifeTimeName, EvictorArgs{}, PluginArgs{PodLifeTime: tc.args}).Validate()
+			if (len(errs) > 0) != tc.wantErr {
+				t.Fatalf("pod_lifetime_test.go:%d: errors %v, want error %t", tc.line, errs, tc.wantErr)
+			}
+		})
+	}
+	// Not enabled, empty args are fine (the plugin's args are only
+	// checked for a criterion when it runs).
+	if errs := oneProfile(FailedPodsName, EvictorArgs{}, PluginArgs{}).Validate(); len(errs) > 0 {
+		t.Fatalf("errors %v for a policy without PodLifeTime", errs)
+	}
+}
