@@ -85,9 +85,11 @@ func nodeTaints(c *pluginCtx, args *NodeTaintsArgs) error {
 }
 
 // nodeAffinity is RemovePodsViolatingNodeAffinity (node_affinity.go):
-// requiredDuring…: the pod's node no longer matches its nodeSelector /
-// required affinity and some node does; preferredDuring…: another node
-// the pod fits scores a higher preferred-affinity weight.
+// requiredDuring…: a pod with a required node affinity whose node no
+// longer matches its nodeSelector / required affinity while it fits
+// some node; preferredDuring…: a pod with preferred terms that fits some
+// node, where the best preferred weight over all nodes beats its node's.
+// Pods with only a nodeSelector are not considered (PodHasNodeAffinity).
 func nodeAffinity(c *pluginCtx, args *NodeAffinityArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
 	for _, typ := range args.NodeAffinityType {
@@ -95,23 +97,21 @@ func nodeAffinity(c *pluginCtx, args *NodeAffinityArgs) error {
 		switch typ {
 		case requiredAffinity:
 			pick = func(p *api.Pod, n *api.Node) string {
-				if !filter(p) || !hasRequiredAffinity(p) || api.PodMatchesNodeSelectorAndAffinityTerms(p, n) || !c.v.fitsAnyNode(p, c.v.nodes) {
+				if !filter(p) || !hasNodeAffinity(p, typ) || !c.v.fitsAnyNode(p, c.v.nodes) || api.PodMatchesNodeSelectorAndAffinityTerms(p, n) {
 					return ""
 				}
 				return fmt.Sprintf("node %s no longer matches the pod's %s node affinity, and another node does", n.Name, typ)
 			}
 		case preferredAffinity:
 			pick = func(p *api.Pod, n *api.Node) string {
-				a := p.Spec.Affinity
-				if !filter(p) || a == nil || a.NodeAffinity == nil || len(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution) == 0 {
+				if !filter(p) || !hasNodeAffinity(p, typ) || !c.v.fitsAnyNode(p, c.v.nodes) {
 					return ""
 				}
-				if c.v.nodeFit(p, n) != "" {
-					return ""
-				}
+				// GetBestNodeWeightGivenPodPreferredAffinity: over all
+				// nodes, fitting or not.
 				here, best, bestNode := preferredWeight(p, n), int32(0), ""
 				for _, o := range c.v.nodes {
-					if w := preferredWeight(p, o); w > best && c.v.nodeFit(p, o) == "" {
+					if w := preferredWeight(p, o); w > best {
 						best, bestNode = w, o.Name
 					}
 				}
@@ -130,12 +130,16 @@ func nodeAffinity(c *pluginCtx, args *NodeAffinityArgs) error {
 	return nil
 }
 
-func hasRequiredAffinity(p *api.Pod) bool {
-	if len(p.Spec.NodeSelector) > 0 {
-		return true
-	}
+// hasNodeAffinity is utils.PodHasNodeAffinity.
+func hasNodeAffinity(p *api.Pod, typ string) bool {
 	a := p.Spec.Affinity
-	return a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil
+	if a == nil || a.NodeAffinity == nil {
+		return false
+	}
+	if typ == requiredAffinity {
+		return a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil
+	}
+	return len(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0
 }
 
 func preferredWeight(p *api.Pod, n *api.Node) int32 {
@@ -150,18 +154,28 @@ func preferredWeight(p *api.Pod, n *api.Node) int32 {
 }
 
 // interPodAntiAffinity is RemovePodsViolatingInterPodAntiAffinity
-// (pod_antiaffinity.go): lowest priority first, a pod whose required
-// anti-affinity selects another pod in the same topology domain is
-// evicted (and no longer counts for the others).
+// (pod_antiaffinity.go): node by node, lowest priority first, a pod
+// whose required anti-affinity selects another listed pod in the same
+// topology domain is evicted (and no longer counts for the others). The
+// listed pods are the non-terminal pods on the pass's nodes that pass
+// the plugin's namespaces and label selector (terminating ones count,
+// as upstream's ListPodsOnNodes keeps them), minus the pass's evictions.
 func interPodAntiAffinity(c *pluginCtx, args *InterPodAntiAffinityArgs) error {
-	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	listed := func(p *api.Pod) bool {
+		return args.Namespaces.allows(p.Namespace) && (args.LabelSelector == nil || args.LabelSelector.Empty() || args.LabelSelector.Matches(p.Labels))
+	}
 	gone := map[*api.Pod]bool{}
 	for _, n := range c.v.nodes {
-		pods := append([]*api.Pod(nil), c.v.on[n.Name]...)
+		var pods []*api.Pod
+		for _, p := range c.v.on[n.Name] {
+			if listed(p) {
+				pods = append(pods, p)
+			}
+		}
 		sortByPriorityLowToHigh(pods)
 		for _, p := range pods {
-			other := c.antiAffinityViolation(p, n, gone)
-			if other == "" || !filter(p) {
+			other := c.antiAffinityViolation(p, n, gone, listed)
+			if other == "" || c.ev.filter(p) != "" || c.ev.preEvictionFilter(p) != "" {
 				continue
 			}
 			err := c.evict(p, fmt.Sprintf("pod's required anti-affinity selects %s in the same topology domain", other))
@@ -182,10 +196,11 @@ func interPodAntiAffinity(c *pluginCtx, args *InterPodAntiAffinityArgs) error {
 	return nil
 }
 
-// antiAffinityViolation is utils.CheckPodsWithAntiAffinityExist: the
-// first other pod a required anti-affinity term of p selects on a node
-// sharing the term's topology value with p's node.
-func (c *pluginCtx) antiAffinityViolation(p *api.Pod, n *api.Node, gone map[*api.Pod]bool) string {
+// antiAffinityViolation is utils.CheckPodsWithAntiAffinityExist
+// (pkg/utils/predicates.go:298): the first other listed pod a required
+// anti-affinity term of p selects on p's own node or on a node sharing
+// the term's topology value with it (hasSameLabelValue).
+func (c *pluginCtx) antiAffinityViolation(p *api.Pod, n *api.Node, gone map[*api.Pod]bool, listed func(*api.Pod) bool) string {
 	a := p.Spec.Affinity
 	if a == nil || a.PodAntiAffinity == nil {
 		return ""
@@ -194,21 +209,17 @@ func (c *pluginCtx) antiAffinityViolation(p *api.Pod, n *api.Node, gone map[*api
 		term := &a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[i]
 		sel, err := api.CompileSelector(term.LabelSelector)
 		if err != nil {
-			continue
+			return ""
 		}
-		val, ok := n.Labels[term.TopologyKey]
-		if !ok {
-			continue
-		}
+		val, hasKey := n.Labels[term.TopologyKey]
 		for _, o := range c.v.nodes {
-			if o.Labels[term.TopologyKey] != val {
-				continue
-			}
-			if _, has := o.Labels[term.TopologyKey]; !has {
-				continue
+			if o != n {
+				if ov, ok := o.Labels[term.TopologyKey]; !hasKey || !ok || ov != val {
+					continue
+				}
 			}
 			for _, q := range c.v.on[o.Name] {
-				if q == p || gone[q] || c.v.terminating(q) {
+				if q.Name == p.Name || gone[q] || c.v.evicted[q] || !listed(q) {
 					continue
 				}
 				if termNamespaces(p, term, q.Namespace) && sel.Matches(q.Labels) {
@@ -304,10 +315,40 @@ func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 		}
 		return args.IncludingInitContainers && (waitingIn(s.InitContainerStatuses, st) || terminatedIn(s.InitContainerStatuses, st))
 	}
+	owners := func(p *api.Pod) bool {
+		k := args.OwnerKinds
+		switch {
+		case k == nil:
+			return true
+		case len(k.Include) > 0:
+			for _, r := range p.OwnerReferences {
+				if contains(k.Include, r.Kind) {
+					return true
+				}
+			}
+			return false
+		case len(k.Exclude) > 0:
+			return !excludedOwnerKind(p.OwnerReferences, k.Exclude)
+		}
+		return true
+	}
+	conditions := func(p *api.Pod) bool {
+		return len(args.Conditions) == 0 || c.matchesAnyCondition(p, args.Conditions)
+	}
+	exitCodes := func(p *api.Pod) bool {
+		if len(args.ExitCodes) == 0 {
+			return true
+		}
+		if _, ok := failedExitCode(p.Status.ContainerStatuses, args.ExitCodes); ok {
+			return true
+		}
+		_, ok := failedExitCode(p.Status.InitContainerStatuses, args.ExitCodes)
+		return ok && args.IncludingInitContainers
+	}
 	var pods []*api.Pod
 	for _, n := range c.v.nodes {
 		for _, p := range c.v.allOn[n.Name] {
-			if filter(p) && old(p) && inStates(p) {
+			if filter(p) && old(p) && inStates(p) && owners(p) && conditions(p) && exitCodes(p) {
 				pods = append(pods, p)
 			}
 		}
@@ -336,6 +377,29 @@ func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 		}
 	}
 	return nil
+}
+
+// matchesAnyCondition is matchesAnyPodConditionFilter (pod_lifetime.go):
+// some condition matches a filter's set fields and, with
+// minTimeSinceLastTransitionSeconds, last changed at least that long ago.
+func (c *pluginCtx) matchesAnyCondition(p *api.Pod, filters []PodConditionFilter) bool {
+	for _, f := range filters {
+		for _, cond := range p.Status.Conditions {
+			if (f.Type != "" && cond.Type != f.Type) || (f.Status != "" && cond.Status != f.Status) || (f.Reason != "" && cond.Reason != f.Reason) {
+				continue
+			}
+			// Upstream skips a zero (unset) transition time; every podlab
+			// condition carries its virtual time, zero being the start.
+			if m := f.MinTimeSinceLastTransitionSeconds; m != nil {
+				idle := c.v.now.Sub(cond.LastTransitionTime)
+				if idle < 0 || uint(idle/time.Second) < *m {
+					continue
+				}
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // failedPods is RemoveFailedPods (failedpods.go): pods in phase Failed,

@@ -7,7 +7,7 @@ import (
 )
 
 // TestUpstreamRemoveFailedPods ports TestRemoveFailedPods
-// (pkg/framework/plugins/removefailedpods/failedpods_test.go:36), all 24
+// (pkg/framework/plugins/removefailedpods/failedpods_test.go:36), all 25
 // cases. Upstream's buildTestPod (:408) makes a ReplicaSet-owned pod
 // created now; newPodStatus (:389) sets phase Failed when a container
 // state is given.

@@ -10,7 +10,7 @@ import (
 // TestUpstreamDeletePodsViolatingNodeTaints ports
 // TestDeletePodsViolatingNodeTaints
 // (pkg/framework/plugins/removepodsviolatingnodetaints/node_taint_test.go:146),
-// all 24 cases. p9 has a local-storage volume upstream; podlab pods have
+// all 23 cases. p9 has a local-storage volume upstream; podlab pods have
 // no volumes, so p9 is included only where evictLocalStoragePods is set
 // (there it is evictable, as upstream) and left out where upstream
 // protects it: every expected count stands.

@@ -159,3 +159,136 @@ func TestUpstreamPodLifeTime(t *testing.T) {
 		})
 	}
 }
+
+// TestUpstreamPodLifeTimeFilters ports the tables for PodLifeTime's
+// newer arguments (pod_lifetime_test.go): TestConditionFiltering (:898),
+// TestTransitionTimeFiltering (:966), TestOwnerKindsFiltering (:1055),
+// TestExitCodesFiltering (:1161) and TestCombinedFilters (:1206). buildPod
+// (:79) is a ReplicaSet-owned 1m/1-byte pod, old; now is three hours in,
+// oldTransitionTime two hours ago and newTransitionTime one minute ago (:44).
+func TestUpstreamPodLifeTimeFilters(t *testing.T) {
+	now := api.Time(3 * 3600e9)
+	oldT, newT := now-api.Time(2*3600e9), now-api.Time(60e9)
+	pod := func(name string, edit ...func(*api.Pod)) *api.Pod {
+		return buildPod(name, 1, 1, "node1", append([]func(*api.Pod){rsOwner}, edit...)...)
+	}
+	conds := func(c ...api.Condition) func(*api.Pod) { return func(p *api.Pod) { p.Status.Conditions = c } }
+	phase := func(ph string) func(*api.Pod) { return func(p *api.Pod) { p.Status.Phase = ph } }
+	job := func(p *api.Pod) {
+		p.OwnerReferences = []api.OwnerReference{{Kind: "Job", Name: "job1", APIVersion: "batch/v1"}}
+	}
+	exit := func(code int32, reason string) func(*api.Pod) {
+		return func(p *api.Pod) {
+			p.Status.ContainerStatuses = []api.ContainerStatus{{State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: code, Reason: reason}}}}
+		}
+	}
+	five, four := ptr(uint(300)), ptr(uint(14400))
+	cases := []struct {
+		name  string
+		line  int
+		args  PodLifeTimeArgs
+		pods  []*api.Pod
+		count int
+		want  []string
+	}{
+		{"evict pod with matching condition reason", 902, PodLifeTimeArgs{Conditions: []PodConditionFilter{{Reason: "PodCompleted", Status: "True"}}},
+			[]*api.Pod{pod("p1", conds(api.Condition{Type: "Initialized", Status: "True", Reason: "PodCompleted", LastTransitionTime: oldT})),
+				pod("p2", conds(api.Condition{Type: "Initialized", Status: "True", Reason: "OtherReason", LastTransitionTime: oldT}))}, 1, []string{"p1"}},
+		{"evict pod matching condition type only", 925, PodLifeTimeArgs{Conditions: []PodConditionFilter{{Type: "Ready"}}},
+			[]*api.Pod{pod("p1", conds(api.Condition{Type: "Ready", Status: "False", LastTransitionTime: oldT}))}, 1, nil},
+		{"no matching conditions, 0 evictions", 942, PodLifeTimeArgs{Conditions: []PodConditionFilter{{Reason: "PodCompleted"}}},
+			[]*api.Pod{pod("p1", conds(api.Condition{Type: "Ready", Status: "True", Reason: "SomethingElse"}))}, 0, nil},
+		{"evict pod with old transition time", 973,
+			PodLifeTimeArgs{States: []string{api.PodSucceeded}, Conditions: []PodConditionFilter{{Reason: "PodCompleted", Status: "True", MinTimeSinceLastTransitionSeconds: five}}},
+			[]*api.Pod{pod("p1", phase(api.PodSucceeded), conds(api.Condition{Type: "Initialized", Status: "True", Reason: "PodCompleted", LastTransitionTime: oldT},
+				api.Condition{Type: "Ready", Status: "False", Reason: "PodCompleted", LastTransitionTime: oldT}))}, 1, []string{"p1"}},
+		{"do not evict pod with recent transition time", 994,
+			PodLifeTimeArgs{States: []string{api.PodSucceeded}, Conditions: []PodConditionFilter{{MinTimeSinceLastTransitionSeconds: four}}},
+			[]*api.Pod{pod("p1", phase(api.PodSucceeded), conds(api.Condition{Type: "Ready", Status: "False", LastTransitionTime: newT}))}, 0, nil},
+		{"transition time scoped to matching conditions only", 1013,
+			PodLifeTimeArgs{Conditions: []PodConditionFilter{{Reason: "PodCompleted", MinTimeSinceLastTransitionSeconds: five}}},
+			[]*api.Pod{pod("p1", conds(api.Condition{Type: "Initialized", Reason: "PodCompleted", LastTransitionTime: oldT},
+				api.Condition{Type: "Ready", Reason: "OtherReason", LastTransitionTime: newT}))}, 1, []string{"p1"}},
+		{"no conditions on pod, transition time filter returns false", 1032,
+			PodLifeTimeArgs{States: []string{api.PodRunning}, Conditions: []PodConditionFilter{{MinTimeSinceLastTransitionSeconds: five}}},
+			[]*api.Pod{pod("p1", phase(api.PodRunning))}, 0, nil},
+		{"exclude Job owner kind: Job-owned pod not evicted", 1059, PodLifeTimeArgs{States: []string{api.PodFailed}, OwnerKinds: &OwnerKinds{Exclude: []string{"Job"}}},
+			[]*api.Pod{pod("p1", phase(api.PodFailed), job)}, 0, nil},
+		{"exclude Job owner kind: non-Job pod still evicted", 1074, PodLifeTimeArgs{States: []string{api.PodFailed}, OwnerKinds: &OwnerKinds{Exclude: []string{"Job"}}},
+			[]*api.Pod{pod("p1", phase(api.PodFailed), job), pod("p2", phase(api.PodFailed))}, 1, []string{"p2"}},
+		{"include only Job owner kind", 1093, PodLifeTimeArgs{States: []string{api.PodFailed}, OwnerKinds: &OwnerKinds{Include: []string{"Job"}}},
+			[]*api.Pod{pod("p1", phase(api.PodFailed), job), pod("p2", phase(api.PodFailed))}, 1, []string{"p1"}},
+		{"evict pod with matching exit code", 1165, PodLifeTimeArgs{States: []string{api.PodFailed}, ExitCodes: []int32{1}},
+			[]*api.Pod{pod("p1", phase(api.PodFailed), exit(1, ""))}, 1, nil},
+		{"exit code not matched, 0 evictions", 1182, PodLifeTimeArgs{States: []string{api.PodFailed}, ExitCodes: []int32{2}},
+			[]*api.Pod{pod("p1", phase(api.PodFailed), exit(1, ""))}, 0, nil},
+		{"user scenario: Succeeded + PodCompleted condition + transition time threshold", 1212,
+			PodLifeTimeArgs{States: []string{api.PodSucceeded}, Conditions: []PodConditionFilter{{Reason: "PodCompleted", Status: "True", MinTimeSinceLastTransitionSeconds: five}}},
+			[]*api.Pod{
+				pod("stale-completed", phase(api.PodSucceeded), conds(api.Condition{Type: "Initialized", Status: "True", Reason: "PodCompleted", LastTransitionTime: oldT},
+					api.Condition{Type: "Ready", Status: "False", Reason: "PodCompleted", LastTransitionTime: oldT})),
+				pod("recent-completed", phase(api.PodSucceeded), conds(api.Condition{Type: "Initialized", Status: "True", Reason: "PodCompleted", LastTransitionTime: newT})),
+				pod("running-pod", phase(api.PodRunning)),
+			}, 1, []string{"stale-completed"}},
+		{"failed pod removal compat: Failed + min age + exclude Job", 1242,
+			PodLifeTimeArgs{States: []string{api.PodFailed}, MaxPodLifeTimeSeconds: ptr(uint(0)), OwnerKinds: &OwnerKinds{Exclude: []string{"Job"}}},
+			[]*api.Pod{pod("failed-rs", phase(api.PodFailed), exit(0, "Error")), pod("failed-job", phase(api.PodFailed), job)}, 1, []string{"failed-rs"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pol := oneProfile(PodLifeTimeName, EvictorArgs{}, PluginArgs{PodLifeTime: tc.args})
+			got := runDirect(t, pol, &State{Now: now, Nodes: []*api.Node{buildNode("node1", 2000, 3000, 10)}, Pods: tc.pods})
+			if len(got) != tc.count {
+				t.Fatalf("pod_lifetime_test.go:%d: evicted %v, want %d", tc.line, got, tc.count)
+			}
+			for _, w := range tc.want {
+				if !contains(got, w) {
+					t.Fatalf("pod_lifetime_test.go:%d: evicted %v, want %v among them", tc.line, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// TestUpstreamPodLifeTimeValidation ports TestValidation
+// (pod_lifetime_test.go:1272), all 13 cases, through Policy.Validate
+// with PodLifeTime enabled.
+func TestUpstreamPodLifeTimeValidation(t *testing.T) {
+	cases := []struct {
+		name    string
+		line    int
+		args    PodLifeTimeArgs
+		wantErr bool
+	}{
+		{"valid: states set", 1279, PodLifeTimeArgs{States: []string{"Running"}}, false},
+		{"valid: conditions set", 1284, PodLifeTimeArgs{Conditions: []PodConditionFilter{{Reason: "PodCompleted"}}}, false},
+		{"valid: maxPodLifeTimeSeconds set", 1289, PodLifeTimeArgs{MaxPodLifeTimeSeconds: ptr(uint(600))}, false},
+		{"valid: states with maxPodLifeTimeSeconds", 1294, PodLifeTimeArgs{States: []string{"Running"}, MaxPodLifeTimeSeconds: ptr(uint(600))}, false},
+		{"valid: states with conditions", 1299, PodLifeTimeArgs{States: []string{"Succeeded"}, Conditions: []PodConditionFilter{{Reason: "PodCompleted"}}}, false},
+		{"valid: exitCodes only", 1304, PodLifeTimeArgs{ExitCodes: []int32{1}}, false},
+		{"valid: condition with minTimeSinceLastTransitionSeconds", 1309,
+			PodLifeTimeArgs{Conditions: []PodConditionFilter{{Reason: "PodCompleted", MinTimeSinceLastTransitionSeconds: ptr(uint(300))}}}, false},
+		{"valid: condition with only minTimeSinceLastTransitionSeconds", 1316,
+			PodLifeTimeArgs{Conditions: []PodConditionFilter{{MinTimeSinceLastTransitionSeconds: ptr(uint(300))}}}, false},
+		{"invalid: no filter criteria", 1323, PodLifeTimeArgs{}, true},
+		{"invalid: both include and exclude namespaces", 1328,
+			PodLifeTimeArgs{States: []string{"Running"}, Namespaces: &Namespaces{Include: []string{"a"}, Exclude: []string{"b"}}}, true},
+		{"invalid: both include and exclude ownerKinds", 1336,
+			PodLifeTimeArgs{States: []string{"Running"}, OwnerKinds: &OwnerKinds{Include: []string{"Job"}, Exclude: []string{"ReplicaSet"}}}, true},
+		{"invalid: bad state name", 1344, PodLifeTimeArgs{States: []string{"NotAState"}}, true},
+		{"invalid: empty condition filter", 1349, PodLifeTimeArgs{Conditions: []PodConditionFilter{{}}}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			errs := oneProfile(PodLifeTimeName, EvictorArgs{}, PluginArgs{PodLifeTime: tc.args}).Validate()
+			if (len(errs) > 0) != tc.wantErr {
+				t.Fatalf("pod_lifetime_test.go:%d: errors %v, want error %t", tc.line, errs, tc.wantErr)
+			}
+		})
+	}
+	// Not enabled, empty args are fine (the plugin's args are only
+	// checked for a criterion when it runs).
+	if errs := oneProfile(FailedPodsName, EvictorArgs{}, PluginArgs{}).Validate(); len(errs) > 0 {
+		t.Fatalf("errors %v for a policy without PodLifeTime", errs)
+	}
+}

@@ -10,7 +10,7 @@ import (
 // TestUpstreamRemovePodsHavingTooManyRestarts ports
 // TestRemovePodsHavingTooManyRestarts
 // (pkg/framework/plugins/removepodshavingtoomanyrestarts/toomanyrestarts_test.go:121),
-// all 21 cases. initPods (:76) builds pod-0..pod-9 on node1, pod-i with
+// all 20 cases. initPods (:76) builds pod-0..pod-9 on node1, pod-i with
 // 5i init and 2×10i container restarts; pod-6 is a DaemonSet pod, pod-7
 // has local storage and pod-8 is a mirror pod, none evictable. podlab
 // pods have no volumes, so pod-7 is left out: upstream never evicts it,
