@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"podlab.dev/podlab/lab"
@@ -49,8 +50,9 @@ func cmdCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // changeLines expands --a/--b values: a value naming a readable file is
-// replaced by its lines (blank lines and # comments skipped); anything
-// else is one command line.
+// replaced by its lines (blank lines and # comments skipped) — or, when
+// the file is a manifest (a KubeSchedulerConfiguration, a changed
+// Deployment…), by `apply -f` of it; anything else is one command line.
 func changeLines(values []string) ([]string, error) {
 	var out []string
 	for _, v := range values {
@@ -62,6 +64,14 @@ func changeLines(values []string) ([]string, error) {
 		data, err := os.ReadFile(v)
 		if err != nil {
 			return nil, err
+		}
+		if isManifest(data) {
+			abs, err := filepath.Abs(v)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, "apply -f "+abs)
+			continue
 		}
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		for sc.Scan() {
@@ -76,4 +86,16 @@ func changeLines(values []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// isManifest reports a YAML or JSON document with apiVersion and kind at
+// its top level (a command file has neither).
+func isManifest(data []byte) bool {
+	var api, kind bool
+	for _, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		api = api || strings.HasPrefix(line, "apiVersion:") || strings.HasPrefix(t, `"apiVersion"`)
+		kind = kind || strings.HasPrefix(line, "kind:") || strings.HasPrefix(t, `"kind"`)
+	}
+	return api && kind
 }

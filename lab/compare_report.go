@@ -83,7 +83,11 @@ func (c *Comparison) WriteText(w io.Writer, title string) error {
 	for _, l := range c.Lanes {
 		ch := "(no changes)"
 		if len(l.Changes) > 0 {
-			ch = strings.Join(textsafe.Lines(l.Changes), "; ")
+			var short []string
+			for _, c := range l.Changes {
+				short = append(short, SummarizeCommand(c))
+			}
+			ch = strings.Join(textsafe.Lines(short), "; ")
 		}
 		fmt.Fprintf(&b, "lane %s: %s\n", l.Lane, ch)
 	}
@@ -268,4 +272,29 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// SummarizeCommand shortens a recorded command for a one-line list: an
+// `apply` of an inline manifest (how `apply -f` is recorded) becomes
+// "apply KIND/NAME…" of what it holds.
+func SummarizeCommand(line string) string {
+	rest, ok := strings.CutPrefix(line, "apply --inline=")
+	if !ok {
+		return line
+	}
+	var objs []string
+	kind := ""
+	for _, l := range strings.Split(strings.Trim(rest, `'"`), "\n") {
+		switch {
+		case strings.HasPrefix(l, "kind:"):
+			kind = strings.TrimSpace(strings.TrimPrefix(l, "kind:"))
+			objs = append(objs, kind)
+		case strings.HasPrefix(strings.TrimSpace(l), "name:") && kind != "" && len(objs) > 0 && !strings.Contains(objs[len(objs)-1], "/"):
+			objs[len(objs)-1] += "/" + strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "name:"))
+		}
+	}
+	if len(objs) == 0 {
+		return "apply (inline manifest)"
+	}
+	return "apply " + strings.Join(objs, ", ")
 }

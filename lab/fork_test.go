@@ -363,3 +363,16 @@ func TestForkLaneControllersReportToTheirLane(t *testing.T) {
 		t.Fatalf("descheduler passes: lane a %d, lane b %d; want the same, more than none", len(a.descheduled), len(b.descheduled))
 	}
 }
+
+func TestSummarizeCommand(t *testing.T) {
+	for in, want := range map[string]string{
+		"cordon node1": "cordon node1",
+		"apply --inline='apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n'":                        "apply KubeSchedulerConfiguration",
+		"apply --inline='apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n---\nkind: Service\nmetadata: {x: y}\n'": "apply Deployment/web, Service",
+		"apply --inline=''": "apply (inline manifest)",
+	} {
+		if got := SummarizeCommand(in); got != want {
+			t.Errorf("SummarizeCommand(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

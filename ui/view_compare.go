@@ -165,7 +165,11 @@ func (v *compareView) lines(w int) []string {
 	for _, l := range c.Lanes {
 		ch := "(no changes)"
 		if len(l.Changes) > 0 {
-			ch = strings.Join(l.Changes, "; ")
+			var short []string
+			for _, c := range l.Changes {
+				short = append(short, lab.SummarizeCommand(c))
+			}
+			ch = strings.Join(short, "; ")
 		}
 		add(st.Bold.Render("lane "+l.Lane+": ") + safe(ch))
 	}
