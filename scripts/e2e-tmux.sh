@@ -59,6 +59,23 @@ t resize-window -t e2e -x 50 -y 12
 expect "terminal too small"
 t resize-window -t e2e -x 100 -y 30
 expect "Spread basics"
+# fork: lane b loosens maxSkew, both lanes get the same scale-up
+t send-keys -t e2e 'F'
+expect "⑂ lane a"
+t send-keys -t e2e ':'
+t send-keys -t e2e '@b set spread deployment/web maxSkew=3' Enter
+expect "@b "
+t send-keys -t e2e ':'
+t send-keys -t e2e 'advance 30s' Enter
+t send-keys -t e2e '6'
+expect "compare lanes a | b"
+expect "maxSkew 1 DoNotSchedule │ maxSkew 3 DoNotSchedule"
+t send-keys -t e2e '7'
+expect "metrics · lane a · lane b"
+t send-keys -t e2e 'B'
+expect "⑂ lane b"
+t send-keys -t e2e 'F'
+expect "fork closed, kept lane b"
 t send-keys -t e2e 'q'
 sleep 0.5
 if t has-session -t e2e 2>/dev/null && screen | grep -q "Spread basics"; then
