@@ -1,6 +1,10 @@
 package ui
 
-import "podlab.dev/podlab/lab"
+import (
+	"strings"
+
+	"podlab.dev/podlab/lab"
+)
 
 // The controllers view lists each controller's latest decisions from the
 // event stream, as `kubectl get events` would show them: the evictions a
@@ -15,14 +19,10 @@ func eventKind(e lab.Event) string {
 	case "SuccessfulRescale", "FailedRescale", "FailedGetResourceMetric", "FailedComputeMetricsReplicas", "FailedGetScale":
 		return "hpa"
 	}
-	if hasSuffix(e.Message, "by sigs.k8s.io/descheduler") {
+	if strings.HasSuffix(e.Message, "by sigs.k8s.io/descheduler") {
 		return "descheduler"
 	}
 	return ""
-}
-
-func hasSuffix(s, suffix string) bool {
-	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
 }
 
 // maxScan bounds how far back recentEvents looks: a day of a busy
