@@ -182,18 +182,6 @@ func goList(t *testing.T) []listedPackage {
 	return pkgs
 }
 
-// pendingUIImports are the ui's imports that break its row today and that
-// the ui rebuild of issue 11 removes (the ui then imports lab, lab/command,
-// lab/textsafe and assets only). Tolerated, not required: delete this list
-// once the ui branch is merged.
-var pendingUIImports = map[string]bool{
-	modulePath + "/engine":                                     true,
-	modulePath + "/engine/api":                                 true,
-	modulePath + "/engine/kubelet":                             true,
-	modulePath + "/engine/scheduler":                           true,
-	modulePath + "/engine/scheduler/plugins/podtopologyspread": true,
-}
-
 func TestImportsFollowArchitectureTable(t *testing.T) {
 	doc, err := os.ReadFile(architecture)
 	if err != nil {
@@ -228,7 +216,7 @@ func TestImportsFollowArchitectureTable(t *testing.T) {
 		used[r.pattern] = true
 		for _, imp := range p.Imports {
 			why := r.violates(imp, std[imp])
-			if why == "" || (rel == "ui" && pendingUIImports[imp]) {
+			if why == "" {
 				continue
 			}
 			t.Errorf("package %s imports %s, which %s:%d does not allow (%s)", p.ImportPath, imp, architecture, r.line, why)

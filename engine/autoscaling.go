@@ -15,6 +15,11 @@ import (
 // (PodScheduled=False, reason Unschedulable) — sorted by namespace/name.
 // Pods being deleted are left out.
 func (e *Engine) UnschedulablePods() []*api.Pod {
+	// a pod the scheduler failed to place waits in its queue (unschedulable
+	// or backoff): an empty queue means there is none, without a walk
+	if e.queue.Len() == 0 {
+		return nil
+	}
 	var out []*api.Pod
 	for _, ps := range e.pods {
 		if ps.state != StatePending || ps.schedMessage == "" || ps.pod.DeletionTimestamp != nil {

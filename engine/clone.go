@@ -12,7 +12,14 @@ import (
 // Controllers implementing CloneableController (Workloads) are cloned;
 // other controllers are shared. The default scheduler's tie-break
 // generator continues from the same state.
-func (e *Engine) Clone() *Engine {
+func (e *Engine) Clone() *Engine { return e.CloneWith(nil) }
+
+// CloneWith is Clone with another scheduler factory (nil: the same): the
+// clone's scheduler is built by it, continuing the tie-break generator as
+// Clone does. The lab forks a session with it, so the copy's scheduler
+// asks the copy — not the original — for what its factory looks up
+// (owners' selectors for default spreading).
+func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 	c := &Engine{
 		cfg:         e.cfg,
 		eviction:    e.eviction,
@@ -35,6 +42,9 @@ func (e *Engine) Clone() *Engine {
 		started:     e.started,
 		changes:     e.changes,
 		ctrlSeen:    e.ctrlSeen,
+	}
+	if factory != nil {
+		c.cfg.NewScheduler = factory
 	}
 	if e.schedWake != nil {
 		w := *e.schedWake

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"podlab.dev/podlab/engine/api"
@@ -57,6 +56,16 @@ type probeWorker struct {
 	// published result now.
 	cursor api.Time
 	result bool
+	// failCursor: Unhealthy events for failure streaks up to here are
+	// recorded.
+	failCursor api.Time
+	// segs caches the outcome segments for (segStart, segAnchor,
+	// segOverrides): they change only when the container restarts, the
+	// worker's anchor moves or a probe is broken or healed.
+	segs         []kubelet.Segment
+	segStart     api.Time
+	segAnchor    api.Time
+	segOverrides int
 }
 
 // containerRT is one container as the kubelet runs it.
@@ -114,6 +123,7 @@ func (rt *podRuntime) clone() *podRuntime {
 		for j, w := range ct.workers {
 			if w != nil {
 				wc := *w
+				wc.segs = append([]kubelet.Segment(nil), w.segs...)
 				cc.workers[j] = &wc
 			}
 		}
@@ -200,6 +210,9 @@ func (e *Engine) restoreRuntime(ps *podState) {
 		if ok {
 			c.ready = cs.Ready
 		}
+		if ok && cs.State.Waiting != nil && cs.State.Waiting.Reason == "CrashLoopBackOff" && cs.LastState.Terminated != nil {
+			restoreBackOff(c, now)
+		}
 		if c.sidecar {
 			rt.initDone++
 		}
@@ -216,11 +229,35 @@ func (e *Engine) restoreRuntime(ps *podState) {
 				initial = true
 			}
 			t.InitialDelay = 0
-			c.workers[k] = &probeWorker{probe: pr, timing: t, anchor: now.Add(t.Period), initial: initial, cursor: now, result: initial}
+			c.workers[k] = &probeWorker{probe: pr, timing: t, anchor: now.Add(t.Period), initial: initial, cursor: now, result: initial, failCursor: now}
 		}
 	}
 	rt.mainStarted = true
 	e.scheduleRuntime(ps)
+}
+
+// restoreBackOff puts a container recorded in CrashLoopBackOff back in
+// it: it restarts when the kubelet's back-off for its next restart ends,
+// counted from its last exit (no wait for a first restart, then 10 s
+// doubling to 300 s; kubelet.BackOff), at once if that is already past.
+func restoreBackOff(c *containerRT, now api.Time) {
+	t := *c.lastTerm
+	c.running, c.ready, c.term, c.lastTerm = false, false, &t, nil
+	var delay time.Duration
+	if c.restarts > 0 {
+		delay = kubelet.InitialBackOff
+		for i := int32(1); i < c.restarts && delay < kubelet.MaxBackOff; i++ {
+			delay *= 2
+		}
+		delay = min(delay, kubelet.MaxBackOff)
+	}
+	c.waiting, c.restartAt = "CrashLoopBackOff", max(t.FinishedAt.Add(delay), now)
+	// the entry as the kubelet leaves it after that restart (Backoff.Next)
+	next := kubelet.InitialBackOff
+	if delay > 0 {
+		next = min(2*delay, kubelet.MaxBackOff)
+	}
+	c.backoff = kubelet.BackOff{Set: true, Delay: next, LastUpdate: c.restartAt}
 }
 
 func (c *containerRT) probes() [3]*api.Probe {
@@ -249,7 +286,7 @@ func (e *Engine) startContainer(ps *podState, c *containerRT) {
 		if probeKind(k) == probeLiveness {
 			initial = true
 		}
-		w := &probeWorker{probe: pr, timing: kubelet.TimingOf(pr), anchor: now, initial: initial, cursor: now - 1, result: initial}
+		w := &probeWorker{probe: pr, timing: kubelet.TimingOf(pr), anchor: now, initial: initial, cursor: now - 1, result: initial, failCursor: now - 1}
 		if probeKind(k) != probeStartup && c.spec.StartupProbe != nil {
 			w.anchor = -1 // set when the startup probe passes
 		}
@@ -258,77 +295,6 @@ func (e *Engine) startContainer(ps *podState, c *containerRT) {
 	if e.started {
 		e.record(EventNormal, ReasonStarted, podObject(ps.pod.Key()), "Started container "+c.name)
 	}
-}
-
-// segments are a probe's outcomes over the container's current run.
-func (rt *podRuntime) segments(c *containerRT, kind probeKind) []kubelet.Segment {
-	up := c.start.Add(c.behave.ReadyAfter)
-	var failAt *api.Time
-	if kind == probeLiveness && c.behave.LivenessFailsAt != nil {
-		t := c.start.Add(*c.behave.LivenessFailsAt)
-		failAt = &t
-	}
-	outcome := func(t api.Time) bool {
-		for i := len(rt.overrides) - 1; i >= 0; i-- {
-			// an override issued at T acts on probe runs after T: the
-			// runs due at T ran before the command (actions first)
-			if o := rt.overrides[i]; o.At < t && (o.Kind == kind || !o.Broken) {
-				if o.Broken {
-					return false
-				}
-				break
-			}
-		}
-		if t < up {
-			return false
-		}
-		return failAt == nil || t < *failAt
-	}
-	points := []api.Time{c.start, up}
-	if failAt != nil {
-		points = append(points, *failAt)
-	}
-	for _, o := range rt.overrides {
-		points = append(points, o.At+1)
-	}
-	sort.Slice(points, func(i, j int) bool { return points[i] < points[j] })
-	var segs []kubelet.Segment
-	for _, p := range points {
-		if p < c.start {
-			p = c.start
-		}
-		o := outcome(p)
-		if n := len(segs); n > 0 && (segs[n-1].At == p || segs[n-1].Success == o) {
-			if segs[n-1].At == p {
-				segs[n-1].Success = o
-			}
-			continue
-		}
-		segs = append(segs, kubelet.Segment{At: p, Success: o})
-	}
-	return segs
-}
-
-// nextTransition is a worker's next published change after its cursor.
-func (rt *podRuntime) nextTransition(c *containerRT, kind probeKind) (api.Time, bool, bool) {
-	w := c.workers[kind]
-	if w == nil || w.anchor < 0 {
-		return 0, false, false
-	}
-	segs := rt.segments(c, kind)
-	if len(segs) > 0 && segs[0].At > w.anchor {
-		segs[0].At = w.anchor
-	}
-	at, res, ok := kubelet.NextProbeTransition(w.timing, w.anchor, w.initial, segs, w.cursor)
-	if kind == probeStartup && !c.started {
-		// a failure run reaching failureThreshold kills the container
-		// before any success: ask again with success assumed
-		fat, fres, fok := kubelet.NextProbeTransition(w.timing, w.anchor, true, segs, w.cursor)
-		if fok && !fres && (!ok || fat < at) {
-			return fat, false, true
-		}
-	}
-	return at, res, ok
 }
 
 // containerNext is when a container next changes on its own.
@@ -350,6 +316,9 @@ func (rt *podRuntime) containerNext(c *containerRT) (api.Time, bool) {
 		}
 		for k := range c.workers {
 			if at, _, ok := rt.nextTransition(c, probeKind(k)); ok {
+				take(at)
+			}
+			if at, ok := rt.nextFailureStreak(c, probeKind(k)); ok {
 				take(at)
 			}
 		}
@@ -455,6 +424,13 @@ func (e *Engine) containerStep(ps *podState, c *containerRT, now api.Time) bool 
 	for k := range c.workers {
 		kind := probeKind(k)
 		w := c.workers[k]
+		// the first failed run of a streak: Unhealthy (before a transition
+		// the same run may cause)
+		if at, ok := rt.nextFailureStreak(c, kind); ok && at <= now {
+			w.failCursor = at
+			e.record(EventWarning, ReasonUnhealthy, podObject(key), kind.String()+" probe failed: "+kubelet.ProbeFailureMessage(w.probe.Handler))
+			return true
+		}
 		at, res, ok := rt.nextTransition(c, kind)
 		if !ok || at > now {
 			continue
@@ -472,104 +448,23 @@ func (e *Engine) containerStep(ps *podState, c *containerRT, now api.Time) bool 
 				// initialDelaySeconds is from the container's start)
 				for _, o := range []probeKind{probeReadiness, probeLiveness} {
 					if ow := c.workers[o]; ow != nil {
-						ow.anchor, ow.cursor = c.start, at-1
+						ow.anchor, ow.cursor, ow.failCursor = c.start, at-1, at-1
 						ow.timing.InitialDelay = max(ow.timing.InitialDelay, at.Sub(c.start))
 					}
 				}
 			} else {
-				e.record(EventWarning, ReasonUnhealthy, podObject(key), "Startup probe failed: "+kubelet.ProbeFailureMessage(w.probe.Handler))
 				e.killContainer(ps, c, "failed startup probe")
 			}
 		case probeReadiness:
 			c.ready = res
-			if !res {
-				e.record(EventWarning, ReasonUnhealthy, podObject(key), "Readiness probe failed: "+kubelet.ProbeFailureMessage(w.probe.Handler))
-			}
 		case probeLiveness:
 			if !res {
-				e.record(EventWarning, ReasonUnhealthy, podObject(key), "Liveness probe failed: "+kubelet.ProbeFailureMessage(w.probe.Handler))
 				e.killContainer(ps, c, "failed liveness probe")
 			}
 		}
 		return true
 	}
 	return false
-}
-
-// killContainer is the kubelet killing a container whose liveness or
-// startup probe failed, through the graceful path (kuberuntime_container.go
-// killContainer): the grace period is the failing probe's
-// terminationGracePeriodSeconds, else the pod's (ContainerGracePeriod);
-// the preStop hook runs first and uses it up; SIGTERM then gets what is
-// left, at least 2 s; the app exits after lab.podlab.dev/terminate-after
-// (143) or is killed when the time is up (137). A readiness failure never
-// kills.
-func (e *Engine) killContainer(ps *podState, c *containerRT, why string) {
-	now := e.Now()
-	e.record(EventNormal, ReasonKilling, podObject(ps.pod.Key()), fmt.Sprintf("Container %s %s, will be restarted", c.name, why))
-	reason := kubelet.ReasonLivenessProbe
-	if !c.started {
-		reason = kubelet.ReasonStartupProbe
-	}
-	grace := kubelet.ContainerGracePeriod(ps.pod, c.spec, reason, nil)
-	if reason == kubelet.ReasonStartupProbe && c.spec.StartupProbe != nil && c.spec.StartupProbe.TerminationGracePeriodSeconds != nil {
-		grace = *c.spec.StartupProbe.TerminationGracePeriodSeconds
-	}
-	term := now
-	remaining := grace
-	if d, ok := kubelet.PreStopDuration(c.spec); ok && grace > 0 {
-		d = min(d, time.Duration(grace)*time.Second)
-		term = now.Add(d)
-		remaining = grace - int64(d/time.Second)
-	}
-	remaining = max(remaining, kubelet.MinimumGracePeriodSeconds)
-	exit, _ := kubelet.ShutdownTime(ps.pod)
-	c.killing, c.ready = true, false
-	if exit == kubelet.Never || exit > time.Duration(remaining)*time.Second {
-		c.killAt, c.killCode = term.Add(time.Duration(remaining)*time.Second), 137
-	} else {
-		c.killAt, c.killCode = term.Add(exit), 143
-	}
-}
-
-// containerExited handles a container that ended: restart per policy
-// (with CrashLoopBackOff), or stay terminated.
-func (e *Engine) containerExited(ps *podState, c *containerRT, code int32, reason string) {
-	now := e.Now()
-	c.term = &api.ContainerStateTerminated{ExitCode: code, Reason: reason, StartedAt: c.start, FinishedAt: now}
-	c.running, c.ready, c.killing = false, false, false
-	if !restarts(ps.pod.Spec.RestartPolicy, c, code) {
-		c.done = true
-		return
-	}
-	at, b := c.backoff.RestartAt(now)
-	c.backoff = b
-	if at <= now {
-		e.startContainer(ps, c)
-		return
-	}
-	c.waiting, c.restartAt = "CrashLoopBackOff", at
-	p := ps.pod
-	e.record(EventWarning, ReasonBackOff, podObject(p.Key()), fmt.Sprintf("Back-off restarting failed container %s in pod %s_%s(%s)", c.name, p.Name, p.Namespace, p.UID))
-}
-
-// restarts is the kubelet's restart decision: a sidecar always restarts;
-// other containers per the pod's restartPolicy (an init container under
-// Always restarts on failure only, it must complete).
-func restarts(policy string, c *containerRT, code int32) bool {
-	if c.sidecar {
-		return true
-	}
-	switch policy {
-	case "Never":
-		return false
-	case "OnFailure":
-		return code != 0
-	}
-	if c.init {
-		return code != 0
-	}
-	return true
 }
 
 // initStep moves the pod through its init containers one by one, then
@@ -607,41 +502,6 @@ func (e *Engine) initStep(ps *podState) bool {
 			e.startContainer(ps, c)
 		}
 	}
-	return true
-}
-
-// runtimeTerminal ends a pod whose containers are all done for good
-// (restartPolicy Never/OnFailure, or an init container that failed under
-// Never): Succeeded when every regular container exited 0, else Failed.
-func (e *Engine) runtimeTerminal(ps *podState) bool {
-	rt := ps.rt
-	failedInit := false
-	allDone, anyFailed := true, false
-	for _, c := range rt.containers {
-		if c.init && !c.sidecar {
-			if c.done && c.term != nil && c.term.ExitCode != 0 {
-				failedInit = true
-			}
-			continue
-		}
-		if c.sidecar {
-			continue
-		}
-		if !c.done {
-			allDone = false
-		} else if c.term != nil && c.term.ExitCode != 0 {
-			anyFailed = true
-		}
-	}
-	if !failedInit && (!rt.mainStarted || !allDone) {
-		return false
-	}
-	e.publishRuntime(ps)
-	phase := api.PodSucceeded
-	if failedInit || anyFailed {
-		phase = api.PodFailed
-	}
-	e.markTerminated(ps, phase, "", "PodCompleted")
 	return true
 }
 
@@ -729,98 +589,4 @@ func (e *Engine) publishRuntime(ps *podState) {
 		e.changes++
 	}
 	e.changes++
-}
-
-// BreakProbe makes a running pod's readiness or liveness probe fail from
-// now on (`break pod NAME readiness|liveness`).
-func (e *Engine) BreakProbe(key, probe string) error {
-	ps, kind, err := e.probeTarget(key, probe)
-	if err != nil {
-		return err
-	}
-	ps.rt.overrides = append(ps.rt.overrides, probeOverride{At: e.Now(), Kind: kind, Broken: true})
-	e.rescheduleRuntime(ps)
-	return nil
-}
-
-// HealProbes makes a pod's probes behave as annotated again (`heal pod
-// NAME`).
-func (e *Engine) HealProbes(key string) error {
-	ps := e.pods[key]
-	if ps == nil {
-		return fmt.Errorf("pod %s not found", key)
-	}
-	if ps.rt == nil || len(ps.rt.overrides) == 0 {
-		return fmt.Errorf("pod %s has no broken probe to heal", key)
-	}
-	ps.rt.overrides = append(ps.rt.overrides, probeOverride{At: e.Now(), Broken: false})
-	e.rescheduleRuntime(ps)
-	return nil
-}
-
-func (e *Engine) probeTarget(key, probe string) (*podState, probeKind, error) {
-	ps := e.pods[key]
-	if ps == nil {
-		return nil, 0, fmt.Errorf("pod %s not found", key)
-	}
-	var kind probeKind
-	switch probe {
-	case "readiness":
-		kind = probeReadiness
-	case "liveness":
-		kind = probeLiveness
-	default:
-		return nil, 0, fmt.Errorf("probe %q: use readiness or liveness", probe)
-	}
-	if ps.state != StateRunning || ps.rt == nil {
-		if ps.state == StateRunning && !hasProbe(ps.pod, kind) {
-			return nil, 0, fmt.Errorf("pod %s has no %s probe: without one its containers count as %s (add a %sProbe to the template)", key, probe, map[probeKind]string{probeReadiness: "ready once started", probeLiveness: "alive until they exit"}[kind], probe)
-		}
-		return nil, 0, fmt.Errorf("pod %s is not running (%s)", key, ps.state)
-	}
-	if !hasProbe(ps.pod, kind) {
-		return nil, 0, fmt.Errorf("pod %s has no %s probe: without one its containers count as %s (add a %sProbe to the template)", key, probe, map[probeKind]string{probeReadiness: "ready once started", probeLiveness: "alive until they exit"}[kind], probe)
-	}
-	return ps, kind, nil
-}
-
-func hasProbe(p *api.Pod, kind probeKind) bool {
-	for _, cs := range [][]api.Container{p.Spec.InitContainers, p.Spec.Containers} {
-		for i := range cs {
-			c := &cs[i]
-			if (kind == probeReadiness && c.ReadinessProbe != nil) || (kind == probeLiveness && c.LivenessProbe != nil) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// rescheduleRuntime re-plans a pod after its probe outcomes changed.
-func (e *Engine) rescheduleRuntime(ps *podState) {
-	ps.rt.scheduled = false
-	e.advanceRuntime(ps)
-	e.settle()
-}
-
-// ContainerRestarts returns, for a modelled pod, each container's
-// restart count and whether it waits in CrashLoopBackOff (for views).
-func (e *Engine) ContainerRestarts(key string) (restarts int32, crashLooping bool) {
-	ps := e.pods[key]
-	if ps == nil {
-		return 0, false
-	}
-	for _, cs := range ps.pod.Status.ContainerStatuses {
-		restarts += cs.RestartCount
-		if cs.State.Waiting != nil && cs.State.Waiting.Reason == "CrashLoopBackOff" {
-			crashLooping = true
-		}
-	}
-	for _, cs := range ps.pod.Status.InitContainerStatuses {
-		restarts += cs.RestartCount
-		if cs.State.Waiting != nil && cs.State.Waiting.Reason == "CrashLoopBackOff" {
-			crashLooping = true
-		}
-	}
-	return restarts, crashLooping
 }

@@ -88,7 +88,9 @@ func TestLivenessRestartsWithBackOff(t *testing.T) {
 			reasons = append(reasons, ev.Time.String()+" "+ev.Reason)
 		}
 	}
-	want := []string{"82s Unhealthy", "82s Killing", "163s Unhealthy", "163s Killing", "164s BackOff"}
+	// one Unhealthy at the first failed run of each streak (62s, 143s),
+	// the kill when the third failure reaches failureThreshold
+	want := []string{"62s Unhealthy", "82s Killing", "143s Unhealthy", "163s Killing", "164s BackOff"}
 	if len(reasons) != len(want) {
 		t.Fatalf("events %v, want %v", reasons, want)
 	}
@@ -344,5 +346,27 @@ func TestInitContainerActions(t *testing.T) {
 				t.Fatalf("running %v, want %v", running, tc.want.running)
 			}
 		})
+	}
+}
+
+// A pod recorded in CrashLoopBackOff (3 restarts, last exit 5 s before
+// t=0) stays in it until the kubelet's back-off for the 4th restart (40 s
+// from the exit) ends, then runs again.
+func TestRestoredCrashLoopBackOff(t *testing.T) {
+	e := newTestEngine(t)
+	must(t, e.AddNode(node("n1", "4", "8Gi")))
+	p := restored("crash", api.PodRunning, api.ConditionFalse, sec(-5)) // no probe, no annotation
+	p.Status.ContainerStatuses[0].State = api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}
+	p.Status.ContainerStatuses[0].LastState = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1, Reason: "Error", StartedAt: sec(-25), FinishedAt: sec(-5)}}
+	must(t, e.RestorePod(p))
+	must(t, e.RunUntil(sec(34)))
+	cs := e.Pod("default/crash").Status.ContainerStatuses[0]
+	if cs.State.Waiting == nil || cs.RestartCount != 3 {
+		t.Fatalf("at 34s: %+v, want still waiting with 3 restarts", cs)
+	}
+	must(t, e.RunUntil(sec(35)))
+	cs = e.Pod("default/crash").Status.ContainerStatuses[0]
+	if cs.State.Running == nil || cs.RestartCount != 4 || cs.LastState.Terminated == nil || cs.LastState.Terminated.FinishedAt != sec(-5) {
+		t.Fatalf("at 35s: %+v, want running, 4 restarts, last exit at -5s", cs)
 	}
 }

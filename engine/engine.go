@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -103,6 +104,10 @@ type Engine struct {
 	nodes     map[string]*nodeState
 	nodeNames []string // sorted
 	pods      map[string]*podState
+	// podKeys caches sortedPodKeys while podKeysOK (pods added or
+	// removed invalidate it); callers only read it.
+	podKeys   []string
+	podKeysOK bool
 	// podsByNode indexes pods (any state) by spec.nodeName.
 	podsByNode map[string]map[string]struct{}
 	pdbs       map[string]*api.PodDisruptionBudget
@@ -299,11 +304,47 @@ func (e *Engine) nextGen() int64 {
 }
 
 // sortedPodKeys lists pod keys in order (for deterministic iteration).
+// podKeyAdded and podKeyRemoved keep the cached sorted keys current: a
+// new slice each time (callers may be iterating over the old one), built
+// by copying rather than re-sorting.
+func (e *Engine) podKeyAdded(key string) {
+	if !e.podKeysOK {
+		return
+	}
+	i, found := slices.BinarySearch(e.podKeys, key)
+	if found {
+		return
+	}
+	keys := make([]string, len(e.podKeys)+1)
+	copy(keys, e.podKeys[:i])
+	keys[i] = key
+	copy(keys[i+1:], e.podKeys[i:])
+	e.podKeys = keys
+}
+
+func (e *Engine) podKeyRemoved(key string) {
+	if !e.podKeysOK {
+		return
+	}
+	i, found := slices.BinarySearch(e.podKeys, key)
+	if !found {
+		return
+	}
+	keys := make([]string, len(e.podKeys)-1)
+	copy(keys, e.podKeys[:i])
+	copy(keys[i:], e.podKeys[i+1:])
+	e.podKeys = keys
+}
+
 func (e *Engine) sortedPodKeys() []string {
+	if e.podKeysOK && len(e.podKeys) == len(e.pods) {
+		return e.podKeys
+	}
 	keys := make([]string, 0, len(e.pods))
 	for k := range e.pods {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	e.podKeys, e.podKeysOK = keys, true
 	return keys
 }

@@ -64,6 +64,7 @@ func (e *Engine) createPod(p *api.Pod, rec *api.Pod) error {
 	p.Status.Phase = api.PodPending
 	ps := &podState{pod: p, usage: usage}
 	e.pods[key] = ps
+	e.podKeyAdded(key)
 	e.indexPod(key, p.Spec.NodeName)
 	e.timelines[key] = &podTimeline{created: now}
 	e.changes++
@@ -258,6 +259,7 @@ func (e *Engine) removePod(key string) {
 	}
 	e.countMemory(ps, false)
 	delete(e.pods, key)
+	e.podKeyRemoved(key)
 	if m := e.podsByNode[ps.pod.Spec.NodeName]; m != nil {
 		delete(m, key)
 		if len(m) == 0 {

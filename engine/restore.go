@@ -88,7 +88,10 @@ func (e *Engine) restoreStatus(ps *podState, rec *api.Pod) {
 	}
 	ps.unready = !containersReadyStatus(p)
 	e.setPodObject(ps, p)
-	if ps.rt != nil && ps.state == StateRunning {
+	// modelled pods keep being probed; a container recorded in
+	// CrashLoopBackOff is modelled too, so that it restarts when its
+	// back-off ends (then it runs, unless an annotation says it exits)
+	if ps.state == StateRunning && (ps.rt != nil || recordedCrashLoop(p)) {
 		e.restoreRuntime(ps)
 	}
 	e.changes++
@@ -170,4 +173,17 @@ func cloneContainerState(s api.ContainerState) api.ContainerState {
 		out.Terminated = &t
 	}
 	return out
+}
+
+// recordedCrashLoop reports a container status waiting in CrashLoopBackOff
+// with its last termination recorded.
+func recordedCrashLoop(p *api.Pod) bool {
+	for _, list := range [][]api.ContainerStatus{p.Status.ContainerStatuses, p.Status.InitContainerStatuses} {
+		for _, cs := range list {
+			if cs.State.Waiting != nil && cs.State.Waiting.Reason == "CrashLoopBackOff" && cs.LastState.Terminated != nil {
+				return true
+			}
+		}
+	}
+	return false
 }

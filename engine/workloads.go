@@ -32,6 +32,8 @@ type Workloads struct {
 func (e *Engine) NewWorkloads(seed int64) *Workloads {
 	w := &Workloads{}
 	w.Manager = controllers.New(e.ControllerCluster(), seed)
+	// the engine installs a new pod object on every change
+	w.Manager.SkipUnchangedSyncs(true)
 	e.SetScaleLookup(w.Manager.ScaleOf)
 	e.AddController(w)
 	return w

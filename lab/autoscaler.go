@@ -49,7 +49,7 @@ type NodeGroupSpec struct {
 
 var autoscalerKeys = []string{"nodeGroups", "expander", "priorities", "balanceSimilarNodeGroups", "scanInterval",
 	"newPodScaleUpDelay", "nodeProvisioningTime", "maxNodesTotal", "scaleDownEnabled", "scaleDownUtilizationThreshold",
-	"scaleDownUnneededTime", "scaleDownDelayAfterAdd", "scaleDownDelayAfterDelete", "scaleDownDelayAfterFailure",
+	"scaleDownUnneededTime", "scaleDownUnreadyTime", "scaleDownUnreadyEnabled", "scaleDownDelayAfterAdd", "scaleDownDelayAfterDelete", "scaleDownDelayAfterFailure",
 	"skipNodesWithSystemPods", "ignoreDaemonSetsUtilization", "maxGracefulTerminationSec", "maxEmptyBulkDelete",
 	"expendablePodsPriorityCutoff"}
 
@@ -87,6 +87,10 @@ func (p *scenarioParser) autoscalerSpec(n *yaml.Node) *AutoscalerSpec {
 			o.ScaleDownUtilizationThreshold = p.number(v, w, 0.01, 1)
 		case "scaleDownUnneededTime":
 			o.ScaleDownUnneededTime = p.positiveDuration(v, w)
+		case "scaleDownUnreadyTime":
+			o.ScaleDownUnreadyTime = p.positiveDuration(v, w)
+		case "scaleDownUnreadyEnabled":
+			o.ScaleDownUnreadyDisabled = !p.boolean(v, w)
 		case "scaleDownDelayAfterAdd":
 			o.ScaleDownDelayAfterAdd = p.positiveDuration(v, w)
 		case "scaleDownDelayAfterDelete":

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"podlab.dev/podlab/engine"
+	"podlab.dev/podlab/engine/api"
 )
 
 func TestAutoscalerSectionErrors(t *testing.T) {
@@ -184,5 +185,36 @@ func TestLowNodeUtilizationDelaysScaleDown(t *testing.T) {
 		if n := len(s.Engine().Nodes()); n != tc.nodes {
 			t.Errorf("deschedule=%v: %d nodes at %s, want %d", tc.deschedule, n, s.Now(), tc.nodes)
 		}
+	}
+}
+
+// Undo restores a checkpoint whose engine runs a clone of the
+// autoscaler; the session's view follows it.
+func TestAutoscalerViewAfterUndo(t *testing.T) {
+	f, err := LoadFile("as.yaml", []byte(autoscalerScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{"advance 20s", "advance 40s", "undo"} {
+		if _, err := s.Apply(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := s.AutoscalerView()
+	if s.Now() != api.Time(20*time.Second) || v.LoopAt != s.Now() {
+		t.Fatalf("after undo: now %s, view loop at %s", s.Now(), v.LoopAt)
+	}
+	found := false
+	for _, c := range s.Engine().Controllers() {
+		if c == any(s.Autoscaler()) {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("the session's autoscaler is not the engine's")
 	}
 }

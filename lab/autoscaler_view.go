@@ -137,7 +137,7 @@ func (s *Session) AutoscalerView() AutoscalerView {
 		case n.Removing:
 			row.State = "removing"
 		case n.Unneeded:
-			row.State = fmt.Sprintf("unneeded for %s of %s", roundDuration(now.Sub(n.UnneededSince)), opts.ScaleDownUnneededTime)
+			row.State = fmt.Sprintf("unneeded for %s of %s", roundDuration(now.Sub(n.UnneededSince)), n.UnneededFor)
 		default:
 			row.State = "needed"
 		}

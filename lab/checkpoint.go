@@ -41,10 +41,10 @@ const (
 	checkpointEvery = 5 * time.Minute
 	// maxCheckpoints bounds the store. A clone shares the immutable API
 	// objects with its original and copies the engine's indexes: about
-	// 0.28 of the session's heap at 1,000 nodes / 30,000 pods
-	// (BenchmarkUndo reports the ratio), so six stay within twice the
+	// 0.27 of the session's heap at 1,000 nodes / 30,000 pods
+	// (BenchmarkUndo reports the ratio), so seven stay within twice the
 	// engine's own memory.
-	maxCheckpoints = 6
+	maxCheckpoints = 7
 )
 
 // checkpoint is a frozen copy of the cluster at an instant: what replay

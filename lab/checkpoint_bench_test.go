@@ -74,7 +74,9 @@ func heapMB() float64 {
 // BenchmarkUndo measures undo, redo and rewind on 1,000 nodes and 30,000
 // pods after 100 commands (5 virtual seconds apart), and the memory the
 // checkpoints hold against the session's own. One iteration: undo the
-// last command, redo it, rewind to a random earlier instant, resume.
+// last command, redo it, step back (rewind to the instant of one of the
+// last three commands: ctrl+←) and resume. After the loop, three rewinds
+// to a random earlier instant (a time slider dragged far back).
 //
 //	go test ./lab -run '^$' -bench BenchmarkUndo -benchtime 20x
 func BenchmarkUndo(b *testing.B) {
@@ -97,8 +99,8 @@ func BenchmarkUndo(b *testing.B) {
 		}
 	}
 	b.Logf("100 commands in %v, %d pods, %d checkpoints", time.Since(start), len(s.Engine().Pods()), s.CheckpointCount())
-	r := rand.New(rand.NewPCG(1, 1))
-	var undo, redo, rewind []time.Duration
+	var undo, redo, step []time.Duration
+	i := 0
 	for b.Loop() {
 		t0 := time.Now()
 		if _, err := s.Undo(); err != nil {
@@ -109,14 +111,26 @@ func BenchmarkUndo(b *testing.B) {
 			b.Fatal(err)
 		}
 		t2 := time.Now()
-		if err := s.RewindTo(api.Time(r.Int64N(int64(s.Now())))); err != nil {
+		h := s.History()
+		if err := s.RewindTo(h[len(h)-1-i%3].At); err != nil {
 			b.Fatal(err)
 		}
 		t3 := time.Now()
 		s.Resume()
-		undo, redo, rewind = append(undo, t1.Sub(t0)), append(redo, t2.Sub(t1)), append(rewind, t3.Sub(t2))
+		undo, redo, step = append(undo, t1.Sub(t0)), append(redo, t2.Sub(t1)), append(step, t3.Sub(t2))
+		i++
 	}
 	b.StopTimer()
+	r := rand.New(rand.NewPCG(1, 1))
+	var far []time.Duration
+	for range 3 {
+		t0 := time.Now()
+		if err := s.RewindTo(api.Time(r.Int64N(int64(s.Now())))); err != nil {
+			b.Fatal(err)
+		}
+		far = append(far, time.Since(t0))
+		s.Resume()
+	}
 	report := func(name string, ds []time.Duration) {
 		slices.Sort(ds)
 		b.ReportMetric(float64(ds[len(ds)/2])/1e6, name+"-median-ms")
@@ -124,7 +138,8 @@ func BenchmarkUndo(b *testing.B) {
 	}
 	report("undo", undo)
 	report("redo", redo)
-	report("rewind", rewind)
+	report("stepback", step)
+	report("farrewind", far)
 	withCheckpoints := heapMB() - base
 	n := s.CheckpointCount()
 	s.checkpoints = nil

@@ -32,17 +32,7 @@ func TestCheckpointsAgreeWithReplayOnEveryPreset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var lines []string
-			if f.Scenario != nil && f.Scenario.Lesson != nil {
-				for _, st := range f.Scenario.Lesson.Steps {
-					sol := st.Solution
-					if len(sol) == 0 {
-						sol = st.Do
-					}
-					lines = append(lines, sol...)
-					lines = append(lines, "advance 30s")
-				}
-			}
+			lines := lessonUntilFork(f)
 			if len(lines) == 0 {
 				lines = []string{"advance 30s"}
 			}
@@ -119,17 +109,9 @@ func TestForkLanesStayIdenticalOnEveryPreset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f.Scenario != nil && f.Scenario.Lesson != nil {
-				for _, st := range f.Scenario.Lesson.Steps {
-					sol := st.Solution
-					if len(sol) == 0 {
-						sol = st.Do
-					}
-					for _, l := range append(sol, "advance 20s") {
-						if _, err := s.Apply(l); err != nil {
-							t.Fatalf("%s: %v", l, err)
-						}
-					}
+			for _, l := range lessonUntilFork(f) {
+				if _, err := s.Apply(l); err != nil {
+					t.Fatalf("%s: %v", l, err)
 				}
 			}
 			fk, err := s.Fork()
@@ -148,4 +130,29 @@ func TestForkLanesStayIdenticalOnEveryPreset(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lessonUntilFork is a preset's lesson as commands — each step's solution
+// then 30 s — up to a fork the lesson makes (what follows a fork is lane
+// commands, which TestForkSaveProperty and the presets' own checks cover).
+func lessonUntilFork(f *File) []string {
+	var lines []string
+	if f.Scenario == nil || f.Scenario.Lesson == nil {
+		return lines
+	}
+	for _, st := range f.Scenario.Lesson.Steps {
+		sol := st.Solution
+		if len(sol) == 0 {
+			sol = st.Do
+		}
+		for _, l := range sol {
+			if strings.TrimSpace(l) == "fork" {
+				// at least a few commands to undo and redo
+				return append(lines, "advance 30s", "advance 45s", "advance 1m")
+			}
+			lines = append(lines, l)
+		}
+		lines = append(lines, "advance 30s")
+	}
+	return lines
 }

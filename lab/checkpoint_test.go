@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
 )
 
@@ -62,6 +63,10 @@ func TestCheckpointsAgreeWithReplay(t *testing.T) {
 				log = append(log, op)
 				if got, want := sessionDigest(s), groundTruth(t, s); got != want {
 					t.Fatalf("after %s:\n%s", strings.Join(log, "; "), firstDiff(got, want))
+				}
+				// explanations and view caches read the live scheduler
+				if engine.Scheduler(s.sched) != s.eng.Scheduler() {
+					t.Fatalf("after %s: the session's scheduler is not the live engine's", strings.Join(log, "; "))
 				}
 			}
 			if len(s.checkpoints) > maxCheckpoints {
@@ -214,5 +219,34 @@ func TestRestoreReportsProgress(t *testing.T) {
 	want := []Progress{{"undo", 0, 2}, {"undo", 1, 2}, {"undo", 2, 2}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("progress %v, want %v", got, want)
+	}
+}
+
+func TestStepBackWalksTheCommandInstants(t *testing.T) {
+	s := exampleSession(t)
+	for _, line := range []string{"cordon node-1", "cordon node-2"} {
+		if err := s.Advance(10 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Apply(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Advance(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for range 4 {
+		if err := s.StepBack(); err != nil {
+			t.Fatal(err)
+		}
+		info, _ := s.Rewound()
+		got = append(got, fmt.Sprintf("%s/%d", info.At, info.Applied))
+	}
+	if want := "20s/2 10s/1 0s/0 0s/0"; strings.Join(got, " ") != want {
+		t.Fatalf("step back visits %s, want %s", strings.Join(got, " "), want)
+	}
+	if d, want := sessionDigest(s), groundTruth(t, s); d != want {
+		t.Fatalf("at t=0:\n%s", firstDiff(d, want))
 	}
 }

@@ -457,8 +457,23 @@ func (p *policyParser) pluginConfig(n *yaml.Node, at string, pr *descheduler.Pro
 		})
 	case descheduler.PodLifeTimeName:
 		t := &a.PodLifeTime
-		p.fields(args, at, []string{"namespaces", "labelSelector", "maxPodLifeTimeSeconds", "states"}, func(k string, v *yaml.Node) {
+		p.fields(args, at, []string{"namespaces", "labelSelector", "maxPodLifeTimeSeconds", "states", "includingInitContainers", "ownerKinds", "conditions", "exitCodes"}, func(k string, v *yaml.Node) {
 			switch k {
+			case "includingInitContainers":
+				t.IncludingInitContainers = p.boolean(v, at+"."+k)
+			case "ownerKinds":
+				t.OwnerKinds = &descheduler.OwnerKinds{}
+				p.fields(v, at+"."+k, []string{"include", "exclude"}, func(kk string, vv *yaml.Node) {
+					if kk == "include" {
+						t.OwnerKinds.Include = p.strs(vv, at+"."+k+"."+kk)
+					} else {
+						t.OwnerKinds.Exclude = p.strs(vv, at+"."+k+"."+kk)
+					}
+				})
+			case "conditions":
+				t.Conditions = p.podConditions(v, at+"."+k)
+			case "exitCodes":
+				t.ExitCodes = p.int32s(v, at+"."+k)
 			case "namespaces":
 				t.Namespaces = p.namespaces(v, at+"."+k)
 			case "labelSelector":
@@ -484,7 +499,7 @@ func (p *policyParser) pluginConfig(n *yaml.Node, at string, pr *descheduler.Pro
 			case "reasons":
 				t.Reasons = p.strs(v, at+"."+k)
 			case "exitCodes":
-				p.diag(v, manifest.SeverityWarning, at+".exitCodes: container exit codes are not modelled", "")
+				t.ExitCodes = p.int32s(v, at+"."+k)
 			case "includingInitContainers":
 				t.IncludingInitContainers = p.boolean(v, at+"."+k)
 			}
@@ -654,4 +669,45 @@ func (p *policyParser) selectorString(n *yaml.Node, at string) *api.Selector {
 		return nil
 	}
 	return &sel
+}
+
+// int32s reads a list of exit codes.
+func (p *policyParser) int32s(n *yaml.Node, what string) []int32 {
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, "%s must be a list", what, "")
+		return nil
+	}
+	out := []int32{}
+	for _, c := range n.Content {
+		out = append(out, int32(p.integer(c, what+"[]", -1<<31, 1<<31-1)))
+	}
+	return out
+}
+
+// podConditions reads PodLifeTime's conditions: each a map of type,
+// status, reason and minTimeSinceLastTransitionSeconds.
+func (p *policyParser) podConditions(n *yaml.Node, what string) []descheduler.PodConditionFilter {
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, "%s must be a list", what, "")
+		return nil
+	}
+	var out []descheduler.PodConditionFilter
+	for i, c := range n.Content {
+		at := fmt.Sprintf("%s[%d]", what, i)
+		var f descheduler.PodConditionFilter
+		p.fields(c, at, []string{"type", "status", "reason", "minTimeSinceLastTransitionSeconds"}, func(k string, v *yaml.Node) {
+			switch k {
+			case "type":
+				f.Type = p.str(v, at+"."+k)
+			case "status":
+				f.Status = p.str(v, at+"."+k)
+			case "reason":
+				f.Reason = p.str(v, at+"."+k)
+			case "minTimeSinceLastTransitionSeconds":
+				f.MinTimeSinceLastTransitionSeconds = p.uintPtr(v, at+"."+k)
+			}
+		})
+		out = append(out, f)
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler"
+	"podlab.dev/podlab/engine/scheduler/framework"
 	"podlab.dev/podlab/lab/command"
 	"podlab.dev/podlab/lab/manifest"
 )
@@ -40,8 +41,8 @@ func (s *Session) setScheduler(c command.SetScheduler) (string, error) {
 		if err := manifest.ValidateSchedulerConfiguration(next); err != nil {
 			return "", fmt.Errorf("set scheduler: %w", err)
 		}
-		if err := checkSchedulerConfig(next, manifest.Position{File: "set scheduler", Line: 1, Col: 1}); err != nil {
-			return "", err
+		if _, err := scheduler.Build(scheduler.Config{Profiles: profilesOf(next, nil)}, framework.NewSnapshot()); err != nil {
+			return "", fmt.Errorf("set scheduler: %w", err)
 		}
 	}
 	s.policy = next
@@ -286,8 +287,8 @@ func (s *Session) applyScheduling(obj any) (string, error) {
 		}
 		return "service/" + v.Name + " created", nil
 	case *manifest.SchedulerConfiguration:
-		if err := checkSchedulerConfig(v, manifest.Position{File: "apply", Line: 1, Col: 1}); err != nil {
-			return "", err
+		if _, err := scheduler.Build(scheduler.Config{Profiles: profilesOf(v, nil)}, framework.NewSnapshot()); err != nil {
+			return "", fmt.Errorf("apply: %w", err)
 		}
 		s.policy = v
 		cfg := s.schedBase

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/autoscaler"
+	"podlab.dev/podlab/engine/descheduler"
 	"podlab.dev/podlab/lab/command"
 )
 
@@ -61,7 +63,9 @@ func (s *Session) Fork() (*Fork, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fork: copying the session for lane b: %w", err)
 	}
-	return &Fork{lanes: [2]*Session{s, b}, at: s.Now(), shared: len(s.history)}, nil
+	f := &Fork{lanes: [2]*Session{s, b}, at: s.Now(), shared: len(s.history)}
+	s.fork, b.fork = f, f
+	return f, nil
 }
 
 // clone is an independent session in the same state: the cluster cloned
@@ -74,11 +78,6 @@ func (s *Session) clone() (*Session, error) {
 	if s.rewind != nil {
 		return nil, fmt.Errorf("the session is rewound: resume or branch first")
 	}
-	eng := s.eng.Clone()
-	ctl, err := s.ctl.Clone(eng)
-	if err != nil {
-		return nil, err
-	}
 	seed := s.seed0()
 	b := &Session{
 		file: s.file, opts: s.opts, seed: s.seed,
@@ -89,7 +88,17 @@ func (s *Session) clone() (*Session, error) {
 		step: s.step, replayed: -1,
 	}
 	b.opts.Seed = &seed
+	// b's scheduler must look owners up in b (its factory closes over the
+	// session that builds it), not in a: the lanes' workloads diverge.
+	cfg := b.schedBase
+	applySchedulerConfiguration(&cfg, b.policy)
+	eng := s.eng.CloneWith(b.schedulerFactory(cfg))
+	ctl, err := s.ctl.Clone(eng)
+	if err != nil {
+		return nil, err
+	}
 	b.use(eng, ctl)
+	b.rebindControllers()
 	if s.metrics != nil {
 		b.metrics = s.metrics.clone()
 	}
@@ -112,7 +121,9 @@ func OpenSession(f *File, opts SessionOptions) (s *Session, fork *Fork, err erro
 			return nil, nil, fmt.Errorf("lane %s: %w", laneName(i), err)
 		}
 	}
-	return lanes[0], &Fork{lanes: lanes, at: api.Time(f.Scenario.Fork.At)}, nil
+	fk := &Fork{lanes: lanes, at: api.Time(f.Scenario.Fork.At)}
+	lanes[0].fork, lanes[1].fork = fk, fk
+	return lanes[0], fk, nil
 }
 
 // Save writes the forked session as one scenario file: the timeline has
@@ -344,6 +355,7 @@ func (f *Fork) Close(keep string) (*Session, error) {
 		return nil, fmt.Errorf("fork close: keep lane a or b, not %q", keep)
 	}
 	s.redo = nil
+	s.fork = nil
 	return s, nil
 }
 
@@ -353,3 +365,23 @@ func laneName(i int) string {
 	}
 	return LaneB
 }
+
+// rebindControllers points the engine's controllers that report to the
+// session at s: a cloned engine's controllers still report to the session
+// that was cloned (the descheduler's passes, the autoscaler's owner
+// selectors for its simulated scheduling).
+func (s *Session) rebindControllers() {
+	for _, c := range s.eng.Controllers() {
+		switch c := c.(type) {
+		case *descheduler.Controller:
+			c.OnPass = func(r *descheduler.Result) { s.descheduled = append(s.descheduled, r) }
+		case *autoscaler.Autoscaler:
+			c.SetSpreadSelectors(s.ownerSelector)
+		}
+	}
+}
+
+var (
+	errAlreadyForked = fmt.Errorf("already forked: fork close a|b ends the fork")
+	errNotForked     = fmt.Errorf("not forked")
+)

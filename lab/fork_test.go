@@ -2,6 +2,7 @@ package lab
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -276,5 +277,89 @@ func TestExplainDiffNamesTheDecidingPlugin(t *testing.T) {
 	// lane a had the choice: its verdict is a score lead or a tie
 	if a.Node == "" || a.Other != b.Node || a.Node != b.Other || !(strings.Contains(a.Why, "leads") || strings.Contains(a.Why, "tie broken at random")) {
 		t.Fatalf("lane a verdict %+v", a)
+	}
+}
+
+func TestChecksNameLanesAndReadHistory(t *testing.T) {
+	s := presetSession(t, "spread-basics")
+	s.EnableMetrics(0)
+	if _, err := s.EvalCheck("skew@b(deployment/web, zone) == 0"); err == nil || !strings.Contains(err.Error(), "not forked") {
+		t.Fatalf("a lane before a fork: %v", err)
+	}
+	f, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustApply(t, f, "@b cordon node3", "@b cordon node4", "scale deployment/web --replicas=6", "advance 20s")
+	for expr, want := range map[string]bool{
+		"pending@a(deployment/web) == 0":                   true,
+		"pending@b(deployment/web) > 0":                    true,
+		"pending(deployment/web) > 0":                      true, // no lane: the session asked (lane b)
+		"max_over_time(pending@b(deployment/web)) >= 3":    true,
+		"max_over_time(pending@a(deployment/web)) == 0":    true,
+		"min_over_time(running@a(pods)) < 7":               true,
+		"max_over_time(skew@b(deployment/web, zone)) == 1": true,
+	} {
+		res, err := f.Lane(LaneB).EvalCheck(expr)
+		if err != nil || res.OK != want {
+			t.Errorf("%s: %+v, %v", expr, res, err)
+		}
+	}
+}
+
+// Lane b is a session of its own: after lane-only commands that give it
+// workloads lane a lacks (a rollout's new ReplicaSet), it is exactly what
+// replaying its own history gives. Its scheduler used to look owners up
+// in lane a (the factory closed over a), so default spreading saw no
+// selector for b's new ReplicaSet and placed pods elsewhere.
+func TestForkLaneBehavesAsItsOwnHistory(t *testing.T) {
+	s := presetSession(t, "spread-defaults")
+	mustApply(t, s, "advance 20s")
+	f, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustApply(t, f, "@b rollout restart deployment/web", "advance 30s", "@b scale deployment/web --replicas=9", "advance 1m")
+	b := f.Lane(LaneB)
+	g := presetSession(t, "spread-defaults")
+	for _, e := range b.History() {
+		if err := g.replayEntry(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.advanceTo(b.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := stateDigest(b), stateDigest(g); got != want {
+		t.Fatalf("lane b differs from its own replay:\n%s", firstDiff(got, want))
+	}
+}
+
+// The controllers that report to the session report to their own lane: a
+// descheduler on an interval records lane b's passes in lane b.
+func TestForkLaneControllersReportToTheirLane(t *testing.T) {
+	data, err := os.ReadFile("../presets/descheduler-rebalance.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), "kind: Scenario\n", "kind: Scenario\ndescheduler: {deschedulingInterval: 1m}\n", 1)
+	f, err := LoadFile("rebalance.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fk, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fk.Advance(3 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	a, b := fk.Lane(LaneA), fk.Lane(LaneB)
+	if len(a.descheduled) == 0 || len(a.descheduled) != len(b.descheduled) {
+		t.Fatalf("descheduler passes: lane a %d, lane b %d; want the same, more than none", len(a.descheduled), len(b.descheduled))
 	}
 }

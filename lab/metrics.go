@@ -190,20 +190,32 @@ func (m *Metrics) record(s *Session) {
 	type wk struct{ workload, key string }
 	perNode := map[wk]map[string]int{} // pods per node
 	var pending, running int
+	wlPending, wlRunning := map[string]int{}, map[string]int{}
 	s.eng.EachPod(func(p *api.Pod, st engine.PodState) {
+		kind, name := s.WorkloadOf(p)
+		w := ""
+		if kind != "" {
+			w = kind + "/" + name
+			if p.Namespace != "default" && p.Namespace != "" {
+				w = kind + "/" + p.Namespace + "/" + name
+			}
+			wlPending[w] += 0
+			wlRunning[w] += 0
+		}
 		switch st {
 		case engine.StatePending:
 			pending++
+			if w != "" {
+				wlPending[w]++
+			}
 		case engine.StateRunning:
 			running++
+			if w != "" {
+				wlRunning[w]++
+			}
 		}
-		kind, name := s.WorkloadOf(p)
-		if kind == "" {
+		if w == "" {
 			return
-		}
-		w := kind + "/" + name
-		if p.Namespace != "default" && p.Namespace != "" {
-			w = kind + "/" + p.Namespace + "/" + name
 		}
 		keys := append(make([]string, 0, 4), zoneKey)
 		for _, c := range p.Spec.TopologySpreadConstraints {
@@ -225,6 +237,12 @@ func (m *Metrics) record(s *Session) {
 	})
 	put("pending", nil, float64(pending))
 	put("running", nil, float64(running))
+	for w, n := range wlPending {
+		put("pending", map[string]string{"workload": w}, float64(n))
+	}
+	for w, n := range wlRunning {
+		put("running", map[string]string{"workload": w}, float64(n))
+	}
 	// node → domain per key, and every key's domains (every node with the
 	// key is a domain, as in the spread report)
 	labelOf := map[string]map[string]string{}

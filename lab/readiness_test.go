@@ -176,3 +176,44 @@ func TestJobPodsExitOnKubeletModel(t *testing.T) {
 		t.Fatalf("after 10m: %d failed pods, want 3 (backoffLimit 2)", j.Status.Failed)
 	}
 }
+
+// Scale-down order follows readiness: the pod whose readiness probe fails
+// is the one a Deployment's ReplicaSet deletes first.
+func TestScaleDownDeletesThePodFailingReadiness(t *testing.T) {
+	f, err := LoadFile("rollout.yaml", []byte(rolloutScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Advance(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range s.Engine().Pods() {
+		names = append(names, p.Name)
+	}
+	if len(names) != 3 {
+		t.Fatalf("pods %v, want 3", names)
+	}
+	victim := names[2] // the last by name: without the probe failure it would not go first
+	if _, err := s.Apply("break pod " + victim + " readiness"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Advance(30 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if got := PodHealth(s.Engine().Pod("default/" + victim)); got != "not-ready" {
+		t.Fatalf("%s health %q, want not-ready", victim, got)
+	}
+	if _, err := s.Apply("scale deployment/web --replicas=2"); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range s.Engine().Pods() {
+		if (p.DeletionTimestamp != nil) != (p.Name == victim) {
+			t.Errorf("%s: deleting=%v; only %s (not ready) should be deleted", p.Name, p.DeletionTimestamp != nil, victim)
+		}
+	}
+}

@@ -86,6 +86,19 @@ func (s *Session) RewindTo(t api.Time) error {
 	return nil
 }
 
+// StepBack rewinds to the latest instant before the one shown at which a
+// command was applied (the state right after it), or to t=0: what
+// ctrl+← does, pressed repeatedly to walk back through the history.
+func (s *Session) StepBack() error {
+	now, target := s.eng.Now(), api.Time(0)
+	for _, e := range s.history {
+		if e.At < now {
+			target = max(target, e.At)
+		}
+	}
+	return s.RewindTo(target)
+}
+
 // Resume returns a rewound session to the present (the parked state, as
 // it was); it does nothing otherwise.
 func (s *Session) Resume() {

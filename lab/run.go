@@ -329,8 +329,13 @@ func Check(w io.Writer, f *File, opts CheckOptions) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := s.applyAll(opts.Do); err != nil {
-		return false, err
+	// checks may read the recorded history (max_over_time) and lanes
+	s.EnableMetrics(0)
+	cr := &checkRun{s: s}
+	for i, line := range opts.Do {
+		if err := cr.apply(line); err != nil {
+			return false, fmt.Errorf("--do #%d %q: %w", i+1, line, err)
+		}
 	}
 	w = textsafe.NewWriter(w) // titles, check expressions and details come from the file
 	settle := opts.Settle
@@ -341,14 +346,15 @@ func Check(w io.Writer, f *File, opts CheckOptions) (bool, error) {
 	for i, st := range f.Scenario.Lesson.Steps {
 		if opts.Solutions {
 			for _, line := range st.Solution {
-				if _, err := s.Apply(line); err != nil {
+				if err := cr.apply(line); err != nil {
 					return false, fmt.Errorf("step %d (%s): solution %q: %w", i+1, st.Title, line, err)
 				}
 			}
 		}
-		if err := s.Advance(settle); err != nil {
+		if err := cr.advance(settle); err != nil {
 			return false, err
 		}
+		s = cr.s
 		results := s.CheckStep(i)
 		fmt.Fprintf(w, "step %d/%d %s (t=%s)\n", i+1, len(f.Scenario.Lesson.Steps), st.Title, s.Now())
 		for _, r := range results {
@@ -393,7 +399,11 @@ func Validate(w io.Writer, f *File) error {
 			for _, st := range sc.Lesson.Steps {
 				cmds += len(st.Do) + len(st.Solution)
 				for _, line := range append(append([]string(nil), st.Do...), st.Solution...) {
-					if _, err := command.Parse(line); err != nil {
+					_, rest, err := SplitLane(line) // a lane of a fork the lesson makes
+					if err == nil {
+						_, err = command.Parse(rest)
+					}
+					if err != nil {
 						return fmt.Errorf("%s: %w", st.Pos, err)
 					}
 				}

@@ -185,7 +185,12 @@ func (p *scenarioParser) command(n *yaml.Node, what string) string {
 	if line == "" {
 		return ""
 	}
-	if _, err := command.Parse(line); err != nil {
+	// a lesson's commands may name a lane of a fork (@b set spread …)
+	_, rest, err := SplitLane(line)
+	if err == nil {
+		_, err = command.Parse(rest)
+	}
+	if err != nil {
 		p.errorf(n, "%s: %v", what, err, "")
 	}
 	return line
@@ -448,6 +453,9 @@ func (p *scenarioParser) timeline(n *yaml.Node, s *Scenario) {
 				hasAt = true
 			case "do":
 				e.Do = p.command(v, where+".do")
+				if strings.HasPrefix(e.Do, "@") {
+					p.errorf(v, "%s.do: a timeline entry names its lane with lane: a|b, not @", where, "")
+				}
 			case "apply":
 				manifestText := p.str(v, where+".apply")
 				if _, err := manifest.Load(fmt.Sprintf("%s:%d (inline)", p.file, v.Line), []byte(manifestText), manifest.Options{}); err != nil {

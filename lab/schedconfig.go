@@ -36,7 +36,11 @@ func schedulerConfigOf(name string, objs *manifest.Objects) (*manifest.Scheduler
 	case 0:
 		return nil, nil
 	case 1:
-		return objs.SchedulerConfigs[0], nil
+		cfg := objs.SchedulerConfigs[0]
+		if err := checkSchedulerConfig(cfg, objs.PosOf(cfg)); err != nil {
+			return nil, err
+		}
+		return cfg, nil
 	}
 	pos := objs.PosOf(objs.SchedulerConfigs[1])
 	return nil, &manifest.Error{Diagnostics: []manifest.Diagnostic{{File: pos.File, Line: pos.Line, Col: pos.Col,

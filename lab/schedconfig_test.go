@@ -3,11 +3,15 @@ package lab
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
 	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/scheduler"
+	"podlab.dev/podlab/lab/command"
+	"podlab.dev/podlab/lab/manifest"
 )
 
 const twoProfilesScenario = `apiVersion: podlab/v1
@@ -398,5 +402,96 @@ profiles:
 	}
 	if !found {
 		t.Errorf("node-2 verdict lacks the enforced-affinity reason: %+v", ex.Nodes)
+	}
+}
+
+// TestConfigConstructionErrorOnLoad: what only building the framework
+// finds is reported when the file loads, at the document, with the
+// framework's message.
+func TestConfigConstructionErrorOnLoad(t *testing.T) {
+	data := "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n---\napiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n    multiPoint:\n      disabled: [{name: DefaultBinder}]\n"
+	_, err := LoadFile("s.yaml", []byte(data))
+	want := `s.yaml:5:1: KubeSchedulerConfiguration: creating profile for scheduler name default-scheduler: at least one bind plugin is needed for profile with scheduler name "default-scheduler"`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+}
+
+// TestPluginNamesAgree: the names lab/manifest validates against are the
+// scheduler's registry.
+func TestPluginNamesAgree(t *testing.T) {
+	a := manifest.InTreePluginNames()
+	b := scheduler.RegisteredPlugins()
+	sort.Strings(a)
+	sort.Strings(b)
+	if strings.Join(a, ",") != strings.Join(b, ",") {
+		t.Fatalf("manifest %v\nscheduler %v", a, b)
+	}
+}
+
+// TestApplySchedulerConfig: `apply -f` of a KubeSchedulerConfiguration
+// replaces the policy from then on; undo restores the scenario's.
+func TestApplySchedulerConfig(t *testing.T) {
+	f, err := LoadFile("s.yaml", []byte(packScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := command.Apply{Inline: "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n    score:\n      disabled: [{name: NodeResourcesBalancedAllocation}, {name: PodTopologySpread}]\n  pluginConfig:\n  - name: NodeResourcesFit\n    args: {scoringStrategy: {type: MostAllocated}}\n"}.String()
+	if msg, err := s.Apply(line); err != nil || !strings.Contains(msg, "kubeschedulerconfiguration configured") {
+		t.Fatalf("apply: %q %v", msg, err)
+	}
+	if got := s.PolicyLabel(); got != "profile default-scheduler" {
+		t.Errorf("header label %q", got)
+	}
+	if _, err := s.Apply("scale deployment/web --replicas=1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := webNodes(s); len(got) != 1 || got[0] != "node-2" {
+		t.Errorf("after apply: web on %v, want node-2 (MostAllocated)", got)
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := s.Undo(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.PolicyLabel() != "" {
+		t.Errorf("undo left the policy: %q", s.PolicyLabel())
+	}
+	// an invalid configuration changes nothing
+	bad := command.Apply{Inline: "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\npercentageOfNodesToScore: 101\n"}.String()
+	if _, err := s.Apply(bad); err == nil || !strings.Contains(err.Error(), "percentageOfNodesToScore: Invalid value: 101: not in valid range [0-100]") {
+		t.Errorf("invalid apply: %v", err)
+	}
+	if s.PolicyLabel() != "" || len(s.History()) != 0 {
+		t.Errorf("a failed apply changed the lab: %q %v", s.PolicyLabel(), s.History())
+	}
+}
+
+func TestExplainJSONNamesProfile(t *testing.T) {
+	f, err := LoadFile("s.yaml", []byte(twoProfilesScenario+"---\n"+binPackerConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	// "packed" runs in bin-packer: its explanation names the profile and
+	// what it changes; "spread" runs in the default profile: no profile keys
+	if err := Explain(&buf, f, ExplainOptions{Pod: "packed", Output: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"profile": "bin-packer"`, `"score disabled: PodTopologySpread, NodeResourcesBalancedAllocation"`, `"NodeResourcesFit scoringStrategy MostAllocated (cpu×1, memory×1)"`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("explain json lacks %s:\n%s", want, buf.String())
+		}
+	}
+	buf.Reset()
+	if err := Explain(&buf, f, ExplainOptions{Pod: "spread", Output: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), `"profile"`) {
+		t.Errorf("default profile explanation names a profile:\n%s", buf.String())
 	}
 }

@@ -88,7 +88,10 @@ type Session struct {
 	redo  []Entry
 	// metrics records the cluster's history when on (metrics.go).
 	metrics *Metrics
-	notes   []Note
+	// fork is the fork this session is a lane of (nil: not forked), for
+	// checks that name a lane (skew@b(…)).
+	fork  *Fork
+	notes []Note
 	// descheduled are the descheduler passes run so far (command or
 	// deschedulingInterval), for the run report.
 	descheduled []*descheduler.Result
@@ -240,8 +243,6 @@ func (s *Session) schedulerFactory(base scheduler.Config) engine.SchedulerFactor
 		// The running lab preempts like a running kube-scheduler (upstream's
 		// candidate window); `podlab schedule` dry-runs every candidate.
 		cfg.PreemptionWindow = preemption.UpstreamWindow
-		// Not kept in s.sched here: engines are also built by Clone for
-		// checkpoints; use() reads the live engine's.
 		sched, err := scheduler.Build(cfg, snap)
 		if err != nil {
 			// the configuration was checked when it was loaded or set
@@ -249,6 +250,8 @@ func (s *Session) schedulerFactory(base scheduler.Config) engine.SchedulerFactor
 			cfg.Profiles = nil
 			sched = scheduler.New(cfg, snap)
 		}
+		// Not kept in s.sched here: engines are also built by Clone for
+		// checkpoints and forks; use() reads the live engine's.
 		return sched
 	}
 }

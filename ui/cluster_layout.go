@@ -109,12 +109,18 @@ func (v *clusterView) render(w, h int) []string {
 		})...)
 	}
 	if pendH > 0 {
-		m.hits.add(hit{x0: 0, y0: len(out), x1: mainW, y1: len(out) + pendH, kind: hitPanel, focus: focusPending})
+		y := len(out)
+		m.hits.add(hit{x0: 0, y0: y, x1: mainW, y1: y + pendH, kind: hitPanel, focus: focusPending})
 		out = append(out, m.memos.pending.get(m.panelKey(mainW, pendH, 0, 0, 0), func() []string {
 			title := fmt.Sprintf("pending (%d)  e explains the selected one", nPend)
 			from := windowStart(clamp(m.pendIdx, nPend), nPend, pendH-2)
-			return box(m.st, title, v.pendingLines(mainW-2, from, pendH-2), mainW, pendH, m.focus == focusPending)
+			lines, owners := v.pendingLines(mainW-2, from, pendH-2)
+			v.pendingOwners = owners // drawn with the memo: they agree
+			return box(m.st, title, lines, mainW, pendH, m.focus == focusPending)
 		})...)
+		for k, i := range v.pendingOwners[:min(len(v.pendingOwners), pendH-2)] {
+			m.hits.add(hit{x0: 1, y0: y + 1 + k, x1: mainW - 1, y1: y + 2 + k, kind: hitPending, index: i})
+		}
 	}
 	if eventsH > 0 {
 		out = append(out, m.memos.recent.get(m.panelKey(mainW, eventsH, 0, 0, 0), func() []string {

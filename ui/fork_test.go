@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -81,4 +82,22 @@ func TestMetricsViewGolden(t *testing.T) {
 	}
 	press(m, "7")
 	golden.RequireEqual(t, screen(m))
+}
+
+// The compare and metrics views of a forked lab at the smallest and the
+// largest supported screens.
+func TestForkViewsGolden(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {200, 50}} {
+		for _, v := range []struct{ name, key string }{{"Compare", "6"}, {"Metrics", "7"}} {
+			t.Run(fmt.Sprintf("%s%dx%d", v.name, size.w, size.h), func(t *testing.T) {
+				m := newTestModel(t, "spread-basics", size.w, size.h)
+				press(m, "F")
+				for _, c := range []string{"@b set spread deployment/web maxSkew=3", "advance 30s", "cordon node3", "cordon node4", "scale deployment/web --replicas=8", "advance 20s"} {
+					typeCommand(m, c)
+				}
+				press(m, v.key)
+				golden.RequireEqual(t, screen(m))
+			})
+		}
+	}
 }

@@ -21,6 +21,7 @@ const (
 	hitPod                     // a pod glyph: node and index
 	hitWorkload                // a workload row: index is the workload
 	hitTime                    // the rewind slider: index is the instant (ns)
+	hitPending                 // a pending pod's line: index is the pod
 )
 
 // hit is one region of the screen, cells [x0,x1) × [y0,y1).
@@ -94,7 +95,7 @@ func (m *Model) frameHits() *hitMap {
 }
 
 // handleClick selects what is under the mouse: a view tab, a pod glyph,
-// a node, a workload row.
+// a node, a workload row, a pending pod, an instant on the rewind slider.
 func (m *Model) handleClick(mo tea.Mouse) tea.Cmd {
 	if m.w < minWidth || m.h < minHeight || m.overlay() != nil {
 		return nil
@@ -110,8 +111,10 @@ func (m *Model) handleClick(mo tea.Mouse) tea.Cmd {
 	if m.view != 0 {
 		return nil
 	}
-	if h, ok := hm.at(mo.X, mo.Y, hitPod, hitNode, hitWorkload); ok {
+	if h, ok := hm.at(mo.X, mo.Y, hitPod, hitNode, hitWorkload, hitPending); ok {
 		switch h.kind {
+		case hitPending:
+			m.pendIdx, m.focus = h.index, focusPending
 		case hitWorkload:
 			m.wlIdx, m.focus = h.index, focusWorkloads
 			m.refresh()

@@ -135,6 +135,11 @@ func (o paletteOverlay) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			if len(p.history) == 0 || p.history[len(p.history)-1] != line {
 				p.history = append(p.history, line)
 			}
+			if f := strings.Fields(line); len(f) == 1 && (f[0] == "undo" || f[0] == "redo") {
+				// replays: off the UI goroutine, the result in the status line
+				p.close()
+				return m.applyLong(line), true
+			}
 			if err := m.apply(line); err != nil {
 				// the palette stays open with the line and the error
 				p.err = err.Error()

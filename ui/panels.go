@@ -204,34 +204,39 @@ func (v *clusterView) pendingWrapped(w int) int {
 // pendingLines lists the pending pods with their FitError message in n
 // lines of w cells: wrapped in full when they all fit, else one line per
 // pod from row `from`.
-func (v *clusterView) pendingLines(w, from, n int) []string {
+//
+// owners[k] is the pending pod lines[k] belongs to (a click selects it).
+func (v *clusterView) pendingLines(w, from, n int) (lines []string, owners []int) {
 	m := v.m
 	pending := m.data.snap.Pending
-	if wrapped := v.pendingWrapped(w); wrapped > 0 && wrapped <= n {
-		var lines []string
-		for i := range pending {
-			lines = append(lines, v.pendingEntry(i, w, true)...)
+	add := func(i int, e []string) {
+		lines = append(lines, e...)
+		for range e {
+			owners = append(owners, i)
 		}
-		return lines
+	}
+	if wrapped := v.pendingWrapped(w); wrapped > 0 && wrapped <= n {
+		for i := range pending {
+			add(i, v.pendingEntry(i, w, true))
+		}
+		return lines, owners
 	}
 	// several lines per pod when there is room for at least two each
 	if per := n / max(len(pending), 1); len(pending) <= pendingWrapMax && per >= 2 {
-		var lines []string
 		for i := range pending {
 			e := v.pendingEntry(i, w, true)
 			if len(e) > per {
 				e = e[:per]
 				e[per-1] = fit(ansi.Truncate(e[per-1], w-1, "")+"…", w)
 			}
-			lines = append(lines, e...)
+			add(i, e)
 		}
-		return lines
+		return lines, owners
 	}
-	var lines []string
 	for i := max(from, 0); i < min(from+n, len(pending)); i++ {
-		lines = append(lines, v.pendingEntry(i, w, false)...)
+		add(i, v.pendingEntry(i, w, false))
 	}
-	return lines
+	return lines, owners
 }
 
 // pendingEntry is one pending pod: glyph, name and message, on one line

@@ -754,3 +754,29 @@ func update(m *Model, msg tea.Msg) tea.Cmd {
 	}
 	return cmd
 }
+
+// A click on a pending pod's line (any line of its wrapped message)
+// selects it; e explains it.
+func TestClickPendingPod(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 160, 48)
+	for _, c := range []string{"cordon node3", "cordon node4", "scale deployment/web --replicas=8", "advance 10s"} {
+		typeCommand(m, c)
+	}
+	second := m.data.snap.Pending[1].Pod
+	name := strings.TrimPrefix(second, "default/")
+	for y, l := range strings.Split(screen(m), "\n") {
+		if x := runeIndex([]rune(l), []rune("○ "+name)); x >= 0 {
+			// the line under the name: its message, wrapped
+			update(m, tea.MouseClickMsg{X: x + 30, Y: y + 1, Button: tea.MouseLeft})
+			if m.focus != focusPending || m.pendIdx != 1 {
+				t.Fatalf("a click on %s's message: focus %d, pending %d", name, m.focus, m.pendIdx)
+			}
+			press(m, "e")
+			if !strings.Contains(screen(m), "explain · "+second) {
+				t.Fatalf("e explains the clicked pending pod:\n%s", screen(m))
+			}
+			return
+		}
+	}
+	t.Fatalf("%s not on screen:\n%s", name, screen(m))
+}

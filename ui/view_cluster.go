@@ -18,6 +18,8 @@ import (
 type clusterView struct {
 	m    *Model
 	keys clusterKeys
+	// pendingOwners[k] is the pending pod on line k of the pending box
+	pendingOwners []int
 }
 
 type clusterKeys struct {

@@ -171,14 +171,16 @@ func (v *compareView) lines(w int) []string {
 	}
 	add("")
 	a, b := c.Lanes[0], c.Lanes[1]
+	// the two lanes' columns share what the name column leaves
+	colW := max((w-2-20-4)/2, 8)
 	row := func(name string, va, vb any) {
 		mark, style := "  ", st.Base
 		if fmt.Sprint(va) != fmt.Sprint(vb) {
 			mark, style = st.Warn.Render("≠ "), st.Bold
 		}
-		add(mark + style.Render(fmt.Sprintf("%-20s %-34v │ %v", name, va, vb)))
+		add(mark + style.Render(fmt.Sprintf("%-20s %s │ %s", name, fit(fmt.Sprint(va), colW), fmt.Sprint(vb))))
 	}
-	add(st.Muted.Render(fmt.Sprintf("  %-20s %-34s │ %s", "", "lane a", "lane b")))
+	add(st.Muted.Render(fmt.Sprintf("  %-20s %s │ %s", "", fit("lane a", colW), "lane b")))
 	row("running", a.Running, b.Running)
 	row("pending", len(a.Pending), len(b.Pending))
 	row("preemptions", a.Preemptions, b.Preemptions)

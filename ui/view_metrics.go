@@ -263,6 +263,10 @@ func laneStyle(st *Styles, lane, lanes int) interface{ Render(...string) string 
 func seriesLabel(r seriesRef) string {
 	l := r.labels
 	switch r.name {
+	case "pending", "running":
+		if w := l["workload"]; w != "" {
+			return r.name + " " + w
+		}
 	case "pods":
 		return "pods " + l["workload"] + " in " + l["zone"]
 	case "skew":

@@ -128,6 +128,13 @@ func (a *Autoscaler) newNode(g NodeGroup) *api.Node {
 	return n
 }
 
+// SetSpreadSelectors replaces the owners' selectors its simulated
+// scheduling uses for default spreading (a lab session forked from
+// another answers for its own workloads).
+func (a *Autoscaler) SetSpreadSelectors(f func(*api.Pod) api.Selector) {
+	a.schedCfg.SpreadSelectors = f
+}
+
 // CloneFor implements engine.CloneableController.
 func (a *Autoscaler) CloneFor(e *engine.Engine) engine.Controller {
 	c := *a

@@ -158,3 +158,30 @@ func TestUtilizationIsReadBeforeRemovalSimulation(t *testing.T) {
 		t.Fatalf("verdicts: %+v", nodes)
 	}
 }
+
+// An unready node goes after --scale-down-unready-time (20 m), not the
+// unneeded time (planner: UnneededNodes.RemovableAt).
+func TestUnreadyNodeGoesAfterTheUnreadyTime(t *testing.T) {
+	e, _ := cluster(t, []NodeGroup{group("pool", 0, 5, template("4", "8Gi", "zone-a"))}, Options{})
+	for _, name := range []string{"pool-7", "pool-8"} {
+		n := nodeFromTemplate(template("4", "8Gi", "zone-a"), name)
+		n.Labels[NodeGroupLabel] = "pool"
+		if err := e.AddNode(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := pod("p", "500m", "1Gi", "rs")
+	p.Spec.NodeName = "pool-8"
+	create(t, e, p)
+	if err := e.SetNodeCondition("pool-7", engine.NodeConditionNotReady); err != nil {
+		t.Fatal(err)
+	}
+	run(t, e, 15*time.Minute)
+	if n := nodeNames(e); n != "pool-7 pool-8" {
+		t.Fatalf("nodes at 15m = %s", n)
+	}
+	run(t, e, 6*time.Minute)
+	if n := nodeNames(e); n != "pool-8" {
+		t.Fatalf("nodes at 21m = %s", n)
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/descheduler"
 	"podlab.dev/podlab/engine/scheduler"
 )
 
@@ -18,12 +19,22 @@ import (
 // 16 % requested, so scale-down simulates removals all day; the pressure
 // and NotReady episodes of BenchmarkDay are left out (the engine's own
 // benchmark measures those). Compare with BenchmarkDayWithoutAutoscaler.
-func BenchmarkDayWithAutoscaler(b *testing.B) { benchDay(b, true) }
+func BenchmarkDayWithAutoscaler(b *testing.B) { benchDay(b, true, false) }
 
 // BenchmarkDayWithoutAutoscaler is the same day without the autoscaler.
-func BenchmarkDayWithoutAutoscaler(b *testing.B) { benchDay(b, false) }
+func BenchmarkDayWithoutAutoscaler(b *testing.B) { benchDay(b, false, false) }
 
-func benchDay(b *testing.B, withAutoscaler bool) {
+// BenchmarkDayWithDeschedulerAndAutoscaler is BenchmarkDayWithAutoscaler
+// with the descheduler running every benchDeschedulingInterval (issue 16:
+// "BenchmarkDay with both enabled"): topology spread, duplicates and
+// LowNodeUtilization (cpu/pods under 20 % low, over 50 % high) through the
+// engine's Eviction API.
+func BenchmarkDayWithDeschedulerAndAutoscaler(b *testing.B) { benchDay(b, true, true) }
+
+// benchDeschedulingInterval is the descheduler's period in the day.
+var benchDeschedulingInterval = 10 * time.Minute
+
+func benchDay(b *testing.B, withAutoscaler, withDescheduler bool) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		e := engine.New(engine.Config{Seed: 1, NewScheduler: engine.DefaultScheduler})
@@ -56,6 +67,15 @@ func benchDay(b *testing.B, withAutoscaler bool) {
 			}
 			e.AddController(a)
 		}
+		var d *descheduler.Controller
+		if withDescheduler {
+			d = &descheduler.Controller{Interval: benchDeschedulingInterval, Policy: &descheduler.Policy{Profiles: []descheduler.Profile{{Name: "day",
+				Balance: []string{descheduler.TopologySpreadName, descheduler.DuplicatesName, descheduler.LowNodeUtilizationName},
+				Args: descheduler.PluginArgs{LowNodeUtilization: descheduler.LowNodeUtilizationArgs{
+					Thresholds:       descheduler.Thresholds{"cpu": 20, "pods": 20},
+					TargetThresholds: descheduler.Thresholds{"cpu": 50, "pods": 50}}}}}}}
+			e.AddController(d)
+		}
 		r := rand.New(rand.NewPCG(1, 2))
 		next := 5000
 		b.StartTimer()
@@ -80,6 +100,16 @@ func benchDay(b *testing.B, withAutoscaler bool) {
 				}
 			}
 			b.ReportMetric(float64(removed), "removed")
+		}
+		if d != nil {
+			evicted := 0
+			for _, ev := range e.Events() {
+				if ev.Reason == descheduler.TopologySpreadName || ev.Reason == descheduler.DuplicatesName || ev.Reason == descheduler.LowNodeUtilizationName {
+					evicted++
+				}
+			}
+			b.ReportMetric(float64(d.Passes), "desched-passes")
+			b.ReportMetric(float64(evicted), "desched-evictions")
 		}
 		_ = api.LabelHostname
 	}

@@ -30,9 +30,8 @@ func eligible(st Status) []string {
 // eligibility_test.go getTestCases/TestFilterOutUnremovable (commit
 // 0fc5c402): nodes of 1000m CPU, a 600m pod makes a node highly
 // utilised, a 100m pod leaves it under the 0.5 threshold, a 500m
-// DaemonSet pod counts unless --ignore-daemonsets-utilization. The lab
-// never scales down unready nodes, so only the "scale-down of unready is
-// disabled" variant of the unready cases is ported.
+// DaemonSet pod counts unless --ignore-daemonsets-utilization; an unready
+// node stays a candidate unless scale-down of unready nodes is disabled.
 func TestFilterOutUnremovable(t *testing.T) {
 	mk := func(name string, mut func(*api.Node)) *api.Node {
 		n := nodeFromTemplate(template("1", "10Gi", ""), name)
@@ -66,15 +65,18 @@ func TestFilterOutUnremovable(t *testing.T) {
 		pods     []*api.Pod
 		ignoreDS bool
 		want     []string
+		// noUnready turns --scale-down-unready-enabled off
+		noUnready bool
 	}{
-		{"regular node stays", []*api.Node{regular}, nil, false, []string{"regular"}},
-		{"recently deleted node is filtered out", []*api.Node{regular, justDeleted}, nil, false, []string{"regular"}},
-		{"marked no scale down is filtered out", []*api.Node{noScaleDown, regular}, nil, false, []string{"regular"}},
-		{"highly utilized node is filtered out", []*api.Node{regular}, []*api.Pod{bound("bigPod", "600m", "rs", "")}, false, []string{}},
-		{"underutilized node stays", []*api.Node{regular}, []*api.Pod{bound("smallPod", "100m", "rs", "")}, false, []string{"regular"}},
-		{"unready node is filtered out when scale-down of unready is disabled", []*api.Node{unready}, nil, false, []string{}},
-		{"high utilization daemonsets node is filtered out", []*api.Node{regular}, []*api.Pod{bound("smallPod", "100m", "rs", ""), bound("dsPod", "500m", "ds", "DaemonSet")}, false, []string{}},
-		{"high utilization daemonsets node stays", []*api.Node{regular}, []*api.Pod{bound("smallPod", "100m", "rs", ""), bound("dsPod", "500m", "ds", "DaemonSet")}, true, []string{"regular"}},
+		{"regular node stays", []*api.Node{regular}, nil, false, []string{"regular"}, false},
+		{"recently deleted node is filtered out", []*api.Node{regular, justDeleted}, nil, false, []string{"regular"}, false},
+		{"marked no scale down is filtered out", []*api.Node{noScaleDown, regular}, nil, false, []string{"regular"}, false},
+		{"highly utilized node is filtered out", []*api.Node{regular}, []*api.Pod{bound("bigPod", "600m", "rs", "")}, false, []string{}, false},
+		{"underutilized node stays", []*api.Node{regular}, []*api.Pod{bound("smallPod", "100m", "rs", "")}, false, []string{"regular"}, false},
+		{"unready node stays", []*api.Node{unready}, nil, false, []string{"unready"}, false},
+		{"unready node is filtered out when scale-down of unready is disabled", []*api.Node{unready}, nil, false, []string{}, true},
+		{"high utilization daemonsets node is filtered out", []*api.Node{regular}, []*api.Pod{bound("smallPod", "100m", "rs", ""), bound("dsPod", "500m", "ds", "DaemonSet")}, false, []string{}, false},
+		{"high utilization daemonsets node stays", []*api.Node{regular}, []*api.Pod{bound("smallPod", "100m", "rs", ""), bound("dsPod", "500m", "ds", "DaemonSet")}, true, []string{"regular"}, false},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			e := engine.New(engine.Config{Seed: 1, NewScheduler: engine.ByNameScheduler})
@@ -88,7 +90,7 @@ func TestFilterOutUnremovable(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			a, err := New([]NodeGroup{group("ng1", 0, 10, template("1", "10Gi", ""))}, Options{IgnoreDaemonSetsUtilization: tc.ignoreDS}, scheduler.Config{}, "", 1)
+			a, err := New([]NodeGroup{group("ng1", 0, 10, template("1", "10Gi", ""))}, Options{IgnoreDaemonSetsUtilization: tc.ignoreDS, ScaleDownUnreadyDisabled: tc.noUnready}, scheduler.Config{}, "", 1)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -79,6 +79,11 @@ type Options struct {
 	ScaleDownUtilizationThreshold float64
 	// ScaleDownUnneededTime is --scale-down-unneeded-time (10 m).
 	ScaleDownUnneededTime time.Duration
+	// ScaleDownUnreadyTime is --scale-down-unready-time (20 m): how long an
+	// unready node must be unneeded.
+	ScaleDownUnreadyTime time.Duration
+	// ScaleDownUnreadyDisabled turns --scale-down-unready-enabled (true) off.
+	ScaleDownUnreadyDisabled bool
 	// ScaleDownDelayAfterAdd is --scale-down-delay-after-add (10 m).
 	ScaleDownDelayAfterAdd time.Duration
 	// ScaleDownDelayAfterDelete is --scale-down-delay-after-delete
@@ -112,6 +117,7 @@ const (
 	DefaultScaleDownUtilizationThreshold = 0.5
 	DefaultScaleDownUnneededTime         = 10 * time.Minute
 	DefaultScaleDownDelayAfterAdd        = 10 * time.Minute
+	DefaultScaleDownUnreadyTime          = 20 * time.Minute
 	DefaultScaleDownDelayAfterFailure    = 3 * time.Minute
 	DefaultMaxGracefulTerminationSec     = 600
 	DefaultMaxPodEvictionTime            = 2 * time.Minute
@@ -135,6 +141,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ScaleDownUnneededTime <= 0 {
 		o.ScaleDownUnneededTime = DefaultScaleDownUnneededTime
+	}
+	if o.ScaleDownUnreadyTime <= 0 {
+		o.ScaleDownUnreadyTime = DefaultScaleDownUnreadyTime
 	}
 	if o.ScaleDownDelayAfterAdd <= 0 {
 		o.ScaleDownDelayAfterAdd = DefaultScaleDownDelayAfterAdd

@@ -112,6 +112,7 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 	// read before any removal is simulated, so pods moved in the simulation
 	// do not count against their destination.
 	var eligible []int
+	sd.Nodes = make([]NodeStatus, 0, len(nodes))
 	for _, n := range nodes {
 		g := a.groupOf(n)
 		if g == "" {
@@ -130,8 +131,8 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 			ns.Reason = "RecentlyUnremovable: " + a.unremovable[n.Name].reason + " (rechecked after --unremovable-node-recheck-timeout 5m)"
 		case n.Annotations[ScaleDownDisabledAnnotation] == "true":
 			ns.Reason = "ScaleDownDisabledAnnotation: the node is annotated " + ScaleDownDisabledAnnotation + "=true"
-		case !nodeReady(n):
-			ns.Reason = "NotReady: the lab does not scale down unready nodes"
+		case !nodeReady(n) && a.opts.ScaleDownUnreadyDisabled:
+			ns.Reason = "ScaleDownUnreadyDisabled: the node is not ready and --scale-down-unready-enabled is false"
 		case !known:
 			ns.Reason = "UnexpectedError: the node is not in the snapshot"
 		case ns.Utilization >= a.opts.ScaleDownUtilizationThreshold:
@@ -163,6 +164,7 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 			ns.Reason = fmt.Sprintf("not evaluated this loop: %d unneeded nodes were found first (--scale-down-non-empty-candidates-count)", scaleDownNonEmptyCandidatesCount)
 			if since, ok := a.unneededSince[ns.Node]; ok {
 				ns.Unneeded, ns.UnneededSince, ns.Reason = true, since, ""
+				ns.UnneededFor = a.unneededTime(ns.Node, e)
 				unneeded[ns.Node] = true
 			}
 			continue
@@ -185,6 +187,7 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 			a.unneededSince[ns.Node] = now
 		}
 		ns.UnneededSince = since
+		ns.UnneededFor = a.unneededTime(ns.Node, e)
 	}
 	for name := range a.unneededSince {
 		if !unneeded[name] {
@@ -217,7 +220,7 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 	emptyDeleted := 0
 	for i := range sd.Nodes {
 		ns := &sd.Nodes[i]
-		if !ns.Unneeded || now.Sub(ns.UnneededSince) < a.opts.ScaleDownUnneededTime {
+		if !ns.Unneeded || now.Sub(ns.UnneededSince) < a.unneededTime(ns.Node, e) {
 			continue
 		}
 		g := a.group(ns.Group)
@@ -243,6 +246,16 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 		delete(a.unneededSince, ns.Node)
 	}
 	return nil
+}
+
+// unneededTime is how long a node must be unneeded before it goes:
+// --scale-down-unready-time for an unready node (planner
+// UnneededNodes.RemovableAt), --scale-down-unneeded-time otherwise.
+func (a *Autoscaler) unneededTime(node string, e *engine.Engine) time.Duration {
+	if n := e.Node(node); n != nil && !nodeReady(n) {
+		return a.opts.ScaleDownUnreadyTime
+	}
+	return a.opts.ScaleDownUnneededTime
 }
 
 // utilizationOf is the node's utilisation: from the simulation when one

@@ -1,6 +1,8 @@
 package autoscaler
 
 import (
+	"time"
+
 	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
 )
@@ -105,6 +107,9 @@ type NodeStatus struct {
 	// Unneeded: the node could go; UnneededFor how long it has been.
 	Unneeded      bool
 	UnneededSince api.Time
+	// UnneededFor is how long it must stay unneeded before it goes (the
+	// unneeded time, or the unready time for an unready node).
+	UnneededFor time.Duration
 	// Reason is why the node cannot go (an unremovable reason, with the
 	// blocking pod when a pod blocks).
 	Reason string

@@ -26,6 +26,7 @@ func (m *Manager) Clone(c Cluster) *Manager {
 	out := New(c, 0)
 	out.names = m.names.clone()
 	out.now, out.started = m.now, m.started
+	out.memoSyncs = m.memoSyncs
 	out.wake, out.hasWake = m.wake, m.hasWake
 	for k, r := range m.createRetry {
 		c := *r
@@ -40,11 +41,13 @@ func (m *Manager) Clone(c Cluster) *Manager {
 	for k, rs := range m.replicaSets {
 		cp := *rs
 		cp.ReplicaSet = deepCopy(rs.ReplicaSet)
+		cp.memo = nil
 		out.replicaSets[k] = &cp
 	}
 	for k, rc := range m.replicationControllers {
 		cp := *rc
 		cp.ReplicaSet = deepCopy(rc.ReplicaSet)
+		cp.memo = nil
 		out.replicationControllers[k] = &cp
 	}
 	for k, s := range m.statefulSets {

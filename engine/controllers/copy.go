@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -22,6 +23,13 @@ func templatesEqual(a, b *api.PodTemplateSpec) bool {
 		return false
 	}
 	ca.Annotations, cb.Annotations = nil, nil
+	// deeply equal values encode identically: the JSON comparison (which
+	// also equates nil and empty where the encoding does) is needed only
+	// when they are not — the common case, a ReplicaSet of the current
+	// template, is answered without encoding both on every sync
+	if reflect.DeepEqual(&ca, &cb) {
+		return true
+	}
 	ja, err1 := json.Marshal(&ca)
 	jb, err2 := json.Marshal(&cb)
 	return err1 == nil && err2 == nil && string(ja) == string(jb)

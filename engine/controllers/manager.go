@@ -55,6 +55,17 @@ type Manager struct {
 	// by namespace. Built lazily, dropped with podCache.
 	byOwner map[string][]*api.Pod
 	orphans map[string][]*api.Pod
+
+	// ops counts pod changes and events (acted, record); syncWake is the
+	// earliest wake asked for during the current memoised sync. Both let
+	// a sync tell whether it changed anything (sync_memo.go).
+	ops         int
+	syncWake    api.Time
+	syncHasWake bool
+	// memoSyncs enables skipping syncs whose inputs did not change; the
+	// cluster must replace pod objects rather than edit them
+	// (SkipUnchangedSyncs).
+	memoSyncs bool
 }
 
 // New returns a Manager over the cluster; seed makes generated pod-name
@@ -96,6 +107,9 @@ func (m *Manager) requeueAt(t api.Time) {
 	}
 	if !m.hasWake || t < m.wake {
 		m.wake, m.hasWake = t, true
+	}
+	if !m.syncHasWake || t < m.syncWake {
+		m.syncWake, m.syncHasWake = t, true
 	}
 }
 
@@ -221,11 +235,13 @@ func (m *Manager) claimCandidates(namespace, uid string) []*api.Pod {
 
 // acted records a change made through the cluster in this pass.
 func (m *Manager) acted() {
+	m.ops++
 	m.changed = true
 	m.podCache = nil
 }
 
 func (m *Manager) record(kind string, meta *api.ObjectMeta, source, typ, reason, format string, args ...any) {
+	m.ops++
 	m.cluster.Record(Event{Time: m.now, Type: typ, Reason: reason, Message: fmt.Sprintf(format, args...),
 		Kind: kind, Namespace: meta.Namespace, Name: meta.Name, Source: source})
 }

@@ -34,6 +34,8 @@ type ReplicaSet struct {
 	selector api.Selector
 	// kind is "" for a ReplicaSet, KindReplicationController for an RC.
 	kind string
+	// memo is the last sync that changed nothing (sync_memo.go).
+	memo *syncMemo
 }
 
 // ReplicaSetStatus is apps/v1 ReplicaSetStatus.

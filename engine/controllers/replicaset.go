@@ -82,8 +82,25 @@ func (m *Manager) ReplicaSets() []*ReplicaSet {
 
 // syncReplicaSet is ReplicaSetController.syncReplicaSet.
 func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
+	candidates := m.claimCandidates(rs.Namespace, rs.UID)
+	if !m.memoSyncs {
+		m.syncReplicaSetOf(rs, candidates)
+		return
+	}
+	key := replicaSetMemoKey(rs)
+	if rs.memo.holds(key, candidates, m.now) {
+		rs.memo.replay(m)
+		return
+	}
+	done := m.beginMemo()
+	m.syncReplicaSetOf(rs, candidates)
+	rs.memo = done(key, candidates)
+}
+
+// syncReplicaSetOf is syncReplicaSet over the claim candidates.
+func (m *Manager) syncReplicaSetOf(rs *ReplicaSet, candidates []*api.Pod) {
 	var active, terminating []*api.Pod
-	for _, p := range m.claimCandidates(rs.Namespace, rs.UID) {
+	for _, p := range candidates {
 		if isPodActive(p) {
 			active = append(active, p)
 		} else if isPodTerminating(p) && isControlledBy(&p.ObjectMeta, rs.UID) && rs.selector.Matches(p.Labels) {

@@ -2,6 +2,7 @@ package descheduler
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"podlab.dev/podlab/engine"
@@ -40,27 +41,47 @@ func Deschedule(e *engine.Engine, p *Policy, dryRun bool) *Result {
 		return Run(p, s, true, dryRunEvict(s.PDBs))
 	}
 	rec := e.ControllerCluster()
-	record := func(typ, reason, msg string, pod *api.Pod) {
-		rec.Record(controllers.Event{Time: e.Now(), Type: typ, Reason: reason, Message: msg, Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name, Source: eventSource})
-	}
-	return Run(p, s, false, func(pod *api.Pod, ev *Eviction) string {
+	res := Run(p, s, false, func(pod *api.Pod, ev *Eviction) string {
 		d, err := e.Evict(pod.Namespace+"/"+pod.Name, engine.DeleteOptions{GracePeriodSeconds: p.GracePeriodSeconds})
-		refused := ""
 		switch {
 		case err != nil:
-			refused = err.Error()
+			return err.Error()
 		case !d.Allowed:
-			refused = d.Message
+			return d.Message
 		}
-		if refused != "" {
-			if p.EvictionFailureEventNotification {
-				record(engine.EventWarning, ReasonEvictionFailed, fmt.Sprintf("pod eviction from %s node by %s failed: %s", pod.Spec.NodeName, eventSource, refused), pod)
-			}
-			return refused
-		}
-		record(engine.EventNormal, ev.Plugin, fmt.Sprintf("pod eviction from %s node by %s", pod.Spec.NodeName, eventSource), pod)
 		return ""
 	})
+	for _, ev := range evictionEvents(res, p) {
+		rec.Record(controllers.Event{Time: e.Now(), Type: ev.Type, Reason: ev.Reason, Message: ev.Message, Kind: "Pod", Namespace: ev.Namespace, Name: ev.Name, Source: eventSource})
+	}
+	return res
+}
+
+// podEvent is one event a pass records about a pod.
+type podEvent struct {
+	Type, Reason, Message string
+	Namespace, Name       string
+}
+
+// evictionEvents are the events of a (not dry) pass in attempt order, as
+// PodEvictor.EvictPod (evictions.go) records them: a Normal event per
+// eviction whose reason is the plugin; with
+// evictionFailureEventNotification a Warning EvictionFailed for every
+// failure, eviction limits included.
+func evictionEvents(res *Result, p *Policy) []podEvent {
+	var out []podEvent
+	for i := range res.Evictions {
+		ev := &res.Evictions[i]
+		ns, name, _ := strings.Cut(ev.Pod, "/")
+		switch {
+		case ev.Evicted:
+			out = append(out, podEvent{engine.EventNormal, ev.Plugin, fmt.Sprintf("pod eviction from %s node by %s", ev.Node, eventSource), ns, name})
+		case p.EvictionFailureEventNotification:
+			why := strings.TrimPrefix(strings.TrimPrefix(ev.Outcome, "refused: "), "not evicted: ")
+			out = append(out, podEvent{engine.EventWarning, ReasonEvictionFailed, fmt.Sprintf("pod eviction from %s node by %s failed: %s", ev.Node, eventSource, why), ns, name})
+		}
+	}
+	return out
 }
 
 // dryRunEvict judges evictions against the budgets without acting,

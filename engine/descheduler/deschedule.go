@@ -3,7 +3,6 @@ package descheduler
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"podlab.dev/podlab/engine/api"
@@ -18,7 +17,12 @@ const (
 	preferredAffinity = "preferredDuringSchedulingIgnoredDuringExecution"
 )
 
-var podLifeTimeStates = []string{"Running", "Pending", "Succeeded", "Failed", "Unknown"}
+// podLifeTimeStates is validation.go's podLifeTimeAllowedStates: pod
+// phases, pod status reasons, container waiting and terminated reasons.
+var podLifeTimeStates = []string{"Running", "Pending", "Succeeded", "Failed", "Unknown",
+	"NodeAffinity", "NodeLost", "Shutdown", "UnexpectedAdmissionError",
+	"PodInitializing", "ContainerCreating", "ImagePullBackOff", "CrashLoopBackOff", "CreateContainerConfigError", "ErrImagePull", "CreateContainerError", "InvalidImageName",
+	"OOMKilled", "Error", "Completed", "DeadlineExceeded", "Evicted", "ContainerCannotRun", "StartError"}
 
 func (c *pluginCtx) descheduleFilter(ns *Namespaces, sel *api.Selector) func(*api.Pod) bool {
 	f := c.filter(ns, sel)
@@ -55,14 +59,10 @@ func (c *pluginCtx) evictEach(pods func(node string) []*api.Pod, pick func(p *ap
 // taints ("key" or "key=value").
 func nodeTaints(c *pluginCtx, args *NodeTaintsArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	// node_taint.go's includeTaint/excludeTaint: an entry names the
+	// key, or key=value for a taint with a value.
 	match := func(list []string, t *api.Taint) bool {
-		for _, s := range list {
-			k, v, hasV := strings.Cut(s, "=")
-			if k == t.Key && (!hasV || v == t.Value) {
-				return true
-			}
-		}
-		return false
+		return contains(list, t.Key) || (t.Value != "" && contains(list, t.Key+"="+t.Value))
 	}
 	taintFilter := func(t *api.Taint) bool {
 		if !(t.Effect == api.TaintEffectNoSchedule || (args.IncludePreferNoSchedule && t.Effect == api.TaintEffectPreferNoSchedule)) {
@@ -85,9 +85,11 @@ func nodeTaints(c *pluginCtx, args *NodeTaintsArgs) error {
 }
 
 // nodeAffinity is RemovePodsViolatingNodeAffinity (node_affinity.go):
-// requiredDuring…: the pod's node no longer matches its nodeSelector /
-// required affinity and some node does; preferredDuring…: another node
-// the pod fits scores a higher preferred-affinity weight.
+// requiredDuring…: a pod with a required node affinity whose node no
+// longer matches its nodeSelector / required affinity while it fits
+// some node; preferredDuring…: a pod with preferred terms that fits some
+// node, where the best preferred weight over all nodes beats its node's.
+// Pods with only a nodeSelector are not considered (PodHasNodeAffinity).
 func nodeAffinity(c *pluginCtx, args *NodeAffinityArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
 	for _, typ := range args.NodeAffinityType {
@@ -95,23 +97,21 @@ func nodeAffinity(c *pluginCtx, args *NodeAffinityArgs) error {
 		switch typ {
 		case requiredAffinity:
 			pick = func(p *api.Pod, n *api.Node) string {
-				if !filter(p) || !hasRequiredAffinity(p) || api.PodMatchesNodeSelectorAndAffinityTerms(p, n) || !c.v.fitsAnyNode(p, c.v.nodes) {
+				if !filter(p) || !hasNodeAffinity(p, typ) || !c.v.fitsAnyNode(p, c.v.nodes) || api.PodMatchesNodeSelectorAndAffinityTerms(p, n) {
 					return ""
 				}
 				return fmt.Sprintf("node %s no longer matches the pod's %s node affinity, and another node does", n.Name, typ)
 			}
 		case preferredAffinity:
 			pick = func(p *api.Pod, n *api.Node) string {
-				a := p.Spec.Affinity
-				if !filter(p) || a == nil || a.NodeAffinity == nil || len(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution) == 0 {
+				if !filter(p) || !hasNodeAffinity(p, typ) || !c.v.fitsAnyNode(p, c.v.nodes) {
 					return ""
 				}
-				if c.v.nodeFit(p, n) != "" {
-					return ""
-				}
+				// GetBestNodeWeightGivenPodPreferredAffinity: over all
+				// nodes, fitting or not.
 				here, best, bestNode := preferredWeight(p, n), int32(0), ""
 				for _, o := range c.v.nodes {
-					if w := preferredWeight(p, o); w > best && c.v.nodeFit(p, o) == "" {
+					if w := preferredWeight(p, o); w > best {
 						best, bestNode = w, o.Name
 					}
 				}
@@ -130,12 +130,16 @@ func nodeAffinity(c *pluginCtx, args *NodeAffinityArgs) error {
 	return nil
 }
 
-func hasRequiredAffinity(p *api.Pod) bool {
-	if len(p.Spec.NodeSelector) > 0 {
-		return true
-	}
+// hasNodeAffinity is utils.PodHasNodeAffinity.
+func hasNodeAffinity(p *api.Pod, typ string) bool {
 	a := p.Spec.Affinity
-	return a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil
+	if a == nil || a.NodeAffinity == nil {
+		return false
+	}
+	if typ == requiredAffinity {
+		return a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil
+	}
+	return len(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0
 }
 
 func preferredWeight(p *api.Pod, n *api.Node) int32 {
@@ -150,18 +154,28 @@ func preferredWeight(p *api.Pod, n *api.Node) int32 {
 }
 
 // interPodAntiAffinity is RemovePodsViolatingInterPodAntiAffinity
-// (pod_antiaffinity.go): lowest priority first, a pod whose required
-// anti-affinity selects another pod in the same topology domain is
-// evicted (and no longer counts for the others).
+// (pod_antiaffinity.go): node by node, lowest priority first, a pod
+// whose required anti-affinity selects another listed pod in the same
+// topology domain is evicted (and no longer counts for the others). The
+// listed pods are the non-terminal pods on the pass's nodes that pass
+// the plugin's namespaces and label selector (terminating ones count,
+// as upstream's ListPodsOnNodes keeps them), minus the pass's evictions.
 func interPodAntiAffinity(c *pluginCtx, args *InterPodAntiAffinityArgs) error {
-	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	listed := func(p *api.Pod) bool {
+		return args.Namespaces.allows(p.Namespace) && (args.LabelSelector == nil || args.LabelSelector.Empty() || args.LabelSelector.Matches(p.Labels))
+	}
 	gone := map[*api.Pod]bool{}
 	for _, n := range c.v.nodes {
-		pods := append([]*api.Pod(nil), c.v.on[n.Name]...)
+		var pods []*api.Pod
+		for _, p := range c.v.on[n.Name] {
+			if listed(p) {
+				pods = append(pods, p)
+			}
+		}
 		sortByPriorityLowToHigh(pods)
 		for _, p := range pods {
-			other := c.antiAffinityViolation(p, n, gone)
-			if other == "" || !filter(p) {
+			other := c.antiAffinityViolation(p, n, gone, listed)
+			if other == "" || c.ev.filter(p) != "" || c.ev.preEvictionFilter(p) != "" {
 				continue
 			}
 			err := c.evict(p, fmt.Sprintf("pod's required anti-affinity selects %s in the same topology domain", other))
@@ -182,10 +196,11 @@ func interPodAntiAffinity(c *pluginCtx, args *InterPodAntiAffinityArgs) error {
 	return nil
 }
 
-// antiAffinityViolation is utils.CheckPodsWithAntiAffinityExist: the
-// first other pod a required anti-affinity term of p selects on a node
-// sharing the term's topology value with p's node.
-func (c *pluginCtx) antiAffinityViolation(p *api.Pod, n *api.Node, gone map[*api.Pod]bool) string {
+// antiAffinityViolation is utils.CheckPodsWithAntiAffinityExist
+// (pkg/utils/predicates.go:298): the first other listed pod a required
+// anti-affinity term of p selects on p's own node or on a node sharing
+// the term's topology value with it (hasSameLabelValue).
+func (c *pluginCtx) antiAffinityViolation(p *api.Pod, n *api.Node, gone map[*api.Pod]bool, listed func(*api.Pod) bool) string {
 	a := p.Spec.Affinity
 	if a == nil || a.PodAntiAffinity == nil {
 		return ""
@@ -194,21 +209,17 @@ func (c *pluginCtx) antiAffinityViolation(p *api.Pod, n *api.Node, gone map[*api
 		term := &a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[i]
 		sel, err := api.CompileSelector(term.LabelSelector)
 		if err != nil {
-			continue
+			return ""
 		}
-		val, ok := n.Labels[term.TopologyKey]
-		if !ok {
-			continue
-		}
+		val, hasKey := n.Labels[term.TopologyKey]
 		for _, o := range c.v.nodes {
-			if o.Labels[term.TopologyKey] != val {
-				continue
-			}
-			if _, has := o.Labels[term.TopologyKey]; !has {
-				continue
+			if o != n {
+				if ov, ok := o.Labels[term.TopologyKey]; !hasKey || !ok || ov != val {
+					continue
+				}
 			}
 			for _, q := range c.v.on[o.Name] {
-				if q == p || gone[q] || c.v.terminating(q) {
+				if q.Name == p.Name || gone[q] || c.v.evicted[q] || !listed(q) {
 					continue
 				}
 				if termNamespaces(p, term, q.Namespace) && sel.Matches(q.Labels) {
@@ -222,36 +233,122 @@ func (c *pluginCtx) antiAffinityViolation(p *api.Pod, n *api.Node, gone map[*api
 
 // tooManyRestarts is RemovePodsHavingTooManyRestarts
 // (toomanyrestarts.go): restarts summed over containers (and init
-// containers with includingInitContainers) at or above the threshold.
+// containers with includingInitContainers) at or above the threshold;
+// with states, the pod's phase or a container's waiting reason (init
+// containers' too with includingInitContainers) must be listed. Each
+// node's pods are evicted most restarts first.
 func tooManyRestarts(c *pluginCtx, args *TooManyRestartsArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
-	return c.evictEach(func(n string) []*api.Pod { return c.v.on[n] }, func(p *api.Pod, _ *api.Node) string {
-		if !filter(p) || (len(args.States) > 0 && !contains(args.States, p.Status.Phase)) {
-			return ""
-		}
-		var restarts int32
+	restarts := func(p *api.Pod) int32 {
+		var n int32
 		for _, s := range p.Status.ContainerStatuses {
-			restarts += s.RestartCount
+			n += s.RestartCount
 		}
-		if restarts < args.PodRestartThreshold {
-			return ""
+		if args.IncludingInitContainers {
+			for _, s := range p.Status.InitContainerStatuses {
+				n += s.RestartCount
+			}
 		}
-		return fmt.Sprintf("containers restarted %d times, at or above podRestartThreshold %d", restarts, args.PodRestartThreshold)
+		return n
+	}
+	inStates := func(p *api.Pod) bool {
+		if len(args.States) == 0 || contains(args.States, p.Status.Phase) || waitingIn(p.Status.ContainerStatuses, args.States) {
+			return true
+		}
+		return args.IncludingInitContainers && waitingIn(p.Status.InitContainerStatuses, args.States)
+	}
+	pods := func(node string) []*api.Pod {
+		var out []*api.Pod
+		for _, p := range c.v.allOn[node] {
+			if filter(p) && restarts(p) >= args.PodRestartThreshold && inStates(p) {
+				out = append(out, p)
+			}
+		}
+		// Upstream sorts with sort.Slice (unstable); podlab keeps name
+		// order among equal counts.
+		sort.SliceStable(out, func(i, j int) bool { return restarts(out[i]) > restarts(out[j]) })
+		return out
+	}
+	return c.evictEach(pods, func(p *api.Pod, _ *api.Node) string {
+		return fmt.Sprintf("containers restarted %d times, at or above podRestartThreshold %d", restarts(p), args.PodRestartThreshold)
 	})
 }
 
-// podLifeTime is PodLifeTime (pod_lifetime.go): pods older than
-// maxPodLifeTimeSeconds, oldest first.
-func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
-	if args.MaxPodLifeTimeSeconds == nil {
-		return nil
+// waitingIn is podutil.HasMatchingContainerWaitingState.
+func waitingIn(statuses []api.ContainerStatus, states []string) bool {
+	for _, s := range statuses {
+		if w := s.State.Waiting; w != nil && contains(states, w.Reason) {
+			return true
+		}
 	}
-	maxAge := time.Duration(*args.MaxPodLifeTimeSeconds) * time.Second
+	return false
+}
+
+// terminatedIn is podutil.HasMatchingContainerTerminatedState.
+func terminatedIn(statuses []api.ContainerStatus, states []string) bool {
+	for _, s := range statuses {
+		if t := s.State.Terminated; t != nil && contains(states, t.Reason) {
+			return true
+		}
+	}
+	return false
+}
+
+// podLifeTime is PodLifeTime (pod_lifetime.go): pods older than
+// maxPodLifeTimeSeconds (whole seconds, strictly more) and, with states,
+// whose phase, status.reason or a container's waiting/terminated reason
+// is listed (init containers' too with includingInitContainers); oldest
+// first across nodes.
+func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
+	old := func(p *api.Pod) bool {
+		if args.MaxPodLifeTimeSeconds == nil {
+			return true
+		}
+		age := c.v.now.Sub(p.CreationTimestamp)
+		return age >= 0 && uint(age/time.Second) > *args.MaxPodLifeTimeSeconds
+	}
+	inStates := func(p *api.Pod) bool {
+		st, s := args.States, &p.Status
+		if len(st) == 0 || contains(st, s.Phase) || contains(st, s.Reason) || waitingIn(s.ContainerStatuses, st) || terminatedIn(s.ContainerStatuses, st) {
+			return true
+		}
+		return args.IncludingInitContainers && (waitingIn(s.InitContainerStatuses, st) || terminatedIn(s.InitContainerStatuses, st))
+	}
+	owners := func(p *api.Pod) bool {
+		k := args.OwnerKinds
+		switch {
+		case k == nil:
+			return true
+		case len(k.Include) > 0:
+			for _, r := range p.OwnerReferences {
+				if contains(k.Include, r.Kind) {
+					return true
+				}
+			}
+			return false
+		case len(k.Exclude) > 0:
+			return !excludedOwnerKind(p.OwnerReferences, k.Exclude)
+		}
+		return true
+	}
+	conditions := func(p *api.Pod) bool {
+		return len(args.Conditions) == 0 || c.matchesAnyCondition(p, args.Conditions)
+	}
+	exitCodes := func(p *api.Pod) bool {
+		if len(args.ExitCodes) == 0 {
+			return true
+		}
+		if _, ok := failedExitCode(p.Status.ContainerStatuses, args.ExitCodes); ok {
+			return true
+		}
+		_, ok := failedExitCode(p.Status.InitContainerStatuses, args.ExitCodes)
+		return ok && args.IncludingInitContainers
+	}
 	var pods []*api.Pod
 	for _, n := range c.v.nodes {
 		for _, p := range c.v.allOn[n.Name] {
-			if filter(p) && (len(args.States) == 0 || contains(args.States, p.Status.Phase)) && c.v.now.Sub(p.CreationTimestamp) > maxAge {
+			if filter(p) && old(p) && inStates(p) && owners(p) && conditions(p) && exitCodes(p) {
 				pods = append(pods, p)
 			}
 		}
@@ -262,7 +359,14 @@ func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 		if limited[p.Spec.NodeName] {
 			continue
 		}
-		err := c.evict(p, fmt.Sprintf("pod is %s old, more than maxPodLifeTimeSeconds %d", c.v.now.Sub(p.CreationTimestamp), *args.MaxPodLifeTimeSeconds))
+		why := fmt.Sprintf("pod is %s old", c.v.now.Sub(p.CreationTimestamp))
+		if m := args.MaxPodLifeTimeSeconds; m != nil {
+			why += fmt.Sprintf(", more than maxPodLifeTimeSeconds %d", *m)
+		}
+		if len(args.States) > 0 {
+			why += fmt.Sprintf(", in one of the states %v", args.States)
+		}
+		err := c.evict(p, why)
 		if le, ok := err.(*limitError); ok {
 			if le.kind == limitTotal {
 				return err
@@ -275,27 +379,106 @@ func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 	return nil
 }
 
+// matchesAnyCondition is matchesAnyPodConditionFilter (pod_lifetime.go):
+// some condition matches a filter's set fields and, with
+// minTimeSinceLastTransitionSeconds, last changed at least that long ago.
+func (c *pluginCtx) matchesAnyCondition(p *api.Pod, filters []PodConditionFilter) bool {
+	for _, f := range filters {
+		for _, cond := range p.Status.Conditions {
+			if (f.Type != "" && cond.Type != f.Type) || (f.Status != "" && cond.Status != f.Status) || (f.Reason != "" && cond.Reason != f.Reason) {
+				continue
+			}
+			// Upstream skips a zero (unset) transition time; every podlab
+			// condition carries its virtual time, zero being the start.
+			if m := f.MinTimeSinceLastTransitionSeconds; m != nil {
+				idle := c.v.now.Sub(cond.LastTransitionTime)
+				if idle < 0 || uint(idle/time.Second) < *m {
+					continue
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
 // failedPods is RemoveFailedPods (failedpods.go): pods in phase Failed,
-// optionally only with listed reasons, older than
-// minPodLifetimeSeconds, not owned by an excluded kind.
+// not owned by an excluded kind, older (by creation time) than
+// minPodLifetimeSeconds, matching one of the reasons (the containers'
+// waiting/terminated reasons, init containers' with
+// includingInitContainers, and the pod's status.reason) and one of the
+// exit codes (validateCanEvict).
 func failedPods(c *pluginCtx, args *FailedPodsArgs) error {
 	filter := c.descheduleFilter(args.Namespaces, args.LabelSelector)
 	return c.evictEach(func(n string) []*api.Pod { return c.v.allOn[n] }, func(p *api.Pod, _ *api.Node) string {
 		if p.Status.Phase != api.PodFailed || !filter(p) || excludedOwnerKind(p.OwnerReferences, args.ExcludeOwnerKinds) {
 			return ""
 		}
-		if len(args.Reasons) > 0 && !contains(args.Reasons, p.Status.Reason) {
+		if m := args.MinPodLifetimeSeconds; m != nil && c.v.now.Sub(p.CreationTimestamp) < time.Duration(*m)*time.Second {
 			return ""
 		}
-		if m := args.MinPodLifetimeSeconds; m != nil {
-			if p.Status.StartTime == nil || c.v.now.Sub(*p.Status.StartTime) < time.Duration(*m)*time.Second {
-				return ""
-			}
+		statuses := p.Status.ContainerStatuses
+		if args.IncludingInitContainers {
+			statuses = append(append([]api.ContainerStatus(nil), statuses...), p.Status.InitContainerStatuses...)
 		}
 		why := "pod is in phase Failed"
-		if p.Status.Reason != "" {
-			why += " (reason " + p.Status.Reason + ")"
+		if len(args.Reasons) > 0 {
+			reasons := failedReasons(statuses)
+			if p.Status.Reason != "" {
+				reasons = append(reasons, p.Status.Reason)
+			}
+			r := firstShared(args.Reasons, reasons)
+			if r == "" {
+				return ""
+			}
+			why += " (reason " + r + ")"
+		}
+		if len(args.ExitCodes) > 0 {
+			code, ok := failedExitCode(statuses, args.ExitCodes)
+			if !ok {
+				return ""
+			}
+			why += fmt.Sprintf(" (exit code %d)", code)
 		}
 		return why
 	})
+}
+
+// failedReasons is getFailedContainerStatusReasons: every waiting and
+// terminated reason.
+func failedReasons(statuses []api.ContainerStatus) []string {
+	var out []string
+	for _, s := range statuses {
+		if w := s.State.Waiting; w != nil && w.Reason != "" {
+			out = append(out, w.Reason)
+		}
+		if t := s.State.Terminated; t != nil && t.Reason != "" {
+			out = append(out, t.Reason)
+		}
+	}
+	return out
+}
+
+func firstShared(want, have []string) string {
+	for _, h := range have {
+		if contains(want, h) {
+			return h
+		}
+	}
+	return ""
+}
+
+// failedExitCode is getFailedContainerStatusExitCodes matched against
+// exitCodes: the first terminated container's code that is listed.
+func failedExitCode(statuses []api.ContainerStatus, codes []int32) (int32, bool) {
+	for _, s := range statuses {
+		if t := s.State.Terminated; t != nil {
+			for _, c := range codes {
+				if c == t.ExitCode {
+					return c, true
+				}
+			}
+		}
+	}
+	return 0, false
 }

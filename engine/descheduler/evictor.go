@@ -62,25 +62,26 @@ func (a *EvictorArgs) protections() map[string]bool {
 type evictor struct {
 	args        EvictorArgs
 	protect     map[string]bool
-	threshold   int32 // priority at or above which pods are protected
+	threshold   *int32 // priority at or above which pods are protected; nil without priorityThreshold
 	v           *view
 	pdbSelector []api.Selector
 }
 
 func newEvictor(args EvictorArgs, v *view) (*evictor, error) {
-	e := &evictor{args: args, protect: args.protections(), v: v, threshold: api.SystemCriticalPriority}
-	// setDefaultEvictor (policyconfig.go) resolves the threshold once:
-	// a value, a class's value, or SystemCriticalPriority.
+	e := &evictor{args: args, protect: args.protections(), v: v}
+	// applySystemCriticalPodsProtection (defaultevictor.go:247) resolves
+	// the threshold once, a value or a class's value, and adds its check
+	// only when one is given.
 	if t := args.PriorityThreshold; t != nil {
 		switch {
 		case t.Value != nil:
-			e.threshold = *t.Value
+			e.threshold = t.Value
 		case t.Name != "":
 			pc := v.classes[t.Name]
 			if pc == nil {
 				return nil, fmt.Errorf("DefaultEvictor priorityThreshold: priority class %q not found", t.Name)
 			}
-			e.threshold = pc.Value
+			e.threshold = &pc.Value
 		}
 	}
 	if e.protect[PodsWithoutPDB] {
@@ -118,7 +119,7 @@ func (e *evictor) filter(p *api.Pod) string {
 		if p.Spec.Priority != nil && *p.Spec.Priority >= api.SystemCriticalPriority {
 			why = append(why, "pod has system critical priority and is protected against eviction")
 		}
-		if p.Spec.Priority != nil && *p.Spec.Priority >= e.threshold {
+		if e.threshold != nil && p.Spec.Priority != nil && *p.Spec.Priority >= *e.threshold {
 			why = append(why, "pod has higher priority than specified priority class threshold")
 		}
 	}

@@ -39,8 +39,40 @@ func (v *view) nodeFit(p *api.Pod, n *api.Node) string {
 // fitsRequest is node.fitsRequest: every resource the pod requests, and
 // one pod slot, must be left on the node.
 func (v *view) fitsRequest(p *api.Pod, n *api.Node) string {
-	alloc := allocatableOf(n)
+	alloc := v.allocatable(n)
 	used := v.requested[n.Name]
+	if len(p.Spec.Containers) == 1 && simpleRequests(p) {
+		// the pod's requests are its container's: compare them in place
+		// rather than building (and keeping) a request list per pod
+		req := p.Spec.Containers[0].Resources.Requests
+		k := 0
+		if q, ok := req[api.ResourceCPU]; ok {
+			k++
+			if q.MilliValue() > alloc[api.ResourceCPU]-used[api.ResourceCPU] {
+				return "insufficient " + api.ResourceCPU
+			}
+		}
+		if q, ok := req[api.ResourceMemory]; ok {
+			k++
+			if q.Value() > alloc[api.ResourceMemory]-used[api.ResourceMemory] {
+				return "insufficient " + api.ResourceMemory
+			}
+		}
+		if k < len(req) {
+			for name, q := range req {
+				if name == api.ResourceCPU || name == api.ResourceMemory || name == api.ResourcePods {
+					continue
+				}
+				if q.Value() > alloc[name]-used[name] {
+					return fmt.Sprintf("insufficient %s", name)
+				}
+			}
+		}
+		if alloc[api.ResourcePods]-used[api.ResourcePods] <= 0 {
+			return "insufficient pods"
+		}
+		return ""
+	}
 	for name, q := range v.request(p) {
 		if name == api.ResourcePods {
 			continue

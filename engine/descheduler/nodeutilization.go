@@ -187,10 +187,15 @@ func highNodeUtilization(c *pluginCtx, args *HighNodeUtilizationArgs) error {
 	names := utilizationResources(args.Thresholds)
 	us := c.usages(names)
 	var sources, dests []*nodeUsage
+	// classifier.Classify (highnodeutilization.go Balance): a node under
+	// every threshold is underutilized, unschedulable or not; any other
+	// schedulable node takes pods; an unschedulable node over the
+	// thresholds is neither.
 	for _, u := range us {
-		if !u.node.Spec.Unschedulable && belowThreshold(u.percent, args.Thresholds) {
+		switch {
+		case belowThreshold(u.percent, args.Thresholds):
 			sources = append(sources, u)
-		} else {
+		case !u.node.Spec.Unschedulable:
 			u.available = capToThreshold(u.node, nil, names)
 			dests = append(dests, u)
 		}

@@ -204,6 +204,29 @@ type PodLifeTimeArgs struct {
 	LabelSelector         *api.Selector
 	MaxPodLifeTimeSeconds *uint
 	States                []string
+	// IncludingInitContainers matches states and exitCodes against init
+	// containers too.
+	IncludingInitContainers bool
+	// OwnerKinds keeps pods with an owner of an included kind, or drops
+	// those with one of an excluded kind (Include wins when both are set).
+	OwnerKinds *OwnerKinds
+	// Conditions keeps pods with a condition matching any filter.
+	Conditions []PodConditionFilter
+	// ExitCodes keeps pods with a terminated container exiting with one.
+	ExitCodes []int32
+}
+
+// OwnerKinds is podlifetime.OwnerKinds.
+type OwnerKinds struct {
+	Include []string
+	Exclude []string
+}
+
+// PodConditionFilter is podlifetime.PodConditionFilter: unset fields are
+// not checked.
+type PodConditionFilter struct {
+	Type, Status, Reason              string
+	MinTimeSinceLastTransitionSeconds *uint
 }
 
 // FailedPodsArgs is RemoveFailedPodsArgs.
@@ -243,6 +266,7 @@ func (p *Policy) Validate() []FieldError {
 			}
 		}
 		errs = append(errs, pr.Args.validate(at+".pluginConfig")...)
+		errs = append(errs, pr.Args.PodLifeTime.validate(at+".pluginConfig", contains(pr.Deschedule, PodLifeTimeName))...)
 	}
 	return errs
 }
@@ -289,10 +313,31 @@ func (a *PluginArgs) validate(at string) []FieldError {
 			errs = append(errs, FieldError{at + "." + NodeAffinityName + ".nodeAffinityType", fmt.Sprintf("nodeAffinityType %q is not supported", t)})
 		}
 	}
-	for _, s := range a.PodLifeTime.States {
+	return errs
+}
+
+// validate is ValidatePodLifeTimeArgs (podlifetime/validation.go): known
+// states, not both include and exclude owner kinds, no empty condition
+// filter, and, when the plugin is enabled, at least one criterion.
+func (a *PodLifeTimeArgs) validate(at string, enabled bool) []FieldError {
+	var errs []FieldError
+	at += "." + PodLifeTimeName
+	for _, s := range a.States {
 		if !contains(podLifeTimeStates, s) {
-			errs = append(errs, FieldError{at + "." + PodLifeTimeName + ".states", fmt.Sprintf("states must be one of %v", podLifeTimeStates)})
+			errs = append(errs, FieldError{at + ".states", fmt.Sprintf("states must be one of %v", podLifeTimeStates)})
+			break
 		}
+	}
+	if k := a.OwnerKinds; k != nil && len(k.Include) > 0 && len(k.Exclude) > 0 {
+		errs = append(errs, FieldError{at + ".ownerKinds", "only one of Include/Exclude ownerKinds can be set"})
+	}
+	for i, c := range a.Conditions {
+		if c.Type == "" && c.Status == "" && c.Reason == "" && c.MinTimeSinceLastTransitionSeconds == nil {
+			errs = append(errs, FieldError{fmt.Sprintf("%s.conditions[%d]", at, i), "at least one of type, status, reason, or minTimeSinceLastTransitionSeconds must be set"})
+		}
+	}
+	if enabled && a.MaxPodLifeTimeSeconds == nil && len(a.States) == 0 && len(a.Conditions) == 0 && len(a.ExitCodes) == 0 {
+		errs = append(errs, FieldError{at, "at least one filtering criterion must be specified (maxPodLifeTimeSeconds, states, conditions, or exitCodes)"})
 	}
 	return errs
 }

@@ -68,6 +68,43 @@ func newSpreadConstraint(c *api.TopologySpreadConstraint, p *api.Pod) (spreadCon
 	return sc, nil
 }
 
+// quickKey determines newSpreadConstraint's identity for the common
+// constraint (see quickIdentity); comparing it allocates nothing.
+type quickKey struct {
+	maxSkew int32
+	topo    string
+	labels  labelsKey
+}
+
+// quickIdentity is a key of everything the identity depends on for the
+// common constraint — matchLabels only, no matchLabelKeys or inclusion
+// policies, and no node selector or node affinity on the pod — and false
+// for any other (which then takes the full path).
+func quickIdentity(c *api.TopologySpreadConstraint, p *api.Pod) (quickKey, bool) {
+	if c.LabelSelector == nil || len(c.LabelSelector.MatchExpressions) > 0 || len(c.MatchLabelKeys) > 0 ||
+		c.NodeAffinityPolicy != nil || c.NodeTaintsPolicy != nil ||
+		len(p.Spec.NodeSelector) > 0 || (p.Spec.Affinity != nil && p.Spec.Affinity.NodeAffinity != nil) {
+		return quickKey{}, false
+	}
+	return quickKey{c.MaxSkew, c.TopologyKey, keyOfLabels(c.LabelSelector.MatchLabels)}, true
+}
+
+// labelsKey identifies a label set: a single label by its key and value
+// (no string is built), more by sortedMap.
+type labelsKey struct {
+	single     bool
+	k, v, many string
+}
+
+func keyOfLabels(m map[string]string) labelsKey {
+	if len(m) == 1 {
+		for k, v := range m {
+			return labelsKey{single: true, k: k, v: v}
+		}
+	}
+	return labelsKey{many: sortedMap(m)}
+}
+
 func sortedMap(m map[string]string) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -134,14 +171,28 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 	for _, ns := range namespaces {
 		var constraints []spreadConstraint
 		seen := map[string]bool{}
+		seenQuick := map[quickKey]bool{}
 		for _, p := range byNS[ns] {
 			for i := range p.Spec.TopologySpreadConstraints {
 				tc := &p.Spec.TopologySpreadConstraints[i]
 				if !contains(allowed, tc.WhenUnsatisfiable) {
 					continue
 				}
+				// most pods repeat their workload's constraint: a cheap key
+				// of everything the identity depends on skips compiling it
+				// again (the identity would be seen already)
+				pk, fast := quickIdentity(tc, p)
+				if fast && seenQuick[pk] {
+					continue
+				}
 				sc, err := newSpreadConstraint(tc, p)
-				if err != nil || seen[sc.identity] {
+				if err != nil {
+					continue
+				}
+				if fast {
+					seenQuick[pk] = true
+				}
+				if seen[sc.identity] {
 					continue
 				}
 				seen[sc.identity] = true
@@ -153,10 +204,10 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 		// pod; the result is the same, without 100 × 30,000 matches).
 		nsPods := byNS[ns]
 		groupOf := make([]int, len(nsPods))
-		groupIndex := map[string]int{}
+		groupIndex := map[labelsKey]int{}
 		var groupLabels []map[string]string
 		for i, p := range nsPods {
-			k := sortedMap(p.Labels)
+			k := keyOfLabels(p.Labels)
 			g, ok := groupIndex[k]
 			if !ok {
 				g = len(groupLabels)
@@ -284,12 +335,22 @@ func balanceDomains(c *pluginCtx, sc *spreadConstraint, domains map[string]*doma
 		}
 		src := sorted[j].pods
 		fits := make(map[*api.Pod]bool, len(src))
-		for _, p := range src {
-			fits[p] = c.v.fitsAnyOtherNode(p, below)
-		}
 		// prefer pods that fit below-average domains at the back (the
-		// end is evicted first); stable, so the sort above holds otherwise
-		sort.SliceStable(src, func(a, b int) bool { return !fits[src[a]] && fits[src[b]] })
+		// end is evicted first); stable, so the sort above holds
+		// otherwise: a stable partition, non-fitting first
+		var fitting []*api.Pod
+		k := 0
+		for _, p := range src {
+			f := c.v.fitsAnyOtherNode(p, below)
+			fits[p] = f
+			if f {
+				fitting = append(fitting, p)
+			} else {
+				src[k] = p
+				k++
+			}
+		}
+		copy(src[k:], fitting)
 		toEvict := src[len(src)-move:]
 		reason := fmt.Sprintf("%s in namespace %s: pods per domain %s; %s has %d, %s has %d: skew %d > maxSkew %d, so move %d toward the ideal average %.3g",
 			sc.describe(), sc.owner.Namespace, counts, sorted[j].value, len(src), sorted[i].value, len(sorted[i].pods), int(skew), sc.maxSkew, move, idealAvg)
@@ -342,23 +403,30 @@ func nodesBelowIdealAvg(nodes []*api.Node, sorted []*domain, key string, idealAv
 // deterministic.
 func sortDomains(domains map[string]*domain, evictable func(*api.Pod) bool) []*domain {
 	out := make([]*domain, 0, len(domains))
+	// each pod's sort attributes are computed once (not per comparison)
+	type ranked struct {
+		p       *api.Pod
+		ev, sel bool
+	}
+	var rs []ranked
 	for _, d := range domains {
-		ev := make(map[*api.Pod]bool, len(d.pods))
+		rs = rs[:0]
 		for _, p := range d.pods {
-			ev[p] = evictable(p)
+			rs = append(rs, ranked{p, evictable(p), hasSelectorOrAffinity(p)})
 		}
-		pods := d.pods
-		sort.SliceStable(pods, func(a, b int) bool {
-			pa, pb := pods[a], pods[b]
-			if ev[pa] != ev[pb] {
-				return !ev[pa]
+		sort.SliceStable(rs, func(a, b int) bool {
+			ra, rb := &rs[a], &rs[b]
+			if ra.ev != rb.ev {
+				return !ra.ev
 			}
-			sa, sb := hasSelectorOrAffinity(pa), hasSelectorOrAffinity(pb)
-			if sa != sb {
-				return sa
+			if ra.sel != rb.sel {
+				return ra.sel
 			}
-			return priorityLess(pa, pb)
+			return priorityLess(ra.p, rb.p)
 		})
+		for i := range rs {
+			d.pods[i] = rs[i].p
+		}
 		out = append(out, d)
 	}
 	sort.Slice(out, func(a, b int) bool {

@@ -1,7 +1,9 @@
 package descheduler
 
 import (
+	"slices"
 	"sort"
+	"strings"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -33,8 +35,11 @@ type view struct {
 	// milli-cpu, bytes, pods and whole extended units.
 	requested map[string]resources
 	podReq    map[*api.Pod]resources
-	classes   map[string]*api.PriorityClass
-	pdbs      []*api.PodDisruptionBudget
+	// alloc caches allocatableOf per node name: node fit checks ask for
+	// the same nodes thousands of times in a pass.
+	alloc   map[string]resources
+	classes map[string]*api.PriorityClass
+	pdbs    []*api.PodDisruptionBudget
 	// evicted are pods evicted earlier in this pass: later plugins see
 	// them terminating, as upstream's informer does once the API server
 	// set their deletionTimestamp.
@@ -66,22 +71,46 @@ func requestsOf(p *api.Pod) resources {
 // summed in place, without building their request list (a pass over
 // 30,000 pods would otherwise allocate 30,000 maps).
 func addRequests(sum resources, p *api.Pod) {
-	if len(p.Spec.InitContainers) > 0 || len(p.Spec.Overhead) > 0 || p.Spec.Resources != nil {
+	if !simpleRequests(p) {
 		for k, q := range requestsOf(p) {
 			sum[k] += q
 		}
 		return
 	}
 	for i := range p.Spec.Containers {
-		for name, q := range p.Spec.Containers[i].Resources.Requests {
-			if name == api.ResourceCPU {
-				sum[name] += q.MilliValue()
-			} else {
-				sum[name] += q.Value()
-			}
-		}
+		addContainerRequests(sum, p.Spec.Containers[i].Resources.Requests)
 	}
 	sum[api.ResourcePods]++
+}
+
+// simpleRequests reports whether a pod's requests are the sum of its
+// regular containers' (no init containers, overhead or pod-level
+// resources).
+func simpleRequests(p *api.Pod) bool {
+	return len(p.Spec.InitContainers) == 0 && len(p.Spec.Overhead) == 0 && p.Spec.Resources == nil
+}
+
+// addContainerRequests adds one container's requests to sum: cpu and
+// memory by direct lookup (ranging over a small map costs more than
+// the additions), anything else by iteration.
+func addContainerRequests(sum resources, req api.ResourceList) {
+	n := 0
+	if q, ok := req[api.ResourceCPU]; ok {
+		sum[api.ResourceCPU] += q.MilliValue()
+		n++
+	}
+	if q, ok := req[api.ResourceMemory]; ok {
+		sum[api.ResourceMemory] += q.Value()
+		n++
+	}
+	if n == len(req) {
+		return
+	}
+	for name, q := range req {
+		if name != api.ResourceCPU && name != api.ResourceMemory {
+			sum[name] += q.Value()
+		}
+	}
 }
 
 func allocatableOf(n *api.Node) resources {
@@ -115,6 +144,7 @@ func newView(s *State, nodeSelector *api.Selector) *view {
 		on:        make(map[string][]*api.Pod, len(s.Nodes)),
 		requested: make(map[string]resources, len(s.Nodes)),
 		podReq:    make(map[*api.Pod]resources, len(s.Pods)),
+		alloc:     make(map[string]resources, len(s.Nodes)),
 		classes:   s.Classes,
 		pdbs:      s.PDBs,
 		evicted:   map[*api.Pod]bool{},
@@ -129,18 +159,36 @@ func newView(s *State, nodeSelector *api.Selector) *view {
 		v.requested[n.Name] = resources{}
 	}
 	sort.Slice(v.nodes, func(i, j int) bool { return v.nodes[i].Name < v.nodes[j].Name })
-	pods := append([]*api.Pod(nil), s.Pods...)
-	sort.Slice(pods, func(i, j int) bool {
-		if pods[i].Namespace != pods[j].Namespace {
-			return pods[i].Namespace < pods[j].Namespace
+	pods := s.Pods
+	byKey := func(a, b *api.Pod) int {
+		if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
+			return c
 		}
-		return pods[i].Name < pods[j].Name
-	})
+		return strings.Compare(a.Name, b.Name)
+	}
+	// the engine's pod list is already in key order: copy and sort only
+	// when it is not (keys are unique, so any sort gives the same order)
+	if !slices.IsSortedFunc(pods, byKey) {
+		pods = slices.Clone(s.Pods)
+		slices.SortFunc(pods, byKey)
+	}
+	// cpu and memory of single-container pods are summed in plain
+	// integers per node and added to requested at the end (a map update
+	// per pod and resource was a sixth of the pass)
+	type sum struct {
+		cpu, mem, pods int64
+		hasCPU, hasMem bool
+	}
+	sums := make(map[string]*sum, len(v.nodes))
+	for _, n := range v.nodes {
+		sums[n.Name] = &sum{}
+	}
 	for _, p := range pods {
 		for _, ref := range p.OwnerReferences {
 			v.ownerPods[ref.UID]++
 		}
-		if _, ok := v.node[p.Spec.NodeName]; !ok {
+		acc, ok := sums[p.Spec.NodeName]
+		if !ok {
 			continue
 		}
 		v.allOn[p.Spec.NodeName] = append(v.allOn[p.Spec.NodeName], p)
@@ -148,7 +196,36 @@ func newView(s *State, nodeSelector *api.Selector) *view {
 			continue
 		}
 		v.on[p.Spec.NodeName] = append(v.on[p.Spec.NodeName], p)
+		if len(p.Spec.Containers) == 1 && simpleRequests(p) {
+			req := p.Spec.Containers[0].Resources.Requests
+			cpu, hasCPU := req[api.ResourceCPU]
+			mem, hasMem := req[api.ResourceMemory]
+			if k := b2i(hasCPU) + b2i(hasMem); k == len(req) {
+				if hasCPU {
+					acc.cpu += cpu.MilliValue()
+					acc.hasCPU = true
+				}
+				if hasMem {
+					acc.mem += mem.Value()
+					acc.hasMem = true
+				}
+				acc.pods++
+				continue
+			}
+		}
 		addRequests(v.requested[p.Spec.NodeName], p)
+	}
+	for _, n := range v.nodes {
+		acc, r := sums[n.Name], v.requested[n.Name]
+		if acc.hasCPU {
+			r[api.ResourceCPU] += acc.cpu
+		}
+		if acc.hasMem {
+			r[api.ResourceMemory] += acc.mem
+		}
+		if acc.pods > 0 {
+			r[api.ResourcePods] += acc.pods
+		}
 	}
 	return v
 }
@@ -174,7 +251,27 @@ func (v *view) request(p *api.Pod) resources {
 	if r, ok := v.podReq[p]; ok {
 		return r
 	}
-	r := requestsOf(p)
+	// addRequests over an empty sum is requestsOf, without building the
+	// request list of a pod with only regular containers
+	r := make(resources, 3)
+	addRequests(r, p)
 	v.podReq[p] = r
 	return r
+}
+
+// allocatable is allocatableOf(n), computed once per node and pass.
+func (v *view) allocatable(n *api.Node) resources {
+	if r, ok := v.alloc[n.Name]; ok {
+		return r
+	}
+	r := allocatableOf(n)
+	v.alloc[n.Name] = r
+	return r
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -105,3 +105,43 @@ func ceilDiv(a, b int64) int64 {
 	}
 	return (a + b - 1) / b
 }
+
+// NextFailureStreak is when the next run of failed probes starts after
+// `after`: the first failed run whose previous counted run succeeded (or
+// that is the worker's first counted run). The prober records an
+// Unhealthy event for every failed run; the lab records the first of each
+// streak (kubectl describe folds repeats as "(xN over …)").
+func NextFailureStreak(t ProbeTiming, start api.Time, segs []Segment, after api.Time) (api.Time, bool) {
+	period := int64(t.Period)
+	if period <= 0 || len(segs) == 0 {
+		return 0, false
+	}
+	kMin := ceilDiv(int64(t.InitialDelay), period)
+	outcomeAt := func(at api.Time) bool {
+		r := segs[0].Success
+		for _, s := range segs {
+			if s.At > at {
+				break
+			}
+			r = s.Success
+		}
+		return r
+	}
+	for i, seg := range segs {
+		if seg.Success {
+			continue
+		}
+		a := max(seg.At, start)
+		kA := max(kMin, ceilDiv(int64(a-start), period))
+		if i+1 < len(segs) && ceilDiv(int64(segs[i+1].At-start), period) <= kA {
+			continue // no run inside this failing stretch
+		}
+		if kA > kMin && !outcomeAt(start+api.Time((kA-1)*period)) {
+			continue // the streak began earlier
+		}
+		if at := start + api.Time(kA*period); at > after {
+			return at, true
+		}
+	}
+	return 0, false
+}

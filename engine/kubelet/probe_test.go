@@ -141,3 +141,29 @@ func TestRestartAt(t *testing.T) {
 		t.Fatalf("after 600s the entry must still hold")
 	}
 }
+
+func TestNextFailureStreak(t *testing.T) {
+	std := ProbeTiming{Period: 10 * time.Second, SuccessThreshold: 1, FailureThreshold: 3}
+	segs := []Segment{{0, false}, {s(25), true}, {s(60), false}, {s(61), true}, {s(100), false}}
+	var got []api.Time
+	after := api.Time(-1)
+	for {
+		at, ok := NextFailureStreak(std, 0, segs, after)
+		if !ok {
+			break
+		}
+		got = append(got, at)
+		after = at
+	}
+	// runs: 0,10,20 fail (streak at 0); 30..60 succeed (60 is in [60,61): fails? 60 ∈ fail
+	// segment → streak at 60); 70..90 succeed; 100 fails (streak at 100)
+	want := []api.Time{0, s(60), s(100)}
+	if len(got) != len(want) {
+		t.Fatalf("streaks at %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("streaks at %v, want %v", got, want)
+		}
+	}
+}

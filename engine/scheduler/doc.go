@@ -1,5 +1,7 @@
-// Package scheduler is the scheduler runtime: the default profile (plugin
-// order and score weights of kube-scheduler v1.36), the scheduling cycle of
+// Package scheduler is the scheduler runtime: profiles (the default one —
+// plugin order and score weights of kube-scheduler v1.36 — and those of a
+// KubeSchedulerConfiguration, merged and expanded as upstream:
+// profile_config.go, profile_merge.go), the scheduling cycle of
 // pkg/scheduler/schedule_one.go (PreFilter, Filter with nominated pods,
 // PreScore, Score, NormalizeScore, weights, host selection), the FitError
 // message, the framework.Handle the preemption evaluator calls back into,

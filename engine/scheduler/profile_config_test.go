@@ -259,3 +259,25 @@ func TestExplainNamesProfileAndPolicy(t *testing.T) {
 		t.Errorf("packer: profile %q policy %q", e.Profile, e.Policy)
 	}
 }
+
+// TestProfilePercentage: a profile's percentageOfNodesToScore overrides the
+// global one (framework.go: the profile's, else the configuration's).
+func TestProfilePercentage(t *testing.T) {
+	fifty, ten := int32(50), int32(10)
+	s, err := Build(Config{PercentageOfNodesToScore: &ten, Profiles: []ProfileConfig{
+		{}, {SchedulerName: "b", PercentageOfNodesToScore: &fifty},
+	}}, mkSnapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := s.profiles["default-scheduler"].percentage; p == nil || *p != 10 {
+		t.Errorf("default profile percentage %v, want the global 10", p)
+	}
+	if p := s.profiles["b"].percentage; p == nil || *p != 50 {
+		t.Errorf("profile b percentage %v, want 50", p)
+	}
+	bad := int32(101)
+	if _, err := Build(Config{Profiles: []ProfileConfig{{PercentageOfNodesToScore: &bad}}}, mkSnapshot()); err == nil {
+		t.Error("percentage 101 accepted")
+	}
+}

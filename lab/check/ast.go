@@ -119,6 +119,9 @@ type notExpr struct{ x Expr }
 
 type callExpr struct {
 	name string
+	// lane is "a" or "b" for skew@b(…): the function asked of one lane of
+	// a forked lab ("" ⇒ the lab, or lane a of a fork).
+	lane string
 	args []Arg
 	pos  int
 }
@@ -196,7 +199,11 @@ func (c *callExpr) String() string {
 	for i, a := range c.args {
 		parts[i] = a.String()
 	}
-	return c.name + "(" + strings.Join(parts, ", ") + ")"
+	name := c.name
+	if c.lane != "" {
+		name += "@" + c.lane
+	}
+	return name + "(" + strings.Join(parts, ", ") + ")"
 }
 func (l *literal) String() string {
 	if l.v.Kind != Str {

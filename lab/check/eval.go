@@ -15,6 +15,12 @@ type Env interface {
 	InDomain(node, domain string) (bool, error)
 }
 
+// LaneEnv is an Env of a forked lab: Lane answers for one lane ("a" or
+// "b"), for calls written name@lane(…).
+type LaneEnv interface {
+	Lane(name string) (Env, error)
+}
+
 // Result is the outcome of a check with the values that decided it, for
 // a lesson panel ("skew(deployment/web, zone) = 2, want <= 1").
 type Result struct {
@@ -169,6 +175,16 @@ func (n *notExpr) eval(env Env) (Value, error) {
 }
 
 func (c *callExpr) eval(env Env) (Value, error) {
+	if c.lane != "" {
+		le, ok := env.(LaneEnv)
+		if !ok {
+			return Value{}, fmt.Errorf("%s: lanes exist only in a forked lab", c.String())
+		}
+		var err error
+		if env, err = le.Lane(c.lane); err != nil {
+			return Value{}, fmt.Errorf("%s: %w", c.String(), err)
+		}
+	}
 	v, err := env.Call(c.name, c.args)
 	if err != nil {
 		return Value{}, fmt.Errorf("%s: %w", c.String(), err)

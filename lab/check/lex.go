@@ -31,7 +31,7 @@ type token struct {
 // wordRune: names, refs (deployment/web), label keys (app.kubernetes.io/name),
 // selectors (app=web is split by the parser), quantities (1.5Gi), durations.
 func wordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_./%:", r)
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_./%:@", r)
 }
 
 func lex(src string) ([]token, error) {

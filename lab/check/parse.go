@@ -227,12 +227,16 @@ func (p *parser) operand(depth int) (Expr, error) {
 }
 
 func (p *parser) call(name token, depth int) (Expr, error) {
-	f, ok := funcs[name.text]
+	fname, lane, hasLane := strings.Cut(name.text, "@")
+	if hasLane && lane != "a" && lane != "b" {
+		return nil, &Error{Pos: name.pos + len(fname), Msg: fmt.Sprintf("lane %q: a forked lab has lanes a and b (skew@a(…), pending@b(…))", lane)}
+	}
+	f, ok := funcs[fname]
 	if !ok {
-		return nil, &Error{Pos: name.pos, Msg: fmt.Sprintf("unknown function %q; functions are %s", name.text, funcNames())}
+		return nil, &Error{Pos: name.pos, Msg: fmt.Sprintf("unknown function %q; functions are %s", fname, funcNames())}
 	}
 	p.next() // (
-	c := &callExpr{name: name.text, pos: name.pos}
+	c := &callExpr{name: fname, lane: lane, pos: name.pos}
 	for p.peek().kind != tRParen {
 		a, err := p.arg(depth)
 		if err != nil {

@@ -127,3 +127,11 @@ func TestSchedulerConfigUnknownPlugin(t *testing.T) {
 		t.Fatalf("err = %v\nwant %s", err, want)
 	}
 }
+
+func TestSchedulerConfigPluginAtWrongPoint(t *testing.T) {
+	_, err := Load("k.yaml", []byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n    score:\n      enabled:\n      - name: NodePorts\n"), Options{})
+	want := `k.yaml:7:15: KubeSchedulerConfiguration is invalid: profiles[0].plugins.score.enabled[0].name: plugin "NodePorts" does not extend ScorePlugin plugin`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+}

@@ -49,6 +49,11 @@ func validateSchedulerConfig(cfg *SchedulerConfiguration) []fieldError {
 						e.hint = fmt.Sprintf("did you mean %s?", near)
 					}
 					errs = append(errs, e)
+				} else if point != "multiPoint" && !pluginPoints[pl.Name][point] && pluginPoints[pl.Name] != nil {
+					// framework.go:777 updatePluginList
+					errs = append(errs, fieldError{path: index(path+".plugins."+point+".enabled", j) + ".name",
+						msg:  fmt.Sprintf("plugin %q does not extend %s plugin", pl.Name, pluginInterface(point)),
+						hint: "enable it under multiPoint, or at a point it implements"})
 				}
 			}
 		}
@@ -75,6 +80,42 @@ var inTreePluginNames = []string{
 	"NodeVolumeLimits", "PodTopologySpread", "SchedulingGates", "TaintToleration", "VolumeBinding",
 	"VolumeRestrictions", "VolumeZone", "TopologyPlacementGenerator", "PodGroupPodsCount",
 }
+
+// pluginPoints are the extension points each in-tree plugin implements
+// (the fwk.*Plugin assertions of pkg/scheduler/framework/plugins, v1.36;
+// the placement points are not listed: the lab has no workloads API).
+var pluginPoints = func() map[string]map[string]bool {
+	m := map[string]map[string]bool{}
+	for name, points := range map[string]string{
+		"SchedulingGates":                 "preEnqueue",
+		"PrioritySort":                    "queueSort",
+		"NodeUnschedulable":               "filter",
+		"NodeName":                        "filter",
+		"TaintToleration":                 "filter preScore score",
+		"NodeAffinity":                    "preFilter filter preScore score",
+		"NodePorts":                       "preFilter filter",
+		"NodeResourcesFit":                "preFilter filter preScore score",
+		"VolumeRestrictions":              "preFilter filter",
+		"NodeVolumeLimits":                "preFilter filter",
+		"VolumeBinding":                   "preFilter filter reserve preBind preScore score",
+		"VolumeZone":                      "preFilter filter",
+		"PodTopologySpread":               "preFilter filter preScore score",
+		"InterPodAffinity":                "preFilter filter preScore score",
+		"DynamicResources":                "preEnqueue preFilter filter postFilter reserve preBind score",
+		"DefaultPreemption":               "preEnqueue postFilter",
+		"NodeResourcesBalancedAllocation": "preScore score",
+		"ImageLocality":                   "score",
+		"DefaultBinder":                   "bind",
+		"NodeDeclaredFeatures":            "preFilter filter",
+		"GangScheduling":                  "preEnqueue permit",
+	} {
+		m[name] = map[string]bool{}
+		for _, p := range strings.Fields(points) {
+			m[name][p] = true
+		}
+	}
+	return m
+}()
 
 var inTreePlugins = func() map[string]bool {
 	m := map[string]bool{}
@@ -305,3 +346,7 @@ func validateNodeAffinityArgs(path string, a *NodeAffinityArgs) []fieldError {
 	}
 	return errs
 }
+
+// InTreePluginNames lists the plugin names validation accepts (a test in
+// lab checks it against the scheduler's registry).
+func InTreePluginNames() []string { return append([]string(nil), inTreePluginNames...) }

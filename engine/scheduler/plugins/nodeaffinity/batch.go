@@ -29,12 +29,21 @@ func (p *Plugin) FilterBatch(state *framework.CycleState, pod *framework.PodInfo
 	} else {
 		required = compileRequired(pod.Pod)
 	}
+	if p.addedRequired != nil {
+		// the profile's addedAffinity first (Filter's order), then the pod's
+		j := 0
+		for _, k := range cand {
+			if !p.addedRequired.matchesAt(k, nodes[k]) {
+				reject(k, statusEnforced)
+				continue
+			}
+			cand[j] = k
+			j++
+		}
+		cand = cand[:j]
+	}
 	j := 0
 	for _, k := range cand {
-		if p.addedRequired != nil && !p.addedRequired.matchesAt(k, nodes[k]) {
-			reject(k, statusEnforced)
-			continue
-		}
 		if !required.matchesAt(k, nodes[k]) {
 			reject(k, statusNoMatch)
 			continue
@@ -60,7 +69,9 @@ func (p *Plugin) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo,
 	}
 	for i, ni := range nodes {
 		scores[i].Score = s.preferred.scoreAt(int32(scores[i].Index), ni)
-		if p.addedPreferred != nil {
+	}
+	if p.addedPreferred != nil {
+		for i, ni := range nodes {
 			scores[i].Score += p.addedPreferred.scoreAt(int32(scores[i].Index), ni)
 		}
 	}

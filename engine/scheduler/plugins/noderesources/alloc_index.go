@@ -68,6 +68,8 @@ type allocIndex struct {
 	// requests of the current epochs.
 	memos               []scoreMemo
 	fitKey, balancedKey memoKey
+	// customFit / customBalanced memoise configured scorers (custom_memo.go).
+	customFit, customBalanced customSlot
 }
 
 // freeEntry is what Fit's Filter compares with on every node: the room
@@ -121,6 +123,8 @@ func (idx *allocIndex) refresh(ni *framework.NodeInfo) {
 		idx.entries[i] = entryOf(ni)
 		idx.free[i] = freeOf(ni)
 		idx.memos[i] = scoreMemo{}
+		idx.customFit.clearNode(i)
+		idx.customBalanced.clearNode(i)
 	}
 }
 
@@ -136,6 +140,7 @@ func (idx *allocIndex) NodesChanged(s *framework.Snapshot) {
 	idx.entries = idx.entries[:0]
 	idx.free = idx.free[:0]
 	idx.memos = make([]scoreMemo, len(s.Nodes))
+	idx.customFit, idx.customBalanced = customSlot{}, customSlot{}
 	for _, ni := range s.Nodes {
 		idx.entries = append(idx.entries, entryOf(ni))
 		idx.free = append(idx.free, freeOf(ni))

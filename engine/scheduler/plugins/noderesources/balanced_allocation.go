@@ -77,6 +77,7 @@ func (b *BalancedAllocation) PreScore(state *framework.CycleState, pod *framewor
 		s := &balancedPreScoreState{podReq: req}
 		if snap != nil && b.custom.cpuMemOnly {
 			s.index = allocIndexOf(snap)
+			s.epoch = s.index.customBalanced.epochFor(len(s.index.nodes), b.custom, req)
 		}
 		state.Write(balancedPreScoreStateKey, s)
 		b.preScore.Store(state, s)

@@ -69,13 +69,11 @@ func (f *Fit) ScoreBatch(state *framework.CycleState, pod *framework.PodInfo, no
 	s, _ := cyclecache.Get(&f.preScore, state, fitPreScoreStateKey)
 	if f.custom != nil {
 		req := f.podRequests(s, pod)
+		if s != nil && s.index != nil && s.epoch != 0 {
+			s.index.customFit.scoreAll(s.index, s.epoch, f.custom, req, nodes, scores)
+			return nil
+		}
 		for i, ni := range nodes {
-			if s != nil && s.index != nil {
-				if k := s.index.positionOf(scores[i].Index, ni); k >= 0 {
-					scores[i].Score = f.custom.entryScore(req, &s.index.entries[k])
-					continue
-				}
-			}
 			scores[i].Score = f.custom.nodeScore(req, ni)
 		}
 		return nil
@@ -112,13 +110,11 @@ func (b *BalancedAllocation) ScoreBatch(state *framework.CycleState, pod *framew
 			// PreScore skipped (a best-effort pod): Score is never called
 			return nil
 		}
+		if s.index != nil && s.epoch != 0 {
+			s.index.customBalanced.scoreAll(s.index, s.epoch, b.custom, s.podReq, nodes, scores)
+			return nil
+		}
 		for i, ni := range nodes {
-			if s.index != nil {
-				if k := s.index.positionOf(scores[i].Index, ni); k >= 0 {
-					scores[i].Score = b.custom.entryScore(s.podReq, &s.index.entries[k])
-					continue
-				}
-			}
 			scores[i].Score = b.custom.nodeScore(s.podReq, ni)
 		}
 		return nil

@@ -72,6 +72,7 @@ func (f *Fit) PreScore(state *framework.CycleState, pod *framework.PodInfo, snap
 		s.podReq = f.custom.podRequests(pod)
 		if snap != nil && f.custom.cpuMemOnly {
 			s.index = allocIndexOf(snap)
+			s.epoch = s.index.customFit.epochFor(len(s.index.nodes), f.custom, s.podReq)
 		}
 		state.Write(fitPreScoreStateKey, s)
 		f.preScore.Store(state, s)
