@@ -46,9 +46,14 @@ func TestControllersViewGolden(t *testing.T) {
 		{"AutoscalerNoScaleUp80x24", "autoscaler-zone-spread", 80, 24, noScaleUp},
 		{"AutoscalerNoScaleUp160x48", "autoscaler-zone-spread", 160, 48, noScaleUp},
 		{"HPA160x48", "hpa-topology-spread", 160, 48, []string{"advance 2m"}},
+		// at 80×24 the HPA section is below the fold: end scrolls to it
+		{"HPA80x24", "hpa-topology-spread", 80, 24, []string{"usage deployment/web cpu=6 at 1m", "advance 2m"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := controllersModel(t, c.preset, c.w, c.h, c.cmds...)
+			if c.w == 80 && c.preset == "hpa-topology-spread" {
+				update(m, pressKeyRaw("end"))
+			}
 			golden.RequireEqual(t, screen(m))
 		})
 	}
