@@ -55,6 +55,8 @@ type controllersContent struct {
 	policy string
 	as     lab.AutoscalerView
 	hpas   []lab.HPARow
+	// recent is each controller's latest events (controllers_events.go).
+	recent map[string][]lab.Event
 }
 
 // deschedRow is one eviction a pass would make.
@@ -116,7 +118,8 @@ func (v *controllersView) Refresh() {
 		return
 	}
 	v.at, v.fresh = at, true
-	c := controllersContent{as: s.AutoscalerView(), hpas: s.HPARows(), policy: deschedPolicyText(s.File())}
+	c := controllersContent{as: s.AutoscalerView(), hpas: s.HPARows(), policy: deschedPolicyText(s.File()),
+		recent: recentEvents(s.Engine().Events(), 4)}
 	if r := s.DeschedulePreview(); r != nil {
 		c.skipped, c.errors = r.Skipped, r.Errors
 		for _, e := range r.Evictions {
@@ -223,6 +226,20 @@ func (v *controllersView) deschedLines(w int) []string {
 	for _, e := range c.errors {
 		out = wrapped(out, "  error: "+safe(e), w, 4, st.Bad.Render)
 	}
+	return append(out, v.recentLines("descheduler", "latest evictions", w)...)
+}
+
+// recentLines lists a controller's latest events under a label.
+func (v *controllersView) recentLines(kind, label string, w int) []string {
+	evs := v.content.recent[kind]
+	if len(evs) == 0 {
+		return nil
+	}
+	st := v.m.st
+	out := []string{fit(st.Bold.Render("  "+label), w)}
+	for _, e := range evs {
+		out = wrapped(out, fmt.Sprintf("    %-6s %s %s: %s", e.Time.String(), safe(e.Reason), safe(e.Object), safe(e.Message)), w, 11, st.Muted.Render)
+	}
 	return out
 }
 
@@ -289,7 +306,7 @@ func (v *controllersView) autoscalerLines(w int) []string {
 			out = append(out, fit(st.Muted.Render("      "+safe(mv)), w))
 		}
 	}
-	return out
+	return append(out, v.recentLines("autoscaler", "latest decisions", w)...)
 }
 
 // hpaLines is the HorizontalPodAutoscaler section: kubectl get hpa, then
@@ -325,5 +342,5 @@ func (v *controllersView) hpaLines(w int) []string {
 			out = wrapped(out, fmt.Sprintf("    %-15s %-6s %-26s %s", safe(c.Type), safe(c.Status), safe(c.Reason), safe(c.Message)), w, 6, style)
 		}
 	}
-	return out
+	return append(out, v.recentLines("hpa", "latest events", w)...)
 }

@@ -46,9 +46,14 @@ func TestControllersViewGolden(t *testing.T) {
 		{"AutoscalerNoScaleUp80x24", "autoscaler-zone-spread", 80, 24, noScaleUp},
 		{"AutoscalerNoScaleUp160x48", "autoscaler-zone-spread", 160, 48, noScaleUp},
 		{"HPA160x48", "hpa-topology-spread", 160, 48, []string{"advance 2m"}},
+		// at 80×24 the HPA section is below the fold: end scrolls to it
+		{"HPA80x24", "hpa-topology-spread", 80, 24, []string{"usage deployment/web cpu=6 at 1m", "advance 2m"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := controllersModel(t, c.preset, c.w, c.h, c.cmds...)
+			if c.w == 80 && c.preset == "hpa-topology-spread" {
+				update(m, pressKeyRaw("end"))
+			}
 			golden.RequireEqual(t, screen(m))
 		})
 	}
@@ -72,7 +77,8 @@ func TestControllersViewDeschedules(t *testing.T) {
 	}
 	m.changed()
 	m.refresh()
-	if s := screen(m); !strings.Contains(s, "nothing to evict") {
+	if s := screen(m); !strings.Contains(s, "nothing to evict") || !strings.Contains(s, "latest evictions") ||
+		!strings.Contains(s, "RemovePodsViolatingTopologySpreadConstraint pod/default/web-") {
 		t.Fatalf("after the pass the skew is fixed, yet:\n%s", s)
 	}
 }
@@ -137,6 +143,36 @@ func TestHoldsBack(t *testing.T) {
 	} {
 		if got := holdsBack(lab.HPACondition{Type: c.typ, Status: c.status}); got != c.want {
 			t.Errorf("holdsBack(%s=%s) = %v, want %v", c.typ, c.status, got, c.want)
+		}
+	}
+}
+
+func TestRecentEvents(t *testing.T) {
+	ev := func(reason, obj, msg string) lab.Event { return lab.Event{Reason: reason, Object: obj, Message: msg} }
+	evs := []lab.Event{
+		ev("TriggeredScaleUp", "pod/default/a", "pod triggered scale-up: [{pool-a 1->2 (max: 3)}]"),
+		ev("Scheduled", "pod/default/a", "Successfully assigned"),
+		ev("NotTriggerScaleUp", "pod/default/b", "pod didn't trigger scale-up"),
+		ev("NotTriggerScaleUp", "pod/default/b", "pod didn't trigger scale-up"), // the next loop: once
+		ev("RemovePodsViolatingTopologySpreadConstraint", "pod/default/c", "pod eviction from node-4 node by sigs.k8s.io/descheduler"),
+		ev("SuccessfulRescale", "horizontalpodautoscaler/default/web", "New size: 6; reason: cpu above target"),
+		ev("ScaleDown", "node/pool-a-2", "node removed by cluster autoscaler"),
+	}
+	got := recentEvents(evs, 2)
+	reasons := func(k string) string {
+		var r []string
+		for _, e := range got[k] {
+			r = append(r, e.Reason)
+		}
+		return strings.Join(r, " ")
+	}
+	for k, want := range map[string]string{
+		"autoscaler":  "NotTriggerScaleUp ScaleDown", // the latest 2, oldest first
+		"descheduler": "RemovePodsViolatingTopologySpreadConstraint",
+		"hpa":         "SuccessfulRescale",
+	} {
+		if reasons(k) != want {
+			t.Errorf("%s: %q, want %q", k, reasons(k), want)
 		}
 	}
 }
