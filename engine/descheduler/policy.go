@@ -267,6 +267,7 @@ func (p *Policy) Validate() []FieldError {
 		}
 		errs = append(errs, pr.Args.validate(at+".pluginConfig")...)
 		errs = append(errs, pr.Args.PodLifeTime.validate(at+".pluginConfig", contains(pr.Deschedule, PodLifeTimeName))...)
+		errs = append(errs, pr.Args.enabledValidate(at+".pluginConfig", pr.Deschedule)...)
 	}
 	return errs
 }
@@ -305,13 +306,37 @@ func (a *PluginArgs) validate(at string) []FieldError {
 			errs = append(errs, FieldError{at + "." + HighNodeUtilizationName + ".thresholds." + name, fmt.Sprintf("%v percentage not in [0, 100] range", name)})
 		}
 	}
-	if a.NodeTaints.IncludedTaints != nil && a.NodeTaints.ExcludedTaints != nil {
+	if len(a.NodeTaints.IncludedTaints) > 0 && len(a.NodeTaints.ExcludedTaints) > 0 {
 		errs = append(errs, FieldError{at + "." + NodeTaintsName, "either includedTaints or excludedTaints can be set, but not both"})
 	}
 	for _, t := range a.NodeAffinity.NodeAffinityType {
 		if t != requiredAffinity && t != preferredAffinity {
 			errs = append(errs, FieldError{at + "." + NodeAffinityName + ".nodeAffinityType", fmt.Sprintf("nodeAffinityType %q is not supported", t)})
 		}
+	}
+	return errs
+}
+
+// enabledValidate holds the checks upstream's validation.go makes on
+// arguments whose zero value is invalid; podlab cannot tell zero from
+// unset, so they apply only to enabled plugins.
+func (a *PluginArgs) enabledValidate(at string, deschedule []string) []FieldError {
+	var errs []FieldError
+	if contains(deschedule, TooManyRestartsName) {
+		// removepodshavingtoomanyrestarts/validation.go
+		if a.TooManyRestarts.PodRestartThreshold < 1 {
+			errs = append(errs, FieldError{at + "." + TooManyRestartsName + ".podRestartThreshold", "invalid PodsHavingTooManyRestarts threshold"})
+		}
+		for _, s := range a.TooManyRestarts.States {
+			if s != api.PodRunning && s != "CrashLoopBackOff" {
+				errs = append(errs, FieldError{at + "." + TooManyRestartsName + ".states", "states must be one of [CrashLoopBackOff Running]"})
+				break
+			}
+		}
+	}
+	if contains(deschedule, NodeAffinityName) && len(a.NodeAffinity.NodeAffinityType) == 0 {
+		// removepodsviolatingnodeaffinity/validation.go
+		errs = append(errs, FieldError{at + "." + NodeAffinityName + ".nodeAffinityType", "nodeAffinityType needs to be set"})
 	}
 	return errs
 }
