@@ -63,3 +63,74 @@ func TestUpstreamPluginArgsValidation(t *testing.T) {
 		})
 	}
 }
+
+// TestUpstreamNodeUtilizationValidation ports
+// TestValidateLowNodeUtilizationPluginConfig
+// (pkg/framework/plugins/nodeutilization/validation_test.go:28) and
+// TestValidateHighNodeUtilizationPluginConfig (:260), their cases without
+// metricsUtilization or evictionModes (not modelled).
+func TestUpstreamNodeUtilizationValidation(t *testing.T) {
+	const ext = "example.com/foo"
+	th := func(kv ...any) Thresholds {
+		out := Thresholds{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			out[kv[i].(string)] = float64(kv[i+1].(int))
+		}
+		return out
+	}
+	lnu := func(low, high Thresholds) PluginArgs {
+		return PluginArgs{LowNodeUtilization: LowNodeUtilizationArgs{Thresholds: low, TargetThresholds: high}}
+	}
+	hnu := func(t Thresholds, ns *Namespaces) PluginArgs {
+		return PluginArgs{HighNodeUtilization: HighNodeUtilizationArgs{Thresholds: t, EvictableNamespaces: ns}}
+	}
+	cases := []struct {
+		name   string
+		line   int
+		plugin string
+		args   PluginArgs
+		want   string
+	}{
+		{"passing invalid thresholds", 37, LowNodeUtilizationName, lnu(th("cpu", 20, "memory", 120), th("cpu", 80, "memory", 80)),
+			"thresholds config is not valid: memory threshold not in [0, 100] range"},
+		{"thresholds and targetThresholds configured different num of resources", 52, LowNodeUtilizationName,
+			lnu(th("cpu", 20, "memory", 20), th("cpu", 80, "memory", 80, "pods", 80)), "thresholds and targetThresholds configured different resources"},
+		{"thresholds and targetThresholds configured different resources", 67, LowNodeUtilizationName,
+			lnu(th("cpu", 20, "memory", 20), th("cpu", 80, "pods", 80)), "thresholds and targetThresholds configured different resources"},
+		{"thresholds' CPU config value is greater than targetThresholds'", 81, LowNodeUtilizationName,
+			lnu(th("cpu", 90, "memory", 20), th("cpu", 80, "memory", 80)), "thresholds' cpu percentage is greater than targetThresholds'"},
+		{"only thresholds configured extended resource", 95, LowNodeUtilizationName,
+			lnu(th("cpu", 20, "memory", 20, ext, 20), th("cpu", 80, "memory", 80)), "thresholds and targetThresholds configured different resources"},
+		{"only targetThresholds configured extended resource", 110, LowNodeUtilizationName,
+			lnu(th("cpu", 20, "memory", 20), th("cpu", 80, "memory", 80, ext, 80)), "thresholds and targetThresholds configured different resources"},
+		{"thresholds and targetThresholds configured different extended resources", 125, LowNodeUtilizationName,
+			lnu(th("cpu", 20, "memory", 20, ext, 20), th("cpu", 80, "memory", 80, "example.com/bar", 80)), "thresholds and targetThresholds configured different resources"},
+		{"thresholds' extended resource config value is greater than targetThresholds'", 141, LowNodeUtilizationName,
+			lnu(th("cpu", 20, "memory", 20, ext, 90), th("cpu", 80, "memory", 80, ext, 20)), "thresholds' example.com/foo percentage is greater than targetThresholds'"},
+		{"passing valid plugin config", 157, LowNodeUtilizationName, lnu(th("cpu", 20, "memory", 20), th("cpu", 80, "memory", 80)), ""},
+		{"passing valid plugin config with extended resource", 171, LowNodeUtilizationName,
+			lnu(th("cpu", 20, "memory", 20, ext, 20), th("cpu", 80, "memory", 80, ext, 80)), ""},
+		{"valid configuration with CPU and memory", 271, HighNodeUtilizationName, hnu(th("cpu", 80, "memory", 90), nil), ""},
+		{"valid configuration with extended resource", 282, HighNodeUtilizationName, hnu(th("cpu", 85, ext, 95), nil), ""},
+		{"empty thresholds", 293, HighNodeUtilizationName, hnu(Thresholds{}, nil), "no resource threshold is configured"},
+		{"threshold below minimum (0%)", 301, HighNodeUtilizationName, hnu(th("cpu", -1), nil), "cpu threshold not in [0, 100] range"},
+		{"threshold above maximum (100%)", 311, HighNodeUtilizationName, hnu(th("memory", 101), nil), "memory threshold not in [0, 100] range"},
+		{"multiple thresholds with one out of range", 321, HighNodeUtilizationName, hnu(th("cpu", 50, "memory", 150), nil), "memory threshold not in [0, 100] range"},
+		{"evictableNamespaces with Exclude (allowed)", 332, HighNodeUtilizationName, hnu(th("cpu", 80), &Namespaces{Exclude: []string{"ns1", "ns2"}}), ""},
+		{"evictableNamespaces with Include (validation.go: inclusion is not supported)", 0, HighNodeUtilizationName,
+			hnu(th("cpu", 80), &Namespaces{Include: []string{"ns1"}}), "only Exclude namespaces can be set, inclusion is not supported"},
+		{"deviation thresholds may exceed their targets (validation.go: !useDeviationThresholds)", 0, LowNodeUtilizationName,
+			PluginArgs{LowNodeUtilization: LowNodeUtilizationArgs{Thresholds: th("cpu", 10), TargetThresholds: th("cpu", 5), UseDeviationThresholds: true}}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, e := range oneProfile(tc.plugin, EvictorArgs{}, tc.args).Validate() {
+				got = append(got, e.Message)
+			}
+			if strings.Join(got, "|") != tc.want {
+				t.Fatalf("nodeutilization/validation_test.go:%d: errors %q, want %q", tc.line, got, tc.want)
+			}
+		})
+	}
+}
