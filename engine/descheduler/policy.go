@@ -269,6 +269,9 @@ func (p *Policy) Validate() []FieldError {
 		errs = append(errs, pr.Args.validate(at+".pluginConfig")...)
 		errs = append(errs, pr.Args.PodLifeTime.validate(at+".pluginConfig", contains(pr.Deschedule, PodLifeTimeName))...)
 		errs = append(errs, pr.Args.enabledValidate(at+".pluginConfig", pr.Deschedule)...)
+		for _, msg := range pr.Evictor.validate() {
+			errs = append(errs, FieldError{at + ".pluginConfig." + DefaultEvictorName, msg})
+		}
 		errs = append(errs, pr.Args.LowNodeUtilization.validate(at+".pluginConfig."+LowNodeUtilizationName, contains(pr.Balance, LowNodeUtilizationName))...)
 		errs = append(errs, pr.Args.HighNodeUtilization.validate(at+".pluginConfig."+HighNodeUtilizationName, contains(pr.Balance, HighNodeUtilizationName))...)
 	}

@@ -134,3 +134,53 @@ func TestUpstreamNodeUtilizationValidation(t *testing.T) {
 		})
 	}
 }
+
+// TestUpstreamDefaultEvictorValidation ports TestValidateDefaultEvictorArgs
+// (pkg/framework/plugins/defaultevictor/validation_test.go:28), the cases
+// on podProtections and the deprecated booleans; the priorityThreshold
+// (:35) and noEvictionPolicy (:45) cases are the policy decoder's
+// (lab/descheduler_policy.go, with positions), and the storage-class one
+// (:202) is left out with storage classes.
+func TestUpstreamDefaultEvictorValidation(t *testing.T) {
+	cases := []struct {
+		name string
+		line int
+		args EvictorArgs
+		want string
+	}{
+		{"Valid configuration with no deprecated fields", 52, EvictorArgs{DefaultDisabled: []string{}, ExtraEnabled: []string{}}, ""},
+		{"Valid configuration: both Disabled and ExtraEnabled", 62, EvictorArgs{DefaultDisabled: []string{DaemonSetPods, PodsWithLocalStorage}, ExtraEnabled: []string{PodsWithPVC}}, ""},
+		{"Valid configuration with ExtraEnabled", 77, EvictorArgs{ExtraEnabled: []string{PodsWithPVC}}, ""},
+		{"Invalid configuration: Deprecated field used with Disabled", 88, EvictorArgs{EvictLocalStoragePods: true, DefaultDisabled: []string{DaemonSetPods}},
+			"cannot use Deprecated fields alongside PodProtections.ExtraEnabled or PodProtections.DefaultDisabled"},
+		{"Invalid configuration: Deprecated field used with ExtraPodProtections", 100, EvictorArgs{EvictDaemonSetPods: true, ExtraEnabled: []string{PodsWithPVC}},
+			"cannot use Deprecated fields alongside PodProtections.ExtraEnabled or PodProtections.DefaultDisabled"},
+		{"MinReplicas warning logged but no error", 112, EvictorArgs{MinReplicas: 1}, ""},
+		{"Invalid ExtraEnabled: Unknown policy", 119, EvictorArgs{ExtraEnabled: []string{"InvalidPolicy"}},
+			`invalid pod protection policy in ExtraEnabled: "InvalidPolicy". Valid options are: [PodsWithPVC PodsWithoutPDB PodsWithResourceClaims]`},
+		{"Invalid ExtraEnabled: Misspelled policy", 128, EvictorArgs{ExtraEnabled: []string{"PodsWithPVCC"}},
+			`invalid pod protection policy in ExtraEnabled: "PodsWithPVCC". Valid options are: [PodsWithPVC PodsWithoutPDB PodsWithResourceClaims]`},
+		{"Invalid ExtraEnabled: Policy from DefaultDisabled list", 137, EvictorArgs{ExtraEnabled: []string{DaemonSetPods}},
+			`invalid pod protection policy in ExtraEnabled: "DaemonSetPods". Valid options are: [PodsWithPVC PodsWithoutPDB PodsWithResourceClaims]`},
+		{"Invalid DefaultDisabled: Unknown policy", 146, EvictorArgs{DefaultDisabled: []string{"InvalidPolicy"}},
+			`invalid pod protection policy in DefaultDisabled: "InvalidPolicy". Valid options are: [PodsWithLocalStorage SystemCriticalPods FailedBarePods DaemonSetPods]`},
+		{"Invalid DefaultDisabled: Misspelled policy", 155, EvictorArgs{DefaultDisabled: []string{"PodsWithLocalStorag"}},
+			`invalid pod protection policy in DefaultDisabled: "PodsWithLocalStorag". Valid options are: [PodsWithLocalStorage SystemCriticalPods FailedBarePods DaemonSetPods]`},
+		{"Invalid DefaultDisabled: Policy from ExtraEnabled list", 164, EvictorArgs{DefaultDisabled: []string{PodsWithPVC}},
+			`invalid pod protection policy in DefaultDisabled: "PodsWithPVC". Valid options are: [PodsWithLocalStorage SystemCriticalPods FailedBarePods DaemonSetPods]`},
+		{"Invalid ExtraEnabled duplicate", 173, EvictorArgs{ExtraEnabled: []string{PodsWithPVC, PodsWithPVC}}, "PodProtections.ExtraEnabled contains duplicate entries"},
+		{"Invalid DefaultDisabled duplicate", 182, EvictorArgs{DefaultDisabled: []string{PodsWithLocalStorage, PodsWithLocalStorage}}, "PodProtections.DefaultDisabled contains duplicate entries"},
+		{"Invalid DefaultDisabled duplicate and Invalid ExtraEnabled duplicate (noEvictionPolicy part is the decoder's)", 191,
+			EvictorArgs{DefaultDisabled: []string{PodsWithLocalStorage, PodsWithLocalStorage, PodsWithoutPDB}, ExtraEnabled: []string{PodsWithPVC, PodsWithPVC}},
+			`invalid pod protection policy in DefaultDisabled: "PodsWithoutPDB". Valid options are: [PodsWithLocalStorage SystemCriticalPods FailedBarePods DaemonSetPods]|` +
+				`PodProtections.DefaultDisabled contains duplicate entries|PodProtections.ExtraEnabled contains duplicate entries`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := strings.Join(tc.args.validate(), "|")
+			if got != tc.want {
+				t.Fatalf("defaultevictor/validation_test.go:%d: errors %q, want %q", tc.line, got, tc.want)
+			}
+		})
+	}
+}
