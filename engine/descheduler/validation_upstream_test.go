@@ -50,6 +50,24 @@ func TestUpstreamPluginArgsValidation(t *testing.T) {
 		{"nil NodeAffinityType args and invalid namespaces args, expects error", "removepodsviolatingnodeaffinity/validation_test.go:64", NodeAffinityName,
 			PluginArgs{NodeAffinity: NodeAffinityArgs{NodeAffinityType: []string{}, Namespaces: &Namespaces{Include: []string{"a"}, Exclude: []string{"b"}}}},
 			"only one of Include/Exclude namespaces can be set|nodeAffinityType needs to be set"},
+		// removepodsviolatingtopologyspreadconstraint/validation_test.go;
+		// upstream prints the supported set as a Go map, podlab as a list.
+		{"valid namespace args, no errors", "removepodsviolatingtopologyspreadconstraint/validation_test.go:20", TopologySpreadName,
+			PluginArgs{TopologySpread: TopologySpreadArgs{Namespaces: &Namespaces{Include: []string{"default"}}}}, ""},
+		{"invalid namespaces args, expects error", "removepodsviolatingtopologyspreadconstraint/validation_test.go:28", TopologySpreadName,
+			PluginArgs{TopologySpread: TopologySpreadArgs{Namespaces: &Namespaces{Include: []string{"default"}, Exclude: []string{"kube-system"}}}},
+			"only one of Include/Exclude namespaces can be set"},
+		{"valid constraints args, no errors", "removepodsviolatingtopologyspreadconstraint/validation_test.go:59", TopologySpreadName,
+			PluginArgs{TopologySpread: TopologySpreadArgs{Constraints: []string{"DoNotSchedule", "ScheduleAnyway"}}}, ""},
+		{"invalid constraints args, expects errors", "removepodsviolatingtopologyspreadconstraint/validation_test.go:65", TopologySpreadName,
+			PluginArgs{TopologySpread: TopologySpreadArgs{Constraints: []string{"foo"}}}, `constraint "foo" is not one of [DoNotSchedule ScheduleAnyway]`},
+		// The namespaces check of the other plugins' validation.go.
+		{"duplicates: both include and exclude namespaces", "removeduplicates/validation_test.go", DuplicatesName,
+			PluginArgs{Duplicates: DuplicatesArgs{Namespaces: &Namespaces{Include: []string{"a"}, Exclude: []string{"b"}}}}, "only one of Include/Exclude namespaces can be set"},
+		{"failed pods: both include and exclude namespaces", "removefailedpods/validation_test.go", FailedPodsName,
+			PluginArgs{FailedPods: FailedPodsArgs{Namespaces: &Namespaces{Include: []string{"a"}, Exclude: []string{"b"}}}}, "only one of Include/Exclude namespaces can be set"},
+		{"anti-affinity: both include and exclude namespaces", "removepodsviolatinginterpodantiaffinity/validation_test.go", InterPodAntiAffinityName,
+			PluginArgs{InterPodAntiAffinity: InterPodAntiAffinityArgs{Namespaces: &Namespaces{Include: []string{"a"}, Exclude: []string{"b"}}}}, "only one of Include/Exclude namespaces can be set"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
