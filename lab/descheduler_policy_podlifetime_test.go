@@ -44,3 +44,21 @@ func TestDeschedulerPolicyPodLifeTimeFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestDeschedulerPolicyEvictorValidation ports the two
+// TestValidateDefaultEvictorArgs cases the decoder checks
+// (defaultevictor/validation_test.go:35 priorityThreshold with value and
+// name, :45 an unknown noEvictionPolicy), each an error at its position.
+func TestDeschedulerPolicyEvictorValidation(t *testing.T) {
+	for _, tc := range []struct{ args, want string }{
+		{"{priorityThreshold: {value: 1, name: priority-name}}", "only one of value and name can be set"},
+		{"{noEvictionPolicy: invalid-no-eviction-policy}", "must be Preferred or Mandatory"},
+		{"{podProtections: {extraEnabled: [PodsWithPVCC]}}", `invalid pod protection policy in ExtraEnabled: "PodsWithPVCC"`},
+	} {
+		text := strings.Replace(policyScenario, "args: {nodeFit: true, surprise: 1}", "args: "+tc.args, 1)
+		_, err := LoadFile("s.yaml", []byte(text))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}

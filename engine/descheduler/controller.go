@@ -41,7 +41,13 @@ func Deschedule(e *engine.Engine, p *Policy, dryRun bool) *Result {
 		return Run(p, s, true, dryRunEvict(s.PDBs))
 	}
 	rec := e.ControllerCluster()
-	res := Run(p, s, false, func(pod *api.Pod, ev *Eviction) string {
+	// Events at each attempt, as PodEvictor.EvictPod records them.
+	attempted := func(ev *Eviction) {
+		if pe, ok := eventFor(ev, p); ok {
+			rec.Record(controllers.Event{Time: e.Now(), Type: pe.Type, Reason: pe.Reason, Message: pe.Message, Kind: "Pod", Namespace: pe.Namespace, Name: pe.Name, Source: eventSource})
+		}
+	}
+	return run(p, s, false, func(pod *api.Pod, ev *Eviction) string {
 		d, err := e.Evict(pod.Namespace+"/"+pod.Name, engine.DeleteOptions{GracePeriodSeconds: p.GracePeriodSeconds})
 		switch {
 		case err != nil:
@@ -50,11 +56,7 @@ func Deschedule(e *engine.Engine, p *Policy, dryRun bool) *Result {
 			return d.Message
 		}
 		return ""
-	})
-	for _, ev := range evictionEvents(res, p) {
-		rec.Record(controllers.Event{Time: e.Now(), Type: ev.Type, Reason: ev.Reason, Message: ev.Message, Kind: "Pod", Namespace: ev.Namespace, Name: ev.Name, Source: eventSource})
-	}
-	return res
+	}, attempted)
 }
 
 // podEvent is one event a pass records about a pod.
@@ -63,25 +65,31 @@ type podEvent struct {
 	Namespace, Name       string
 }
 
-// evictionEvents are the events of a (not dry) pass in attempt order, as
-// PodEvictor.EvictPod (evictions.go) records them: a Normal event per
-// eviction whose reason is the plugin; with
-// evictionFailureEventNotification a Warning EvictionFailed for every
-// failure, eviction limits included.
+// evictionEvents are the events of a (not dry) pass, in attempt order.
 func evictionEvents(res *Result, p *Policy) []podEvent {
 	var out []podEvent
 	for i := range res.Evictions {
-		ev := &res.Evictions[i]
-		ns, name, _ := strings.Cut(ev.Pod, "/")
-		switch {
-		case ev.Evicted:
-			out = append(out, podEvent{engine.EventNormal, ev.Plugin, fmt.Sprintf("pod eviction from %s node by %s", ev.Node, eventSource), ns, name})
-		case p.EvictionFailureEventNotification:
-			why := strings.TrimPrefix(strings.TrimPrefix(ev.Outcome, "refused: "), "not evicted: ")
-			out = append(out, podEvent{engine.EventWarning, ReasonEvictionFailed, fmt.Sprintf("pod eviction from %s node by %s failed: %s", ev.Node, eventSource, why), ns, name})
+		if pe, ok := eventFor(&res.Evictions[i], p); ok {
+			out = append(out, pe)
 		}
 	}
 	return out
+}
+
+// eventFor is the event PodEvictor.EvictPod (evictions.go) records for
+// an attempt: a Normal event whose reason is the plugin for an eviction;
+// with evictionFailureEventNotification a Warning EvictionFailed for a
+// failure, eviction limits included.
+func eventFor(ev *Eviction, p *Policy) (podEvent, bool) {
+	ns, name, _ := strings.Cut(ev.Pod, "/")
+	switch {
+	case ev.Evicted:
+		return podEvent{engine.EventNormal, ev.Plugin, fmt.Sprintf("pod eviction from %s node by %s", ev.Node, eventSource), ns, name}, true
+	case p.EvictionFailureEventNotification:
+		why := strings.TrimPrefix(strings.TrimPrefix(ev.Outcome, "refused: "), "not evicted: ")
+		return podEvent{engine.EventWarning, ReasonEvictionFailed, fmt.Sprintf("pod eviction from %s node by %s failed: %s", ev.Node, eventSource, why), ns, name}, true
+	}
+	return podEvent{}, false
 }
 
 // dryRunEvict judges evictions against the budgets without acting,

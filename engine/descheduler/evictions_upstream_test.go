@@ -51,6 +51,12 @@ func TestUpstreamNewPodEvictor(t *testing.T) {
 			res := &Result{DryRun: tc.dryRun}
 			ps := &pass{policy: pol, v: v, res: res, perNode: map[string]uint{}, perNS: map[string]uint{},
 				evictFn: func(*api.Pod, *Eviction) string { return tc.apiErr }}
+			var hooked []string // what Deschedule records at the attempt
+			ps.attempted = func(ev *Eviction) {
+				if pe, ok := eventFor(ev, pol); ok {
+					hooked = append(hooked, pe.Type+" "+pe.Reason+" "+pe.Message)
+				}
+			}
 			c := &pluginCtx{pass: ps, profile: &pol.Profiles[0], name: "NotSet"}
 			err := c.evict(pod, "test")
 			got := ""
@@ -66,6 +72,9 @@ func TestUpstreamNewPodEvictor(t *testing.T) {
 			var events []string
 			if !tc.dryRun {
 				events = eventLines(res, pol)
+			}
+			if !tc.dryRun && strings.Join(hooked, "|") != tc.wantEvent {
+				t.Fatalf("evictions_test.go:%d: events at the attempt %q, want %q", tc.line, hooked, tc.wantEvent)
 			}
 			if strings.Join(events, "|") != tc.wantEvent {
 				t.Fatalf("evictions_test.go:%d: events %q, want %q", tc.line, events, tc.wantEvent)

@@ -190,3 +190,43 @@ func (e *evictor) preEvictionFilter(p *api.Pod) string {
 	}
 	return ""
 }
+
+// validate is the podProtections part of ValidateDefaultEvictorArgs
+// (defaultevictor/validation.go); priorityThreshold and noEvictionPolicy
+// are checked where the policy is decoded, with positions.
+func (a *EvictorArgs) validate() []string {
+	var errs []string
+	deprecated := a.EvictLocalStoragePods || a.EvictDaemonSetPods || a.EvictSystemCriticalPods || a.IgnorePvcPods || a.EvictFailedBarePods || a.IgnorePodsWithoutPDB
+	if deprecated && (len(a.ExtraEnabled) > 0 || len(a.DefaultDisabled) > 0) {
+		errs = append(errs, "cannot use Deprecated fields alongside PodProtections.ExtraEnabled or PodProtections.DefaultDisabled")
+	}
+	extra := []string{PodsWithPVC, PodsWithoutPDB, PodsWithResourceClaims}
+	for _, p := range a.ExtraEnabled {
+		if !contains(extra, p) {
+			errs = append(errs, fmt.Sprintf("invalid pod protection policy in ExtraEnabled: %q. Valid options are: %v", p, extra))
+		}
+	}
+	for _, p := range a.DefaultDisabled {
+		if !contains(defaultProtections, p) {
+			errs = append(errs, fmt.Sprintf("invalid pod protection policy in DefaultDisabled: %q. Valid options are: %v", p, defaultProtections))
+		}
+	}
+	if hasDuplicates(a.DefaultDisabled) {
+		errs = append(errs, "PodProtections.DefaultDisabled contains duplicate entries")
+	}
+	if hasDuplicates(a.ExtraEnabled) {
+		errs = append(errs, "PodProtections.ExtraEnabled contains duplicate entries")
+	}
+	return errs
+}
+
+func hasDuplicates(list []string) bool {
+	seen := map[string]bool{}
+	for _, v := range list {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+	}
+	return false
+}

@@ -203,3 +203,44 @@ func TestUpstreamLowNodeUtilizationWithTaints(t *testing.T) {
 		})
 	}
 }
+
+// TestUpstreamSortNodesByUsage ports TestSortNodesByUsage
+// (nodeutilization/nodeutilization_test.go:63), both cases, descending
+// and ascending: the sum of milli-cpu, bytes and counts.
+func TestUpstreamSortNodesByUsage(t *testing.T) {
+	nu := func(name string, r resources) *nodeUsage {
+		return &nodeUsage{node: buildNode(name, 0, 0, 0), usage: r}
+	}
+	cases := []struct {
+		name  string
+		line  int
+		nodes func() []*nodeUsage
+		want  []string // descending
+	}{
+		{"cpu memory pods", 70, func() []*nodeUsage {
+			return []*nodeUsage{
+				nu("node1", resources{"cpu": 1730, "memory": 3038982964, "pods": 25}),
+				nu("node2", resources{"cpu": 1220, "memory": 3038982964, "pods": 11}),
+				nu("node3", resources{"cpu": 1530, "memory": 5038982964, "pods": 20}),
+			}
+		}, []string{"node3", "node1", "node2"}},
+		{"memory", 97, func() []*nodeUsage {
+			return []*nodeUsage{nu("node1", resources{"memory": 3038982964}), nu("node2", resources{"memory": 2038982964}), nu("node3", resources{"memory": 5038982964})}
+		}, []string{"node3", "node1", "node2"}},
+	}
+	for _, tc := range cases {
+		for _, ascending := range []bool{false, true} {
+			us := tc.nodes()
+			sortByUsage(us, ascending)
+			for i, u := range us {
+				want := tc.want[i]
+				if ascending {
+					want = tc.want[len(us)-1-i]
+				}
+				if u.node.Name != want {
+					t.Errorf("nodeutilization_test.go:%d %s (ascending %t): position %d is %s, want %s", tc.line, tc.name, ascending, i, u.node.Name, want)
+				}
+			}
+		}
+	}
+}

@@ -133,3 +133,29 @@ func TestUpstreamDeletePodsViolatingNodeTaints(t *testing.T) {
 		})
 	}
 }
+
+// TestUpstreamToleratesTaint ports TestToleratesTaint
+// (node_taint_test.go:521), all 6 cases, against api.Toleration's
+// ToleratesTaint, which the plugin uses.
+func TestUpstreamToleratesTaint(t *testing.T) {
+	ns := api.TaintEffectNoSchedule
+	cases := []struct {
+		name string
+		line int
+		tol  api.Toleration
+		tnt  api.Taint
+		want bool
+	}{
+		{"same key and effect, Exists, taint has no value", 528, api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: ns}, api.Taint{Key: "foo", Effect: ns}, true},
+		{"same key and effect, Exists, taint has some value", 541, api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: ns}, api.Taint{Key: "foo", Value: "bar", Effect: ns}, true},
+		{"same effect, empty key and Exists matches all taints", 555, api.Toleration{Operator: api.TolerationOpExists, Effect: ns}, api.Taint{Key: "foo", Value: "bar", Effect: ns}, true},
+		{"same key, effect and value, Equal", 569, api.Toleration{Key: "foo", Operator: api.TolerationOpEqual, Value: "bar", Effect: ns}, api.Taint{Key: "foo", Value: "bar", Effect: ns}, true},
+		{"same key and effect, different values, Equal", 584, api.Toleration{Key: "foo", Operator: api.TolerationOpEqual, Value: "value1", Effect: ns}, api.Taint{Key: "foo", Value: "value2", Effect: ns}, false},
+		{"same key and value, different effects, Equal", 599, api.Toleration{Key: "foo", Operator: api.TolerationOpEqual, Value: "bar", Effect: ns}, api.Taint{Key: "foo", Value: "bar", Effect: api.TaintEffectNoExecute}, false},
+	}
+	for _, tc := range cases {
+		if got := tc.tol.ToleratesTaint(&tc.tnt); got != tc.want {
+			t.Errorf("node_taint_test.go:%d %s: tolerated %t, want %t", tc.line, tc.name, got, tc.want)
+		}
+	}
+}

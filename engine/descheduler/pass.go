@@ -67,16 +67,25 @@ type pass struct {
 	policy  *Policy
 	v       *view
 	evictFn EvictFunc
-	res     *Result
-	perNode map[string]uint
-	perNS   map[string]uint
-	total   uint
+	// attempted, when set, sees every eviction attempt as it ends.
+	attempted func(*Eviction)
+	res       *Result
+	perNode   map[string]uint
+	perNS     map[string]uint
+	total     uint
 }
 
 // Run performs one descheduling pass (descheduler.runProfiles): every
 // profile's deschedule plugins, then every profile's balance plugins.
 // evict performs (or, in a dry run, judges) each eviction.
 func Run(policy *Policy, s *State, dryRun bool, evict EvictFunc) *Result {
+	return run(policy, s, dryRun, evict, nil)
+}
+
+// run is Run with an optional attempted hook, called after every eviction
+// attempt (accepted, refused or over a limit) with its final record, so
+// events can be recorded as PodEvictor.EvictPod does, at the attempt.
+func run(policy *Policy, s *State, dryRun bool, evict EvictFunc, attempted func(*Eviction)) *Result {
 	res := &Result{At: s.Now, DryRun: dryRun}
 	v := newView(s, policy.NodeSelector)
 	// runProfiles: "Skipping descheduling cycle: requires >=2 nodes".
@@ -84,7 +93,7 @@ func Run(policy *Policy, s *State, dryRun bool, evict EvictFunc) *Result {
 		res.Skipped = fmt.Sprintf("requires >=2 ready nodes, found %d", len(v.nodes))
 		return res
 	}
-	ps := &pass{policy: policy, v: v, evictFn: evict, res: res, perNode: map[string]uint{}, perNS: map[string]uint{}}
+	ps := &pass{policy: policy, v: v, evictFn: evict, attempted: attempted, res: res, perNode: map[string]uint{}, perNS: map[string]uint{}}
 	type run struct {
 		pr  *Profile
 		ev  *evictor
@@ -194,12 +203,12 @@ func (c *pluginCtx) evict(p *api.Pod, reason string) error {
 	}
 	if lerr != nil {
 		e.Outcome = "not evicted: " + lerr.msg
-		c.res.Evictions = append(c.res.Evictions, e)
+		c.record(e)
 		return lerr
 	}
 	if refused := c.evictFn(p, &e); refused != "" {
 		e.Outcome = "refused: " + refused
-		c.res.Evictions = append(c.res.Evictions, e)
+		c.record(e)
 		return fmt.Errorf("%s", refused)
 	}
 	e.Evicted = true
@@ -209,7 +218,7 @@ func (c *pluginCtx) evict(p *api.Pod, reason string) error {
 			e.Outcome = "would be evicted"
 		}
 	}
-	c.res.Evictions = append(c.res.Evictions, e)
+	c.record(e)
 	if p.Spec.NodeName != "" {
 		c.perNode[p.Spec.NodeName]++
 	}
@@ -217,4 +226,12 @@ func (c *pluginCtx) evict(p *api.Pod, reason string) error {
 	c.total++
 	c.v.evicted[p] = true
 	return nil
+}
+
+// record appends an attempt to the result and shows it to the hook.
+func (c *pluginCtx) record(e Eviction) {
+	c.res.Evictions = append(c.res.Evictions, e)
+	if c.attempted != nil {
+		c.attempted(&c.res.Evictions[len(c.res.Evictions)-1])
+	}
 }

@@ -2,6 +2,7 @@ package descheduler
 
 import (
 	"fmt"
+	"sort"
 	"time"
 
 	"podlab.dev/podlab/engine/api"
@@ -267,6 +268,12 @@ func (p *Policy) Validate() []FieldError {
 		}
 		errs = append(errs, pr.Args.validate(at+".pluginConfig")...)
 		errs = append(errs, pr.Args.PodLifeTime.validate(at+".pluginConfig", contains(pr.Deschedule, PodLifeTimeName))...)
+		errs = append(errs, pr.Args.enabledValidate(at+".pluginConfig", pr.Deschedule)...)
+		for _, msg := range pr.Evictor.validate() {
+			errs = append(errs, FieldError{at + ".pluginConfig." + DefaultEvictorName, msg})
+		}
+		errs = append(errs, pr.Args.LowNodeUtilization.validate(at+".pluginConfig."+LowNodeUtilizationName, contains(pr.Balance, LowNodeUtilizationName))...)
+		errs = append(errs, pr.Args.HighNodeUtilization.validate(at+".pluginConfig."+HighNodeUtilizationName, contains(pr.Balance, HighNodeUtilizationName))...)
 	}
 	return errs
 }
@@ -299,19 +306,37 @@ func (a *PluginArgs) validate(at string) []FieldError {
 			errs = append(errs, FieldError{at + "." + TopologySpreadName + ".constraints", fmt.Sprintf("constraint %q is not one of %v", c, []string{api.DoNotSchedule, api.ScheduleAnyway})})
 		}
 	}
-	errs = append(errs, a.LowNodeUtilization.validate(at+"."+LowNodeUtilizationName)...)
-	for name, v := range a.HighNodeUtilization.Thresholds {
-		if v < 0 || v > 100 {
-			errs = append(errs, FieldError{at + "." + HighNodeUtilizationName + ".thresholds." + name, fmt.Sprintf("%v percentage not in [0, 100] range", name)})
-		}
-	}
-	if a.NodeTaints.IncludedTaints != nil && a.NodeTaints.ExcludedTaints != nil {
+	if len(a.NodeTaints.IncludedTaints) > 0 && len(a.NodeTaints.ExcludedTaints) > 0 {
 		errs = append(errs, FieldError{at + "." + NodeTaintsName, "either includedTaints or excludedTaints can be set, but not both"})
 	}
 	for _, t := range a.NodeAffinity.NodeAffinityType {
 		if t != requiredAffinity && t != preferredAffinity {
 			errs = append(errs, FieldError{at + "." + NodeAffinityName + ".nodeAffinityType", fmt.Sprintf("nodeAffinityType %q is not supported", t)})
 		}
+	}
+	return errs
+}
+
+// enabledValidate holds the checks upstream's validation.go makes on
+// arguments whose zero value is invalid; podlab cannot tell zero from
+// unset, so they apply only to enabled plugins.
+func (a *PluginArgs) enabledValidate(at string, deschedule []string) []FieldError {
+	var errs []FieldError
+	if contains(deschedule, TooManyRestartsName) {
+		// removepodshavingtoomanyrestarts/validation.go
+		if a.TooManyRestarts.PodRestartThreshold < 1 {
+			errs = append(errs, FieldError{at + "." + TooManyRestartsName + ".podRestartThreshold", "invalid PodsHavingTooManyRestarts threshold"})
+		}
+		for _, s := range a.TooManyRestarts.States {
+			if s != api.PodRunning && s != "CrashLoopBackOff" {
+				errs = append(errs, FieldError{at + "." + TooManyRestartsName + ".states", "states must be one of [CrashLoopBackOff Running]"})
+				break
+			}
+		}
+	}
+	if contains(deschedule, NodeAffinityName) && len(a.NodeAffinity.NodeAffinityType) == 0 {
+		// removepodsviolatingnodeaffinity/validation.go
+		errs = append(errs, FieldError{at + "." + NodeAffinityName + ".nodeAffinityType", "nodeAffinityType needs to be set"})
 	}
 	return errs
 }
@@ -342,35 +367,74 @@ func (a *PodLifeTimeArgs) validate(at string, enabled bool) []FieldError {
 	return errs
 }
 
-func (a *LowNodeUtilizationArgs) validate(at string) []FieldError {
-	var errs []FieldError
-	check := func(field string, t Thresholds) {
-		for name, v := range t {
-			if v < 0 || v > 100 {
-				errs = append(errs, FieldError{at + "." + field + "." + name, fmt.Sprintf("%v percentage not in [0, 100] range", name)})
-			}
-		}
+// validate is ValidateLowNodeUtilizationArgs (nodeutilization/
+// validation.go): only excluded evictable namespaces, valid thresholds
+// and targets naming the same resources, each threshold at most its
+// target unless useDeviationThresholds. The first problem is reported,
+// as upstream. Unset thresholds are an error only when the plugin is
+// enabled (podlab cannot tell unset from empty).
+func (a *LowNodeUtilizationArgs) validate(at string, enabled bool) []FieldError {
+	if !enabled && a.Thresholds == nil && a.TargetThresholds == nil && a.EvictableNamespaces == nil {
+		return nil
 	}
-	check("thresholds", a.Thresholds)
-	check("targetThresholds", a.TargetThresholds)
-	if a.Thresholds == nil && a.TargetThresholds == nil {
-		return errs
+	fail := func(path, msg string) []FieldError { return []FieldError{{path, msg}} }
+	if n := a.EvictableNamespaces; n != nil && len(n.Include) > 0 {
+		return fail(at+".evictableNamespaces", "only Exclude namespaces can be set, inclusion is not supported")
 	}
-	// validation.go: thresholds and targetThresholds name the same
-	// resources, and each threshold is at most its target.
+	if msg := thresholdsProblem(a.Thresholds); msg != "" {
+		return fail(at+".thresholds", "thresholds config is not valid: "+msg)
+	}
+	if msg := thresholdsProblem(a.TargetThresholds); msg != "" {
+		return fail(at+".targetThresholds", "targetThresholds config is not valid: "+msg)
+	}
 	if len(a.Thresholds) != len(a.TargetThresholds) {
-		errs = append(errs, FieldError{at, "thresholds and targetThresholds configured different resources"})
-		return errs
+		return fail(at, "thresholds and targetThresholds configured different resources")
 	}
-	for name, v := range a.Thresholds {
+	for _, name := range sortedKeys(a.Thresholds) {
 		t, ok := a.TargetThresholds[name]
 		if !ok {
-			errs = append(errs, FieldError{at, "thresholds and targetThresholds configured different resources"})
-			continue
+			return fail(at, "thresholds and targetThresholds configured different resources")
 		}
-		if v > t {
-			errs = append(errs, FieldError{at + ".thresholds." + name, fmt.Sprintf("thresholds' %v percentage is greater than targetThresholds'", name)})
+		if a.Thresholds[name] > t && !a.UseDeviationThresholds {
+			return fail(at+".thresholds."+name, fmt.Sprintf("thresholds' %v percentage is greater than targetThresholds'", name))
 		}
 	}
-	return errs
+	return nil
+}
+
+// validate is ValidateHighNodeUtilizationArgs (evictionModes aside).
+func (a *HighNodeUtilizationArgs) validate(at string, enabled bool) []FieldError {
+	if !enabled && a.Thresholds == nil && a.EvictableNamespaces == nil {
+		return nil
+	}
+	if n := a.EvictableNamespaces; n != nil && len(n.Include) > 0 {
+		return []FieldError{{at + ".evictableNamespaces", "only Exclude namespaces can be set, inclusion is not supported"}}
+	}
+	if msg := thresholdsProblem(a.Thresholds); msg != "" {
+		return []FieldError{{at + ".thresholds", msg}}
+	}
+	return nil
+}
+
+// thresholdsProblem is validateThresholds: some resource, each within
+// [0, 100] (checked in name order, for a deterministic message).
+func thresholdsProblem(t Thresholds) string {
+	if len(t) == 0 {
+		return "no resource threshold is configured"
+	}
+	for _, name := range sortedKeys(t) {
+		if v := t[name]; v < 0 || v > 100 {
+			return fmt.Sprintf("%v threshold not in [0, 100] range", name)
+		}
+	}
+	return ""
+}
+
+func sortedKeys(t Thresholds) []string {
+	names := make([]string, 0, len(t))
+	for k := range t {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
 }
