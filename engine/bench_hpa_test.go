@@ -130,10 +130,10 @@ func benchDayWorkloads(b *testing.B, withHPA bool) {
 }
 
 // benchHPASeconds is BenchmarkDayHPA's virtual duration. The goal
-// is 24 hours under 9 s; with the workload controllers at this scale every
-// reconcile pass re-syncs all 50 ReplicaSets and Deployments (~85% of the
-// time, see docs/benchmarks.md), so a day takes far longer: the benchmark
-// runs 2 virtual minutes; set it to 24*3600 to measure a day.
+// is 24 hours under 9 s; at this scale the controller manager still lists
+// every pod and re-syncs every Deployment on each pass (about 1 CPU s per
+// virtual minute, see docs/benchmarks.md), so a day takes far longer: the
+// benchmark runs 2 virtual minutes; set it to 24*3600 to measure a day.
 var benchHPASeconds = 120
 
 // cpuTime is the process's user+system CPU time (GC included): on a
