@@ -108,6 +108,10 @@ type Engine struct {
 	// removed invalidate it); callers only read it.
 	podKeys   []string
 	podKeysOK bool
+	// podKeysNew and podKeysGone are keys added and removed since
+	// podKeys was last brought up to date.
+	podKeysNew  []string
+	podKeysGone map[string]bool
 	// podsByNode indexes pods (any state) by spec.nodeName.
 	podsByNode map[string]map[string]struct{}
 	pdbs       map[string]*api.PodDisruptionBudget
@@ -304,47 +308,80 @@ func (e *Engine) nextGen() int64 {
 }
 
 // sortedPodKeys lists pod keys in order (for deterministic iteration).
-// podKeyAdded and podKeyRemoved keep the cached sorted keys current: a
-// new slice each time (callers may be iterating over the old one), built
-// by copying rather than re-sorting.
+// podKeyAdded and podKeyRemoved note changes to the cached sorted keys;
+// the next sortedPodKeys merges them in one linear pass (a new slice:
+// callers may be iterating over the old one). Many changes between two
+// reads drop the cache instead.
 func (e *Engine) podKeyAdded(key string) {
 	if !e.podKeysOK {
 		return
 	}
-	i, found := slices.BinarySearch(e.podKeys, key)
-	if found {
-		return
+	if e.podKeysGone[key] {
+		delete(e.podKeysGone, key)
+	} else {
+		e.podKeysNew = append(e.podKeysNew, key)
 	}
-	keys := make([]string, len(e.podKeys)+1)
-	copy(keys, e.podKeys[:i])
-	keys[i] = key
-	copy(keys[i+1:], e.podKeys[i:])
-	e.podKeys = keys
+	e.podKeysCheckPending()
 }
 
 func (e *Engine) podKeyRemoved(key string) {
 	if !e.podKeysOK {
 		return
 	}
-	i, found := slices.BinarySearch(e.podKeys, key)
-	if !found {
+	if i := slices.Index(e.podKeysNew, key); i >= 0 {
+		e.podKeysNew = slices.Delete(e.podKeysNew, i, i+1)
+	} else {
+		if e.podKeysGone == nil {
+			e.podKeysGone = map[string]bool{}
+		}
+		e.podKeysGone[key] = true
+	}
+	e.podKeysCheckPending()
+}
+
+func (e *Engine) podKeysCheckPending() {
+	if len(e.podKeysNew)+len(e.podKeysGone) > 64+len(e.podKeys)/8 {
+		e.podKeysOK = false
+	}
+	if !e.podKeysOK {
+		e.podKeys, e.podKeysNew, e.podKeysGone = nil, nil, nil
+	}
+}
+
+// mergePodKeys applies the pending changes to the cached keys.
+func (e *Engine) mergePodKeys() {
+	if len(e.podKeysNew) == 0 && len(e.podKeysGone) == 0 {
 		return
 	}
-	keys := make([]string, len(e.podKeys)-1)
-	copy(keys, e.podKeys[:i])
-	copy(keys[i:], e.podKeys[i+1:])
-	e.podKeys = keys
+	slices.Sort(e.podKeysNew)
+	out := make([]string, 0, len(e.podKeys)+len(e.podKeysNew)-len(e.podKeysGone))
+	old, add := e.podKeys, e.podKeysNew
+	for len(old) > 0 || len(add) > 0 {
+		if len(add) == 0 || (len(old) > 0 && old[0] < add[0]) {
+			if !e.podKeysGone[old[0]] {
+				out = append(out, old[0])
+			}
+			old = old[1:]
+		} else {
+			out = append(out, add[0])
+			add = add[1:]
+		}
+	}
+	e.podKeys, e.podKeysNew, e.podKeysGone = out, nil, nil
 }
 
 func (e *Engine) sortedPodKeys() []string {
-	if e.podKeysOK && len(e.podKeys) == len(e.pods) {
-		return e.podKeys
+	if e.podKeysOK {
+		e.mergePodKeys()
+		if len(e.podKeys) == len(e.pods) {
+			return e.podKeys
+		}
 	}
 	keys := make([]string, 0, len(e.pods))
 	for k := range e.pods {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	e.podKeys, e.podKeysOK = keys, true
+	e.podKeys, e.podKeysOK, e.podKeysNew, e.podKeysGone = keys, true, nil, nil
 	return keys
 }

@@ -66,6 +66,11 @@ type Manager struct {
 	// cluster must replace pod objects rather than edit them
 	// (SkipUnchangedSyncs).
 	memoSyncs bool
+	// prevList is the cluster's last pod list, prevSorted the same in
+	// key order, prevByOwner/prevOrphans its owner index (nil until
+	// built): reused while the cluster returns the same pod objects.
+	prevList, prevSorted     []*api.Pod
+	prevByOwner, prevOrphans map[string][]*api.Pod
 }
 
 // New returns a Manager over the cluster; seed makes generated pod-name
@@ -184,11 +189,22 @@ func sortedKeys[V any](mp map[string]V) []string {
 // pods returns the cluster's pods of the namespace for the current pass.
 func (m *Manager) pods(namespace string) []*api.Pod {
 	if m.podCache == nil {
-		m.podCache = m.cluster.Pods("")
-		m.byOwner, m.orphans = nil, nil
-		less := func(i, j int) bool { return podLess(m.podCache[i], m.podCache[j]) }
-		if !sort.SliceIsSorted(m.podCache, less) {
-			sort.Slice(m.podCache, less)
+		list := m.cluster.Pods("")
+		if m.memoSyncs && samePods(list, m.prevList) {
+			// pods are never edited in place (SkipUnchangedSyncs): the same
+			// objects give the same order and owner index as last time
+			m.podCache, m.byOwner, m.orphans = m.prevSorted, m.prevByOwner, m.prevOrphans
+		} else {
+			m.podCache = list
+			m.byOwner, m.orphans = nil, nil
+			less := func(i, j int) bool { return podLess(m.podCache[i], m.podCache[j]) }
+			if !sort.SliceIsSorted(m.podCache, less) {
+				m.podCache = append([]*api.Pod(nil), list...)
+				sort.Slice(m.podCache, less)
+			}
+			if m.memoSyncs {
+				m.prevList, m.prevSorted, m.prevByOwner, m.prevOrphans = list, m.podCache, nil, nil
+			}
 		}
 	}
 	if namespace == "" {
@@ -222,6 +238,9 @@ func (m *Manager) claimCandidates(namespace, uid string) []*api.Pod {
 			} else {
 				m.orphans[p.Namespace] = append(m.orphans[p.Namespace], p)
 			}
+		}
+		if m.memoSyncs && len(all) == len(m.prevSorted) && (len(all) == 0 || &all[0] == &m.prevSorted[0]) {
+			m.prevByOwner, m.prevOrphans = m.byOwner, m.orphans
 		}
 	}
 	var out []*api.Pod
@@ -370,3 +389,17 @@ func seconds[T int32 | int64](s T) time.Duration { return time.Duration(s) * tim
 // operation (Restart stamps it; created objects get it as creation time)
 // when no Reconcile ran at that instant yet.
 func (m *Manager) SetNow(now api.Time) { m.now = now }
+
+// samePods reports whether two pod lists hold the same objects in the
+// same order.
+func samePods(a, b []*api.Pod) bool {
+	if len(a) != len(b) || a == nil || b == nil {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -26,6 +26,7 @@ import (
 func (m *Manager) SkipUnchangedSyncs(on bool) {
 	m.memoSyncs = on
 	if !on {
+		m.prevList, m.prevSorted, m.prevByOwner, m.prevOrphans = nil, nil, nil, nil
 		for _, rs := range m.replicaSets {
 			rs.memo = nil
 		}

@@ -119,6 +119,10 @@ func excludedOwnerKind(refs []api.OwnerReference, kinds []string) bool {
 	return false
 }
 
+// plainVariantKey is duplicateTargets' key of a pod without tolerations,
+// node affinity or nodeSelector (the common case, formatted once).
+var plainVariantKey = fmt.Sprintf("%+v|%+v|%s", []api.Toleration(nil), nil, sortedMap(nil))
+
 // duplicateTargets is getTargetNodes: the nodes at least one distinct
 // (tolerations, node affinity, nodeSelector) variant of the duplicates
 // could run on, counting only variants that fit more than one node.
@@ -136,7 +140,10 @@ func (c *pluginCtx) duplicateTargets(podNodes map[string][]*api.Pod) int {
 			if a := p.Spec.Affinity; a != nil && a.NodeAffinity != nil {
 				na = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
 			}
-			key := fmt.Sprintf("%+v|%+v|%s", p.Spec.Tolerations, na, sortedMap(p.Spec.NodeSelector))
+			key := plainVariantKey
+			if len(p.Spec.Tolerations) > 0 || na != nil || len(p.Spec.NodeSelector) > 0 {
+				key = fmt.Sprintf("%+v|%+v|%s", p.Spec.Tolerations, na, sortedMap(p.Spec.NodeSelector))
+			}
 			if !seen[key] {
 				seen[key] = true
 				distinct = append(distinct, p)

@@ -1,0 +1,37 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSortedPodKeysCache checks the cached sorted keys against a fresh
+// sort through random additions and removals, read at random moments
+// (so both the merge of pending changes and the drop-and-rebuild path
+// run).
+func TestSortedPodKeysCache(t *testing.T) {
+	e := &Engine{pods: map[string]*podState{}}
+	r := rand.New(rand.NewPCG(1, 1))
+	for step := 0; step < 20000; step++ {
+		k := fmt.Sprintf("ns-%d/pod-%04d", r.IntN(3), r.IntN(2000))
+		if _, ok := e.pods[k]; ok {
+			delete(e.pods, k)
+			e.podKeyRemoved(k)
+		} else {
+			e.pods[k] = &podState{}
+			e.podKeyAdded(k)
+		}
+		if r.IntN(1+step%200) == 0 {
+			want := make([]string, 0, len(e.pods))
+			for k := range e.pods {
+				want = append(want, k)
+			}
+			slices.Sort(want)
+			if got := e.sortedPodKeys(); !slices.Equal(got, want) {
+				t.Fatalf("step %d: %d cached keys, want %d", step, len(got), len(want))
+			}
+		}
+	}
+}
