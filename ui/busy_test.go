@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -54,5 +55,29 @@ func TestProgressShowsSteps(t *testing.T) {
 	m.Update(cmd())
 	if m.busy != nil {
 		t.Fatal("the undo ended")
+	}
+}
+
+// Opening a file runs off the UI goroutine: a big import's progress
+// shows in the status line, and a file that fails to load leaves the lab
+// as it was.
+func TestOpenShowsImportProgress(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	_ = m.View()
+	before := m.sess
+	path := filepath.Join(t.TempDir(), "missing.yaml")
+	cmd := m.openFileCmd(path)
+	if m.busy == nil {
+		t.Fatal("opening a file is a long operation")
+	}
+	m.busy.since = time.Now().Add(-time.Second) // a big import
+	m.Update(progressMsg{what: "opening missing.yaml", done: 4000, total: 10000})
+	got := m.View().Content
+	if !strings.Contains(got, "opening missing.yaml…") || !strings.Contains(got, " 4000/10000") || !strings.Contains(got, "▰") {
+		t.Fatalf("the status line shows the import's progress with a bar:\n%s", got)
+	}
+	m.Update(cmd())
+	if m.busy != nil || m.sess != before || !strings.Contains(screen(m), "keeps its current state") {
+		t.Fatalf("a failed open ends the progress line and keeps the lab:\n%s", screen(m))
 	}
 }
