@@ -1,10 +1,14 @@
 package ui
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // Undo runs off the UI goroutine: until it returns the screen is the last
@@ -79,5 +83,45 @@ func TestOpenShowsImportProgress(t *testing.T) {
 	m.Update(cmd())
 	if m.busy != nil || m.sess != before || !strings.Contains(screen(m), "keeps its current state") {
 		t.Fatalf("a failed open ends the progress line and keeps the lab:\n%s", screen(m))
+	}
+}
+
+// bigNodeList is a `kubectl get nodes -o yaml` List of n nodes whose
+// managedFields make it big enough (> 4 MiB) for the item-by-item import
+// that reports progress.
+func bigNodeList(n int) string {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nitems:\n")
+	pad := strings.Repeat("          f:padding-field-of-the-kubelet: {}\n", 60)
+	for i := range n {
+		fmt.Fprintf(&b, "- apiVersion: v1\n  kind: Node\n  metadata:\n    labels:\n      topology.kubernetes.io/zone: zone-a\n"+
+			"    managedFields:\n    - apiVersion: v1\n      fieldsType: FieldsV1\n      fieldsV1:\n        f:status:\n%s"+
+			"      manager: kubelet\n      operation: Update\n    name: node-%d\n"+
+			"  status:\n    allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}\n    capacity: {cpu: \"4\", memory: 8Gi, pods: \"110\"}\n", pad, i)
+	}
+	b.WriteString("kind: List\nmetadata:\n  resourceVersion: \"\"\n")
+	return b.String()
+}
+
+// Opening a big kubectl List reports its progress to the program (the
+// lab's callback, run on the loading goroutine, sends progressMsg).
+func TestOpenSendsImportProgress(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	path := filepath.Join(t.TempDir(), "nodes.yaml")
+	if err := os.WriteFile(path, []byte(bigNodeList(2000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []progressMsg
+	m.send = func(msg tea.Msg) {
+		if p, ok := msg.(progressMsg); ok {
+			got = append(got, p)
+		}
+	}
+	m.Update(m.openFileCmd(path)())
+	if len(got) == 0 || got[len(got)-1].done != 2000 || got[len(got)-1].total != 2000 || got[0].what != "opening nodes.yaml" {
+		t.Fatalf("progress sent while loading: %+v (status %q)", got, m.status)
+	}
+	if m.busy != nil || m.sess.Engine().Node("node-1999") == nil {
+		t.Fatalf("the List opened: %s", m.status)
 	}
 }
