@@ -75,6 +75,14 @@ func (m *Model) updateBusy(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.refreshLayout()
 		}
 		return m, nil
+	case fileLoadedMsg: // openFileCmd's end
+		resize := m.busy.resize
+		m.busy = nil
+		cmd := m.finishOpen(msg)
+		if resize {
+			m.refreshLayout()
+		}
+		return m, cmd
 	case tickMsg:
 		if msg.id != m.tickID {
 			return m, nil

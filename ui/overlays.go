@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -111,12 +112,24 @@ type fileSavedMsg struct {
 	err  error
 }
 
-// openFileCmd reads and parses a file off the UI loop.
+// openFileCmd reads and parses a file off the UI loop, as a long
+// operation (busy.go): a big import's progress shows in the status line
+// until its fileLoadedMsg arrives. The progress callback runs on the
+// loading goroutine and only sends a message (send is nil in tests).
 func (m *Model) openFileCmd(path string) tea.Cmd {
-	return func() tea.Msg {
-		f, err := lab.OpenOrPreset(path, nil)
+	what := "opening " + filepath.Base(path) // the bar needs the room
+	send := m.send
+	b := &busy{what: what, since: time.Now()}
+	b.op = func() tea.Msg {
+		var progress func(done, total int)
+		if send != nil {
+			progress = func(done, total int) { send(progressMsg{what: what, done: done, total: total}) }
+		}
+		f, err := lab.OpenOrPresetWithProgress(path, nil, progress)
 		return fileLoadedMsg{path: path, file: f, err: err}
 	}
+	m.busy = b
+	return b.op
 }
 
 // finishOpen replaces the session. On error the lab keeps its state and

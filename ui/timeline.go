@@ -123,17 +123,29 @@ func roundTime(secs float64) string {
 // render draws Gantt bars of every pod that was killed, at zoom
 // (an index into zooms) from line `from`.
 func (v *timelineView) render(w, h, zoom, from int) []string {
-	m := v.m
-	tls := m.data.timelines
-	if len(tls) == 0 {
-		return box(m.st, "timeline", []string{
-			m.st.Muted.Render("No pod has been terminated yet. Delete one (x in the cluster view, or"),
-			m.st.Muted.Render(": delete pod NAME --grace-period=10), drain a node, or put one under memory pressure."),
-		}, w, h, true)
-	}
 	lines := v.lines(w, zoom)
 	start0 := min(from, max(len(lines)-(h-2), 0))
-	return box(m.st, "timeline · termination of pods", lines[start0:], w, h, true)
+	return box(v.m.st, v.boxTitle(), lines[start0:], w, h, true)
+}
+
+// boxTitle names what the timeline shows.
+func (v *timelineView) boxTitle() string {
+	switch {
+	case len(v.m.data.timelines) == 0 && len(v.ctrPods) == 0:
+		return "timeline"
+	case len(v.ctrPods) == 0:
+		return "timeline · termination of pods"
+	}
+	return "timeline · termination of pods · container restarts"
+}
+
+// noTerminations is the hint shown when no pod was killed.
+func (v *timelineView) noTerminations() []string {
+	m := v.m
+	return []string{
+		m.st.Muted.Render("No pod has been terminated yet. Delete one (x in the cluster view, or"),
+		m.st.Muted.Render(": delete pod NAME --grace-period=10), drain a node, or put one under memory pressure."),
+	}
 }
 
 // lines is the timeline's content in a w-cell box at zoom: the
@@ -142,6 +154,9 @@ func (v *timelineView) render(w, h, zoom, from int) []string {
 func (v *timelineView) lines(w, zoom int) []string {
 	m := v.m
 	tls := m.data.timelines
+	if len(tls) == 0 {
+		return append(v.noTerminations(), v.containerSection(w)...)
+	}
 	start, _, _ := timelineSpan(tls)
 	per := zooms[zoom]
 	// the axis starts on a round time
@@ -164,7 +179,7 @@ func (v *timelineView) lines(w, zoom int) []string {
 		lines = append(lines, m.st.Muted.Render(fit(cause, w-4)))
 	}
 	lines = append(lines, "", v.legendLine())
-	return lines
+	return append(lines, v.containerSection(w)...)
 }
 
 func (v *timelineView) gantt(spans []lab.Span, cell func(lab.Time) int, width int) string {

@@ -24,6 +24,11 @@ type timelineView struct {
 	built timelineState
 	gen   int
 	drawn memo
+	// ctr finds the pods whose containers restarted; ctrPods are the
+	// first of them (ctrMore the rest): timeline_containers.go
+	ctr     ctrWatch
+	ctrPods []ctrPod
+	ctrMore int
 }
 
 // timelineState is what the timeline's content depends on.
@@ -106,7 +111,7 @@ func (v *timelineView) currentZoom() int {
 // only when the data, the size or the zoom changed.
 func (v *timelineView) View(w, h int) []string {
 	m := v.m
-	if len(m.data.timelines) == 0 {
+	if len(m.data.timelines) == 0 && len(v.ctrPods) == 0 {
 		return v.render(w, h, v.currentZoom(), v.scroll.off)
 	}
 	st := timelineState{w: w, h: h, zoom: v.currentZoom(), gen: v.gen, st: m.st}
@@ -122,13 +127,15 @@ func (v *timelineView) View(w, h int) []string {
 		off int
 	}
 	return v.drawn.get(drawnKey{st, v.vp.YOffset()}, func() []string {
-		return box(m.st, "timeline · termination of pods", strings.Split(v.vp.View(), "\n"), w, h, true)
+		return box(m.st, v.boxTitle(), strings.Split(v.vp.View(), "\n"), w, h, true)
 	})
 }
 
 // Refresh implements view.
 func (v *timelineView) Refresh() {
 	v.m.data.timelines = v.m.sess.TerminationTimelines()
+	v.ctr.update(v.m.sess.Engine(), v.m.sess.Engine().Events())
+	v.ctrPods, v.ctrMore = containerPods(v.m.sess, v.ctr.pods)
 	v.gen++
 	v.scroll.clamp(v.maxScroll())
 }
@@ -146,10 +153,15 @@ func (v *timelineView) Reset() { v.scroll, v.auto = scroller{}, true }
 // bar, its containers' bars and the cause, then a blank line and the
 // legend (timelineView draws them).
 func (v *timelineView) maxScroll() int {
+	n := len(v.containerSection(80))
 	if len(v.m.data.timelines) == 0 {
-		return 0
+		if n == 0 {
+			return 0
+		}
+		n += 2 // the hint
+	} else {
+		n += 1 + 2
 	}
-	n := 1 + 2
 	for _, t := range v.m.data.timelines {
 		n += 2 + len(t.Timeline.Containers)
 	}
