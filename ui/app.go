@@ -107,9 +107,10 @@ type Model struct {
 	keysGen int
 	// cards caches rendered node cards and rows; podRefs the workload of
 	// each pod key.
-	cards   cardCache
-	podRefs map[string]string
-	memos   memos
+	cards      cardCache
+	podRefs    map[string]string
+	memos      memos
+	headerMemo headerMemo
 	// hits are the regions the last frame drew that a click can select.
 	hits hitMap
 	// busy is the long operation running off the UI goroutine (nil:

@@ -55,7 +55,59 @@ func (m *Model) render() string {
 	return strings.Join(pad(lines, w, h), "\n")
 }
 
+// headerKey is everything the header shows: it is drawn again only when
+// one of them changes (a keystroke leaves it as it was).
+type headerKey struct {
+	w, view, steps, step int
+	st                   *Styles
+	name, title, clock   string
+	policy, lane, tabs   string
+	seed                 int64
+	lesson               bool
+}
+
+// headerMemo is the last header drawn, its key and the tab regions it
+// recorded (added again to the frame's hits when it is reused).
+type headerMemo struct {
+	key  headerKey
+	line string
+	hits []hit
+	ok   bool
+}
+
+// header is the top line, reused from the last frame when nothing it
+// shows changed: styling and measuring it was a third of a frame's cost
+// for a served session (docs/benchmarks.md, "Workshop server").
 func (m *Model) header(w int) string {
+	k := headerKey{w: w, view: m.view, st: m.st, clock: m.clockText(), seed: m.sess.Seed(),
+		policy: m.sess.PolicyLabel(), lane: m.laneTag(), name: m.sess.File().Name}
+	if sc := m.sess.File().Scenario; sc != nil {
+		k.title = sc.Title
+	}
+	if l := m.sess.Lesson(); l != nil {
+		k.lesson, k.step, k.steps = true, m.sess.Step(), len(l.Steps)
+	}
+	var tabs strings.Builder
+	for _, v := range m.views {
+		tabs.WriteString(v.Title())
+		tabs.WriteByte(0)
+	}
+	k.tabs = tabs.String()
+	hm := &m.headerMemo
+	if hm.ok && hm.key == k {
+		for _, h := range hm.hits {
+			m.hits.add(h)
+		}
+		return hm.line
+	}
+	from := len(m.hits.hits)
+	line := m.drawHeader(w)
+	hm.key, hm.line, hm.ok = k, line, true
+	hm.hits = append(hm.hits[:0], m.hits.hits[from:]...)
+	return line
+}
+
+func (m *Model) drawHeader(w int) string {
 	title := "podlab"
 	if sc := m.sess.File().Scenario; sc != nil && sc.Title != "" {
 		title += " ▸ " + safe(sc.Title)
