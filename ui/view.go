@@ -13,9 +13,12 @@ func (m *Model) View() tea.View {
 	frame := ""
 	if m.busy != nil {
 		frame = m.busyFrame()
+	} else if m.drawn && m.lastFrame != "" {
+		frame = m.lastFrame // a tick changed nothing visible
 	} else {
 		frame = m.render()
 		m.lastFrame = frame
+		m.drawn, m.drawnClock = true, m.clockText()
 	}
 	v := tea.NewView(frame)
 	v.AltScreen = true

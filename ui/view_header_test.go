@@ -40,3 +40,38 @@ func TestHeaderMemo(t *testing.T) {
 	}
 	check("after unpausing")
 }
+
+// TestQuietTickKeepsFrame: a tick that changes nothing visible reuses the
+// last frame, and every frame View gives, reused or not, is the one a
+// fresh draw gives.
+func TestQuietTickKeepsFrame(t *testing.T) {
+	for _, view := range []string{"1", "3"} { // cluster; timeline is live
+		m := newTestModel(t, "spread-basics", 120, 40)
+		press(m, view, "space") // run the clock
+		if m.paused {
+			t.Fatal("test setup: still paused")
+		}
+		m.View()
+		reused := 0
+		for i := 0; i < 40; i++ {
+			update(m, tickMsg{id: m.tickID})
+			if m.drawn {
+				reused++
+			}
+			got := m.View().Content
+			if fresh := m.render(); got != fresh {
+				t.Fatalf("view %s tick %d: the frame shown is not the frame drawn afresh", view, i)
+			}
+		}
+		live := m.views[m.view].Live()
+		if live != (view == "3") {
+			t.Fatalf("test setup: view %s live=%v", view, live)
+		}
+		if live && reused != 0 {
+			t.Errorf("view %s (live): %d ticks reused a frame", view, reused)
+		}
+		if !live && reused == 0 {
+			t.Errorf("view %s: no quiet tick reused its frame", view)
+		}
+	}
+}
