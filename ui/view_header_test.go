@@ -75,3 +75,18 @@ func TestQuietTickKeepsFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestHintWords: the hint drawn for a line's verb words is the hint for
+// the whole line (usageHint reads no further).
+func TestHintWords(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 120, 40)
+	for _, line := range []string{"", "  ", "sc", "scale", "scale deployment/web --replicas=6",
+		"rollout undo deployment/web", "rollout", "cordon node-1 extra words here", "nosuchverb a b c"} {
+		if got, want := m.usageHint(hintWords(line)), m.usageHint(line); got != want {
+			t.Errorf("%q: hint from its verb words %q, from the line %q", line, got, want)
+		}
+	}
+	if maxVerbWords() < 2 {
+		t.Errorf("maxVerbWords = %d: some verbs have two words", maxVerbWords())
+	}
+}
