@@ -302,6 +302,13 @@ func joinColumns(cols [][]string, gap int) []string {
 	sep := strings.Repeat(" ", gap)
 	for i := 0; i < h; i++ {
 		var b strings.Builder
+		n := 0 // grown once: lines with colour run to kilobytes
+		for _, c := range cols {
+			if i < len(c) {
+				n += len(c[i]) + gap
+			}
+		}
+		b.Grow(n)
 		for j, c := range cols {
 			if j > 0 {
 				b.WriteString(sep)
