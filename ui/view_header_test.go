@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -88,5 +89,24 @@ func TestHintWords(t *testing.T) {
 	}
 	if maxVerbWords() < 2 {
 		t.Errorf("maxVerbWords = %d: some verbs have two words", maxVerbWords())
+	}
+}
+
+// TestBoxEdgesReused: a box drawn with edges kept from earlier boxes is
+// the box drawn with fresh styles, also once the cache was emptied.
+func TestBoxEdgesReused(t *testing.T) {
+	st := NewStyles(mustTheme(t, "dark"), false)
+	for round := 0; round < 2; round++ {
+		for i := 0; i < maxEdges+5; i++ {
+			title := fmt.Sprintf("pods %d", i%(maxEdges+3))
+			got := box(st, title, []string{"a", "b"}, 30, 4, i%2 == 0)
+			want := box(NewStyles(mustTheme(t, "dark"), false), title, []string{"a", "b"}, 30, 4, i%2 == 0)
+			if !slices.Equal(got, want) {
+				t.Fatalf("round %d box %d: %q, fresh %q", round, i, got, want)
+			}
+		}
+	}
+	if len(st.edges) > maxEdges {
+		t.Errorf("%d edges kept, at most %d", len(st.edges), maxEdges)
 	}
 }
