@@ -196,19 +196,33 @@ func (m *Model) statusLine(w int) string {
 // from the same bindings the component matches.
 func (m *Model) footer(w int) string {
 	type footerKey struct {
-		gen, w int
-		st     *Styles
-		ov     overlay
-		pal    bool
+		keys string
+		w    int
+		st   *Styles
+		ov   overlay
+		pal  bool
 	}
-	k := footerKey{m.keysGen, w, m.st, m.top, m.pal.open}
-	return m.memos.footer.get(k, func() []string {
-		var keys []key.Binding
-		if ov := m.overlay(); ov != nil {
-			keys = ov.ShortHelp()
-		} else {
-			keys = append(m.views[m.view].ShortHelp(), m.global.ShortHelp()...)
+	var keys []key.Binding
+	if ov := m.overlay(); ov != nil {
+		keys = ov.ShortHelp()
+	} else {
+		keys = append(m.views[m.view].ShortHelp(), m.global.ShortHelp()...)
+	}
+	// keyed on what the help line shows of each binding, not on every
+	// setKeys call: a keystroke that leaves the bindings as they were
+	// does not draw the footer again
+	var sig strings.Builder
+	for _, b := range keys {
+		if b.Enabled() {
+			h := b.Help()
+			sig.WriteString(h.Key)
+			sig.WriteByte(0)
+			sig.WriteString(h.Desc)
 		}
+		sig.WriteByte(1)
+	}
+	k := footerKey{sig.String(), w, m.st, m.top, m.pal.open}
+	return m.memos.footer.get(k, func() []string {
 		m.help.SetWidth(w - 1)
 		return []string{fit(" "+m.help.ShortHelpView(keys), w)}
 	})[0]

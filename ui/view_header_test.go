@@ -110,3 +110,22 @@ func TestBoxEdgesReused(t *testing.T) {
 		t.Errorf("%d edges kept, at most %d", len(st.edges), maxEdges)
 	}
 }
+
+// TestFooterMemo: after each key the footer is the one drawn afresh (the
+// memo follows the bindings' help, not the setKeys count).
+func TestFooterMemo(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 120, 40)
+	seen := map[string]bool{}
+	for _, k := range []string{"space", "space", "2", "1", "tab", ":", "s", "esc", "?", "esc"} {
+		press(m, k)
+		got := m.footer(120)
+		m.memos.footer = memo{}
+		if want := m.footer(120); got != want {
+			t.Errorf("after %q: footer %q, drawn afresh %q", k, got, want)
+		}
+		seen[got] = true
+	}
+	if len(seen) < 3 {
+		t.Errorf("only %d distinct footers: the keys tried did not change the bindings", len(seen))
+	}
+}
