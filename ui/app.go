@@ -107,15 +107,21 @@ type Model struct {
 	keysGen int
 	// cards caches rendered node cards and rows; podRefs the workload of
 	// each pod key.
-	cards   cardCache
-	podRefs map[string]string
-	memos   memos
+	cards      cardCache
+	podRefs    map[string]string
+	memos      memos
+	headerMemo headerMemo
 	// hits are the regions the last frame drew that a click can select.
 	hits hitMap
 	// busy is the long operation running off the UI goroutine (nil:
 	// none); lastFrame is the frame drawn before it (busy.go).
 	busy      *busy
 	lastFrame string
+	// drawn: lastFrame shows the current state (a tick that changed
+	// nothing visible keeps it, so View does not draw the same frame
+	// again); drawnClock is the clock it shows.
+	drawn      bool
+	drawnClock string
 	// send delivers a message to the running program (Run sets it).
 	send func(tea.Msg)
 }
@@ -228,6 +234,10 @@ func (m *Model) setStatus(s string, isErr bool) {
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	// every message may change the frame but a tick that changes nothing
+	// visible (see the tickMsg case)
+	drawn := m.drawn
+	m.drawn = false
 	if m.busy != nil {
 		return m.updateBusy(msg)
 	}
@@ -244,16 +254,23 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tickMsg:
 		if msg.id != m.tickID {
+			m.drawn = drawn
 			return m, nil
 		}
+		same := true
 		if !m.paused {
 			d := time.Duration(float64(m.tickEvery()) * speeds[m.speedIdx])
-			if err := m.advance(d); err != nil {
+			err := m.advance(d)
+			if err != nil {
 				m.setStatus(err.Error(), true)
 				m.paused = true
 			}
 			m.refreshAfterTick()
+			// quiet (the frame data was kept), not a live view, and the
+			// clock reads the same second: the last frame still holds
+			same = err == nil && m.quietTicks > 0 && !m.views[m.view].Live() && m.clockText() == m.drawnClock
 		}
+		m.drawn = drawn && same
 		return m, m.tick()
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)

@@ -76,6 +76,7 @@ func (m *Model) currentStamp() stamp {
 
 // refresh rebuilds frameData from the session.
 func (m *Model) refresh() {
+	m.drawn = false
 	d := &m.data
 	d.snap = m.sess.Engine().Snapshot()
 	st := m.currentStamp()

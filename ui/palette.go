@@ -2,10 +2,13 @@ package ui
 
 import (
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
+	"podlab.dev/podlab/lab/command"
 )
 
 type paletteMode int
@@ -34,6 +37,12 @@ type palette struct {
 	err     string
 	cands   []string
 	keys    paletteKeys
+	// hint is the usage line last drawn and the verb words and styles it
+	// was drawn for: typing a command's arguments does not redraw it.
+	hint struct {
+		verb, line string
+		st         *Styles
+	}
 }
 
 func newPalette() palette {
@@ -225,7 +234,27 @@ func (m *Model) paletteLines(w int) []string {
 	case len(p.cands) > 1:
 		lines = append(lines, m.st.Muted.Render(safe(strings.Join(p.cands, "  "))))
 	case p.mode == modeCommand:
-		lines = append(lines, m.st.Muted.Render(m.usageHint(p.in.Value())))
+		h := &p.hint
+		if v := hintWords(p.in.Value()); h.st != m.st || h.verb != v || h.line == "" {
+			h.verb, h.st, h.line = v, m.st, m.st.Muted.Render(m.usageHint(v))
+		}
+		lines = append(lines, h.line)
 	}
 	return lines
+}
+
+// maxVerbWords is the most words a verb's name has ("rollout undo": 2).
+var maxVerbWords = sync.OnceValue(func() int {
+	n := 1
+	for _, v := range command.Verbs() {
+		n = max(n, len(strings.Fields(v.Name)))
+	}
+	return n
+})
+
+// hintWords is the part of a command line its usage hint depends on: the
+// words that can name a verb (usageHint reads no further).
+func hintWords(line string) string {
+	f := strings.Fields(line)
+	return strings.Join(f[:min(len(f), maxVerbWords())], " ")
 }

@@ -143,11 +143,31 @@ func box(st *Styles, title string, lines []string, w, h int, active bool) []stri
 	if w < 4 || h < 2 {
 		return block(nil, max(w, 0), max(h, 0))
 	}
-	bs := st.Border
 	side := st.borderSide
 	if active {
-		bs = st.Accent
 		side = st.borderSideActive
+	}
+	inner := w - 2
+	edges := st.boxEdges(title, w, active)
+	out := make([]string, 0, h)
+	out = append(out, edges[0])
+	body := block(lines, inner, h-2)
+	for _, l := range body {
+		out = append(out, side+l+side)
+	}
+	return append(out, edges[1])
+}
+
+// boxEdges are the top line (with the title) and the bottom line of a
+// w-cell box, drawn once per title, width and focus.
+func (st *Styles) boxEdges(title string, w int, active bool) [2]string {
+	k := edgeKey{title, w, active}
+	if e, ok := st.edges[k]; ok {
+		return e
+	}
+	bs := st.Border
+	if active {
+		bs = st.Accent
 	}
 	inner := w - 2
 	t := ""
@@ -155,13 +175,12 @@ func box(st *Styles, title string, lines []string, w, h int, active bool) []stri
 		t = " " + ansi.Truncate(title, max(inner-4, 1), "…") + " "
 	}
 	top := bs.Render("╭─") + st.Heading.Render(t) + bs.Render(strings.Repeat("─", max(inner-1-ansi.StringWidth(t), 0))+"╮")
-	out := []string{fit(top, w)}
-	body := block(lines, inner, h-2)
-	for _, l := range body {
-		out = append(out, side+l+side)
+	e := [2]string{fit(top, w), bs.Render("╰" + strings.Repeat("─", inner) + "╯")}
+	if st.edges == nil || len(st.edges) >= maxEdges {
+		st.edges = map[edgeKey][2]string{}
 	}
-	out = append(out, bs.Render("╰"+strings.Repeat("─", inner)+"╯"))
-	return out
+	st.edges[k] = e
+	return e
 }
 
 // overlayWidth is the width of an overlay that wants `want` cells on a
@@ -302,6 +321,13 @@ func joinColumns(cols [][]string, gap int) []string {
 	sep := strings.Repeat(" ", gap)
 	for i := 0; i < h; i++ {
 		var b strings.Builder
+		n := 0 // grown once: lines with colour run to kilobytes
+		for _, c := range cols {
+			if i < len(c) {
+				n += len(c[i]) + gap
+			}
+		}
+		b.Grow(n)
 		for j, c := range cols {
 			if j > 0 {
 				b.WriteString(sep)

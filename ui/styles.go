@@ -32,7 +32,20 @@ type Styles struct {
 	// borderSide and borderSideActive are "│" rendered once in the border
 	// colours (every box line uses them).
 	borderSide, borderSideActive string
+	// edges are box top and bottom lines already drawn (box): a frame
+	// draws the same few boxes again. Owned by one Model, as the Styles
+	// are; emptied when it grows past maxEdges (titles with counts vary).
+	edges map[edgeKey][2]string
 }
+
+// edgeKey is what a box's top and bottom lines show.
+type edgeKey struct {
+	title  string
+	w      int
+	active bool
+}
+
+const maxEdges = 128
 
 // NewStyles builds the styles of a theme; noColor drops colours (NO_COLOR)
 // and keeps only bold/reverse, so glyph shapes carry the meaning.

@@ -13,9 +13,12 @@ func (m *Model) View() tea.View {
 	frame := ""
 	if m.busy != nil {
 		frame = m.busyFrame()
+	} else if m.drawn && m.lastFrame != "" {
+		frame = m.lastFrame // a tick changed nothing visible
 	} else {
 		frame = m.render()
 		m.lastFrame = frame
+		m.drawn, m.drawnClock = true, m.clockText()
 	}
 	v := tea.NewView(frame)
 	v.AltScreen = true
@@ -55,7 +58,59 @@ func (m *Model) render() string {
 	return strings.Join(pad(lines, w, h), "\n")
 }
 
+// headerKey is everything the header shows: it is drawn again only when
+// one of them changes (a keystroke leaves it as it was).
+type headerKey struct {
+	w, view, steps, step int
+	st                   *Styles
+	name, title, clock   string
+	policy, lane, tabs   string
+	seed                 int64
+	lesson               bool
+}
+
+// headerMemo is the last header drawn, its key and the tab regions it
+// recorded (added again to the frame's hits when it is reused).
+type headerMemo struct {
+	key  headerKey
+	line string
+	hits []hit
+	ok   bool
+}
+
+// header is the top line, reused from the last frame when nothing it
+// shows changed: styling and measuring it was a third of a frame's cost
+// for a served session (docs/benchmarks.md, "Workshop server").
 func (m *Model) header(w int) string {
+	k := headerKey{w: w, view: m.view, st: m.st, clock: m.clockText(), seed: m.sess.Seed(),
+		policy: m.sess.PolicyLabel(), lane: m.laneTag(), name: m.sess.File().Name}
+	if sc := m.sess.File().Scenario; sc != nil {
+		k.title = sc.Title
+	}
+	if l := m.sess.Lesson(); l != nil {
+		k.lesson, k.step, k.steps = true, m.sess.Step(), len(l.Steps)
+	}
+	var tabs strings.Builder
+	for _, v := range m.views {
+		tabs.WriteString(v.Title())
+		tabs.WriteByte(0)
+	}
+	k.tabs = tabs.String()
+	hm := &m.headerMemo
+	if hm.ok && hm.key == k {
+		for _, h := range hm.hits {
+			m.hits.add(h)
+		}
+		return hm.line
+	}
+	from := len(m.hits.hits)
+	line := m.drawHeader(w)
+	hm.key, hm.line, hm.ok = k, line, true
+	hm.hits = append(hm.hits[:0], m.hits.hits[from:]...)
+	return line
+}
+
+func (m *Model) drawHeader(w int) string {
 	title := "podlab"
 	if sc := m.sess.File().Scenario; sc != nil && sc.Title != "" {
 		title += " ▸ " + safe(sc.Title)
@@ -141,19 +196,33 @@ func (m *Model) statusLine(w int) string {
 // from the same bindings the component matches.
 func (m *Model) footer(w int) string {
 	type footerKey struct {
-		gen, w int
-		st     *Styles
-		ov     overlay
-		pal    bool
+		keys string
+		w    int
+		st   *Styles
+		ov   overlay
+		pal  bool
 	}
-	k := footerKey{m.keysGen, w, m.st, m.top, m.pal.open}
-	return m.memos.footer.get(k, func() []string {
-		var keys []key.Binding
-		if ov := m.overlay(); ov != nil {
-			keys = ov.ShortHelp()
-		} else {
-			keys = append(m.views[m.view].ShortHelp(), m.global.ShortHelp()...)
+	var keys []key.Binding
+	if ov := m.overlay(); ov != nil {
+		keys = ov.ShortHelp()
+	} else {
+		keys = append(m.views[m.view].ShortHelp(), m.global.ShortHelp()...)
+	}
+	// keyed on what the help line shows of each binding, not on every
+	// setKeys call: a keystroke that leaves the bindings as they were
+	// does not draw the footer again
+	var sig strings.Builder
+	for _, b := range keys {
+		if b.Enabled() {
+			h := b.Help()
+			sig.WriteString(h.Key)
+			sig.WriteByte(0)
+			sig.WriteString(h.Desc)
 		}
+		sig.WriteByte(1)
+	}
+	k := footerKey{sig.String(), w, m.st, m.top, m.pal.open}
+	return m.memos.footer.get(k, func() []string {
 		m.help.SetWidth(w - 1)
 		return []string{fit(" "+m.help.ShortHelpView(keys), w)}
 	})[0]
