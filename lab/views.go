@@ -140,7 +140,6 @@ func (s *Session) Spread(w Workload) []SpreadView {
 	if w.Template == nil || s.sched == nil {
 		return nil
 	}
-	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: w.Namespace, Name: w.Name + "-next", Labels: copyMap(w.Template.Labels)}, Spec: w.Template.Spec}
 	// The next pod carries the labels of the newest pod (pod-template-hash
 	// of the current revision) and the owner, so matchLabelKeys and the
 	// default constraints apply as they would.
@@ -150,6 +149,17 @@ func (s *Session) Spread(w Workload) []SpreadView {
 			newest = p
 		}
 	}
+	return s.spread(w, newest)
+}
+
+// spread is Spread with the workload's newest pod found by the caller
+// (newestSpreadPod over newestByOwner when there are many
+// workloads).
+func (s *Session) spread(w Workload, newest *api.Pod) []SpreadView {
+	if w.Template == nil || s.sched == nil {
+		return nil
+	}
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: w.Namespace, Name: w.Name + "-next", Labels: copyMap(w.Template.Labels)}, Spec: w.Template.Spec}
 	if newest != nil {
 		pod.Labels = copyMap(newest.Labels)
 		pod.OwnerReferences = newest.OwnerReferences
