@@ -3,8 +3,11 @@ package lab
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -61,7 +64,14 @@ func daySession(b *testing.B, nodes, pods, zones int) *Session {
 	return s
 }
 
-const labDaySeconds = 24 * 60 * 60
+// daySeconds is one virtual day, or PODLAB_DAY_SECONDS (a shorter run
+// to profile).
+func daySeconds() int {
+	if n, err := strconv.Atoi(os.Getenv("PODLAB_DAY_SECONDS")); err == nil && n > 0 {
+		return n
+	}
+	return 24 * 60 * 60
+}
 
 // runDay drives a session like engine.BenchmarkDay: every second one pod
 // deleted (its ReplicaSet creates the replacement), a memory-pressure
@@ -143,8 +153,10 @@ func BenchmarkLabDay(b *testing.B) {
 					s.EnableMetrics(0)
 				}
 				b.StartTimer()
-				runDay(b, s, labDaySeconds)
+				c0 := processCPU(b)
+				runDay(b, s, daySeconds())
 				b.StopTimer()
+				b.ReportMetric(float64(processCPU(b)-c0), "cpu-ns/op")
 				if m := s.Metrics(); m != nil {
 					pts, bytes := m.size()
 					b.ReportMetric(float64(len(m.series)), "series")
@@ -202,7 +214,7 @@ func forkLanes(b *testing.B) *Fork {
 func BenchmarkForkTick64(b *testing.B) {
 	f := forkLanes(b)
 	runtime.GC()
-	for b.Loop() {
+	cpuLoop(b, func() {
 		for _, l := range f.lanes {
 			var victim string
 			l.eng.EachPod(func(p *api.Pod, st engine.PodState) {
@@ -218,7 +230,7 @@ func BenchmarkForkTick64(b *testing.B) {
 			b.Fatal(err)
 		}
 		_ = f.Compare()
-	}
+	})
 }
 
 // BenchmarkForkCompare is Fork.Compare alone on the same lanes.
@@ -227,7 +239,29 @@ func BenchmarkForkCompare(b *testing.B) {
 	if err := f.Advance(time.Minute); err != nil {
 		b.Fatal(err)
 	}
-	for b.Loop() {
-		_ = f.Compare()
+	cpuLoop(b, func() { _ = f.Compare() })
+}
+
+// processCPU is the process's CPU time (user + system, GC included): on
+// the shared, loaded machine cpu-ns/op measures the work, ns/op the wait.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
 	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// cpuLoop runs fn b.N times and reports the process CPU per op.
+func cpuLoop(b *testing.B, fn func()) {
+	n := 0
+	var start time.Duration
+	for b.Loop() {
+		if n == 0 {
+			start = processCPU(b)
+		}
+		fn()
+		n++
+	}
+	b.ReportMetric(float64((processCPU(b)-start).Nanoseconds())/float64(n), "cpu-ns/op")
 }
