@@ -165,14 +165,12 @@ func (s *Session) spread(w Workload, newest *api.Pod) []SpreadView {
 		pod.OwnerReferences = newest.OwnerReferences
 	}
 	api.DefaultPod(pod)
-	ex := s.sched.Explain(framework.NewPodInfo(pod))
-	var d *podtopologyspread.Explanation
-	for _, v := range ex.Nodes {
-		if x, ok := v.Details[podtopologyspread.Name].(*podtopologyspread.Explanation); ok && x != nil && (len(x.Hard) > 0 || len(x.Soft) > 0) {
-			d = x
-			break
-		}
-	}
+	// the plugin's account on the first node that has one, as Explain
+	// would give it, without explaining every node and plugin
+	d, _ := s.sched.ExplainPlugin(framework.NewPodInfo(pod), podtopologyspread.Name, func(x any) bool {
+		e, ok := x.(*podtopologyspread.Explanation)
+		return ok && e != nil && (len(e.Hard) > 0 || len(e.Soft) > 0)
+	}).(*podtopologyspread.Explanation)
 	if d == nil {
 		return nil
 	}
