@@ -50,7 +50,8 @@ type Series struct {
 	// skew; node for the node series.
 	Labels map[string]string
 	Points []Point
-	stamp  int // the last sample that reported it
+	stamp  int    // the last sample that reported it
+	key    string // Key, built when the series is
 }
 
 // Point is a value from time T until the next point.
@@ -61,7 +62,12 @@ type Point struct {
 
 // Key is the series' name with its labels, as in Prometheus:
 // pods{workload="deployment/web",zone="zoneA"}.
-func (s *Series) Key() string { return seriesKey(s.Name, s.Labels) }
+func (s *Series) Key() string {
+	if s.key != "" {
+		return s.key
+	}
+	return seriesKey(s.Name, s.Labels)
+}
 
 // At is the value at time t (0 before the first point).
 func (s *Series) At(t api.Time) float64 {
@@ -104,11 +110,17 @@ func (s *Session) Metrics() *Metrics { return s.metrics }
 
 // Series lists every series sorted by key.
 func (m *Metrics) Series() []*Series {
-	out := make([]*Series, 0, len(m.series))
-	for _, s := range m.series {
-		out = append(out, s)
+	// sorted by the map's keys (each series' Key), not by Key() built
+	// again on every comparison
+	keys := make([]string, 0, len(m.series))
+	for k := range m.series {
+		keys = append(keys, k)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
+	sort.Strings(keys)
+	out := make([]*Series, len(keys))
+	for i, k := range keys {
+		out[i] = m.series[k]
+	}
 	return out
 }
 
@@ -336,7 +348,7 @@ func (m *Metrics) putCached(id seriesID, t api.Time, v float64) {
 		}
 		k := seriesKey(id.name, labels)
 		if sr = m.series[k]; sr == nil {
-			sr = &Series{Name: id.name, Labels: labels}
+			sr = &Series{Name: id.name, Labels: labels, key: k}
 			m.series[k] = sr
 		}
 		if m.byID == nil {
@@ -351,7 +363,7 @@ func (m *Metrics) putCached(id seriesID, t api.Time, v float64) {
 func (m *Metrics) put(k, name string, labels map[string]string, t api.Time, v float64) {
 	sr := m.series[k]
 	if sr == nil {
-		sr = &Series{Name: name, Labels: labels}
+		sr = &Series{Name: name, Labels: labels, key: k}
 		m.series[k] = sr
 	}
 	m.putSeries(sr, t, v)
@@ -408,7 +420,7 @@ func (m *Metrics) clone() *Metrics {
 	c := *m
 	c.series = make(map[string]*Series, len(m.series))
 	for k, sr := range m.series {
-		c.series[k] = &Series{Name: sr.Name, Labels: sr.Labels, Points: append([]Point(nil), sr.Points...)}
+		c.series[k] = &Series{Name: sr.Name, Labels: sr.Labels, key: k, Points: append([]Point(nil), sr.Points...)}
 	}
 	c.lastEngine = nil
 	c.byID = nil // it points to m's series
