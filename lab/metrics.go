@@ -38,6 +38,8 @@ type Metrics struct {
 	// samples (a series not stamped by one stopped being reported).
 	byID  map[seriesID]*Series
 	stamp int
+	// version counts series added and removed (Version).
+	version int
 }
 
 // Series is one metric over virtual time.
@@ -123,6 +125,10 @@ func (m *Metrics) Series() []*Series {
 	}
 	return out
 }
+
+// Version changes whenever a series is added or removed: a caller that
+// lists the series (a view) lists them again only then.
+func (m *Metrics) Version() int { return m.version }
 
 // Get returns one series by name and labels (nil when never recorded).
 func (m *Metrics) Get(name string, labels map[string]string) *Series {
@@ -350,6 +356,7 @@ func (m *Metrics) putCached(id seriesID, t api.Time, v float64) {
 		if sr = m.series[k]; sr == nil {
 			sr = &Series{Name: id.name, Labels: labels, key: k}
 			m.series[k] = sr
+			m.version++
 		}
 		if m.byID == nil {
 			m.byID = map[seriesID]*Series{}
@@ -365,6 +372,7 @@ func (m *Metrics) put(k, name string, labels map[string]string, t api.Time, v fl
 	if sr == nil {
 		sr = &Series{Name: name, Labels: labels, key: k}
 		m.series[k] = sr
+		m.version++
 	}
 	m.putSeries(sr, t, v)
 }
@@ -408,6 +416,7 @@ func (m *Metrics) truncate(t api.Time) {
 		sr.Points = sr.Points[:i]
 		if i == 0 {
 			delete(m.series, k)
+			m.version++
 		}
 	}
 	m.byID = nil // it may name deleted series
