@@ -210,11 +210,15 @@ func (m *Metrics) record(s *Session) {
 	// don't. The workload and keys are looked up once per direct owner
 	// (its pods share a template), not per pod.
 	zoneKey := s.zoneLabel()
+	nodeIdx := make(map[string]int, len(nodes))
+	for i, n := range nodes {
+		nodeIdx[n.Name] = i
+	}
 	type owner struct{ ns, kind, name string }
 	type wl struct {
 		name             string
 		keys             []string
-		perNode          map[string]int
+		perNode          []int // by index in nodes
 		pending, running int
 	}
 	byOwner := map[owner]*wl{}
@@ -240,7 +244,7 @@ func (m *Metrics) record(s *Session) {
 					n = kind + "/" + p.Namespace + "/" + name
 				}
 				if w = byName[n]; w == nil {
-					w = &wl{name: n, keys: []string{zoneKey}, perNode: map[string]int{}}
+					w = &wl{name: n, keys: []string{zoneKey}, perNode: make([]int, len(nodes))}
 					byName[n] = w
 				}
 				for _, c := range p.Spec.TopologySpreadConstraints {
@@ -261,7 +265,9 @@ func (m *Metrics) record(s *Session) {
 			w.running++
 		}
 		if p.Spec.NodeName != "" && p.DeletionTimestamp == nil && !p.IsTerminal() {
-			w.perNode[p.Spec.NodeName]++
+			if i, ok := nodeIdx[p.Spec.NodeName]; ok {
+				w.perNode[i]++
+			}
 		}
 	})
 	put("pending", labelPair{}, float64(pending))
@@ -270,18 +276,19 @@ func (m *Metrics) record(s *Session) {
 	// spread report) and the domain of each node, once per key
 	type domains struct {
 		names []string
-		of    map[string]int // node → index in names
+		of    []int // node (by index in nodes) → index in names, -1: none
 	}
 	byKey := map[string]*domains{}
 	domainsOf := func(key string) *domains {
 		if d := byKey[key]; d != nil {
 			return d
 		}
-		d := &domains{of: map[string]int{}}
+		d := &domains{of: make([]int, len(nodes))}
 		idx := map[string]int{}
-		for _, n := range nodes {
+		for j, n := range nodes {
 			v, ok := n.Labels[key]
 			if !ok {
+				d.of[j] = -1
 				continue
 			}
 			i, ok := idx[v]
@@ -290,7 +297,7 @@ func (m *Metrics) record(s *Session) {
 				idx[v] = i
 				d.names = append(d.names, v)
 			}
-			d.of[n.Name] = i
+			d.of[j] = i
 		}
 		byKey[key] = d
 		return d
@@ -306,8 +313,8 @@ func (m *Metrics) record(s *Session) {
 			}
 			counts = slices.Grow(counts[:0], len(d.names))[:len(d.names)]
 			clear(counts)
-			for node, c := range w.perNode {
-				if i, ok := d.of[node]; ok {
+			for j, c := range w.perNode {
+				if i := d.of[j]; i >= 0 {
 					counts[i] += c
 				}
 			}
