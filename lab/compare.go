@@ -171,8 +171,9 @@ func (f *Fork) spreadDiffs() []SpreadDiff {
 	diffs := map[key]*SpreadDiff{}
 	for i, s := range f.lanes {
 		seen := map[key]int{}
+		byOwner := s.newestByOwner()
 		for _, w := range s.Workloads() {
-			for _, v := range s.Spread(w) {
+			for _, v := range s.spread(w, s.newestSpreadPod(w, byOwner)) {
 				k := key{w.Ref(), v.TopologyKey}
 				if n := seen[k]; n > 0 {
 					k.topo += "#" + strconv.Itoa(n+1)

@@ -34,6 +34,12 @@ type Metrics struct {
 	lastEvents int
 	evictions  int
 	preempts   int
+	// byID finds a series without building its key; stamp counts the
+	// samples (a series not stamped by one stopped being reported).
+	byID  map[seriesID]*Series
+	stamp int
+	// version counts series added and removed (Version).
+	version int
 }
 
 // Series is one metric over virtual time.
@@ -46,6 +52,8 @@ type Series struct {
 	// skew; node for the node series.
 	Labels map[string]string
 	Points []Point
+	stamp  int    // the last sample that reported it
+	key    string // Key, built when the series is
 }
 
 // Point is a value from time T until the next point.
@@ -56,7 +64,12 @@ type Point struct {
 
 // Key is the series' name with its labels, as in Prometheus:
 // pods{workload="deployment/web",zone="zoneA"}.
-func (s *Series) Key() string { return seriesKey(s.Name, s.Labels) }
+func (s *Series) Key() string {
+	if s.key != "" {
+		return s.key
+	}
+	return seriesKey(s.Name, s.Labels)
+}
 
 // At is the value at time t (0 before the first point).
 func (s *Series) At(t api.Time) float64 {
@@ -99,13 +112,23 @@ func (s *Session) Metrics() *Metrics { return s.metrics }
 
 // Series lists every series sorted by key.
 func (m *Metrics) Series() []*Series {
-	out := make([]*Series, 0, len(m.series))
-	for _, s := range m.series {
-		out = append(out, s)
+	// sorted by the map's keys (each series' Key), not by Key() built
+	// again on every comparison
+	keys := make([]string, 0, len(m.series))
+	for k := range m.series {
+		keys = append(keys, k)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
+	sort.Strings(keys)
+	out := make([]*Series, len(keys))
+	for i, k := range keys {
+		out[i] = m.series[k]
+	}
 	return out
 }
+
+// Version changes whenever a series is added or removed: a caller that
+// lists the series (a view) lists them again only then.
+func (m *Metrics) Version() int { return m.version }
 
 // Get returns one series by name and labels (nil when never recorded).
 func (m *Metrics) Get(name string, labels map[string]string) *Series {
@@ -163,14 +186,12 @@ func (m *Metrics) record(s *Session) {
 	}
 	m.lastEvents = len(evs)
 
-	seen := map[string]bool{}
-	put := func(name string, labels map[string]string, v float64) {
-		k := seriesKey(name, labels)
-		seen[k] = true
-		m.put(k, name, labels, now, v)
+	m.stamp++
+	put := func(name string, l labelPair, v float64) {
+		m.putCached(seriesID{name, l}, now, v)
 	}
-	put("evictions", nil, float64(m.evictions))
-	put("preemptions", nil, float64(m.preempts))
+	put("evictions", labelPair{}, float64(m.evictions))
+	put("preemptions", labelPair{}, float64(m.preempts))
 	nodes := s.eng.Nodes()
 	for _, n := range nodes {
 		req, _, ok := s.NodeRequested(n.Name)
@@ -178,119 +199,192 @@ func (m *Metrics) record(s *Session) {
 			continue
 		}
 		alloc := api.ResourcesOf(n.Status.Allocatable)
-		node := map[string]string{"node": n.Name}
+		node := labelPair{k1: "node", v1: n.Name}
 		put("node_cpu_requested_percent", node, percent(req.MilliCPU, alloc.MilliCPU))
 		put("node_memory_requested_percent", node, percent(req.Memory, alloc.Memory))
 	}
 	// One pass over the pods (unordered: only sums are taken) gives the
-	// counts, and per workload its pods per domain of each topology key
+	// counts, and per workload its pods per node and the topology keys
 	// its pods spread over, the zone label always among them. Like the
-	// spread report, bound pods count, terminating and finished ones don't.
+	// spread report, bound pods count, terminating and finished ones
+	// don't. The workload and keys are looked up once per direct owner
+	// (its pods share a template), not per pod.
 	zoneKey := s.zoneLabel()
-	type wk struct{ workload, key string }
-	perNode := map[wk]map[string]int{} // pods per node
+	nodeIdx := make(map[string]int, len(nodes))
+	for i, n := range nodes {
+		nodeIdx[n.Name] = i
+	}
+	type owner struct{ ns, kind, name string }
+	type wl struct {
+		name             string
+		keys             []string
+		perNode          []int // by index in nodes
+		pending, running int
+	}
+	byOwner := map[owner]*wl{}
+	byName := map[string]*wl{}
 	var pending, running int
-	wlPending, wlRunning := map[string]int{}, map[string]int{}
 	s.eng.EachPod(func(p *api.Pod, st engine.PodState) {
-		kind, name := s.WorkloadOf(p)
-		w := ""
-		if kind != "" {
-			w = kind + "/" + name
-			if p.Namespace != "default" && p.Namespace != "" {
-				w = kind + "/" + p.Namespace + "/" + name
-			}
-			wlPending[w] += 0
-			wlRunning[w] += 0
-		}
 		switch st {
 		case engine.StatePending:
 			pending++
-			if w != "" {
-				wlPending[w]++
-			}
 		case engine.StateRunning:
 			running++
-			if w != "" {
-				wlRunning[w]++
-			}
 		}
-		if w == "" {
+		ref := p.ControllerRef()
+		if ref == nil {
 			return
 		}
-		keys := append(make([]string, 0, 4), zoneKey)
-		for _, c := range p.Spec.TopologySpreadConstraints {
-			if !slices.Contains(keys, c.TopologyKey) {
-				keys = append(keys, c.TopologyKey)
+		o := owner{p.Namespace, ref.Kind, ref.Name}
+		w, ok := byOwner[o]
+		if !ok {
+			if kind, name := s.WorkloadOf(p); kind != "" {
+				n := kind + "/" + name
+				if p.Namespace != "default" && p.Namespace != "" {
+					n = kind + "/" + p.Namespace + "/" + name
+				}
+				if w = byName[n]; w == nil {
+					w = &wl{name: n, keys: []string{zoneKey}, perNode: make([]int, len(nodes))}
+					byName[n] = w
+				}
+				for _, c := range p.Spec.TopologySpreadConstraints {
+					if !slices.Contains(w.keys, c.TopologyKey) {
+						w.keys = append(w.keys, c.TopologyKey)
+					}
+				}
 			}
+			byOwner[o] = w
 		}
-		counted := p.Spec.NodeName != "" && p.DeletionTimestamp == nil && !p.IsTerminal()
-		for _, k := range keys {
-			d := perNode[wk{w, k}]
-			if d == nil {
-				d = map[string]int{}
-				perNode[wk{w, k}] = d
-			}
-			if counted {
-				d[p.Spec.NodeName]++
+		if w == nil {
+			return
+		}
+		switch st {
+		case engine.StatePending:
+			w.pending++
+		case engine.StateRunning:
+			w.running++
+		}
+		if p.Spec.NodeName != "" && p.DeletionTimestamp == nil && !p.IsTerminal() {
+			if i, ok := nodeIdx[p.Spec.NodeName]; ok {
+				w.perNode[i]++
 			}
 		}
 	})
-	put("pending", nil, float64(pending))
-	put("running", nil, float64(running))
-	for w, n := range wlPending {
-		put("pending", map[string]string{"workload": w}, float64(n))
+	put("pending", labelPair{}, float64(pending))
+	put("running", labelPair{}, float64(running))
+	// each key's domains (every node with the key is a domain, as in the
+	// spread report) and the domain of each node, once per key
+	type domains struct {
+		names []string
+		of    []int // node (by index in nodes) → index in names, -1: none
 	}
-	for w, n := range wlRunning {
-		put("running", map[string]string{"workload": w}, float64(n))
+	byKey := map[string]*domains{}
+	domainsOf := func(key string) *domains {
+		if d := byKey[key]; d != nil {
+			return d
+		}
+		d := &domains{of: make([]int, len(nodes))}
+		idx := map[string]int{}
+		for j, n := range nodes {
+			v, ok := n.Labels[key]
+			if !ok {
+				d.of[j] = -1
+				continue
+			}
+			i, ok := idx[v]
+			if !ok {
+				i = len(d.names)
+				idx[v] = i
+				d.names = append(d.names, v)
+			}
+			d.of[j] = i
+		}
+		byKey[key] = d
+		return d
 	}
-	// node → domain per key, and every key's domains (every node with the
-	// key is a domain, as in the spread report)
-	labelOf := map[string]map[string]string{}
-	for _, n := range nodes {
-		labelOf[n.Name] = n.Labels
-	}
-	for k, byNode := range perNode {
-		counts := map[string]int{}
-		for _, n := range nodes {
-			if v, ok := n.Labels[k.key]; ok {
-				counts[v] += 0
+	var counts []int
+	for _, w := range byName {
+		put("pending", labelPair{k1: "workload", v1: w.name}, float64(w.pending))
+		put("running", labelPair{k1: "workload", v1: w.name}, float64(w.running))
+		for _, key := range w.keys {
+			d := domainsOf(key)
+			if len(d.names) == 0 {
+				continue
 			}
-		}
-		for node, c := range byNode {
-			if v, ok := labelOf[node][k.key]; ok {
-				counts[v] += c
+			counts = slices.Grow(counts[:0], len(d.names))[:len(d.names)]
+			clear(counts)
+			for j, c := range w.perNode {
+				if i := d.of[j]; i >= 0 {
+					counts[i] += c
+				}
 			}
-		}
-		if len(counts) == 0 {
-			continue
-		}
-		lo, hi, first := 0, 0, true
-		for dom, c := range counts {
-			if first {
-				lo, hi, first = c, c, false
+			lo, hi := counts[0], counts[0]
+			for i, c := range counts {
+				lo, hi = min(lo, c), max(hi, c)
+				if key == zoneKey {
+					put("pods", labelPair{k1: "workload", v1: w.name, k2: "zone", v2: d.names[i]}, float64(c))
+				}
 			}
-			lo, hi = min(lo, c), max(hi, c)
-			if k.key == zoneKey {
-				put("pods", map[string]string{"workload": k.workload, "zone": dom}, float64(c))
-			}
+			put("skew", labelPair{k1: "key", v1: key, k2: "workload", v2: w.name}, float64(hi-lo))
 		}
-		put("skew", map[string]string{"workload": k.workload, "key": k.key}, float64(hi-lo))
 	}
 	// a series that stopped being reported (a deleted workload, a removed
 	// node) drops to 0 rather than holding its last value forever
 	for k, sr := range m.series {
-		if !seen[k] && len(sr.Points) > 0 && sr.Points[len(sr.Points)-1].V != 0 {
+		if sr.stamp != m.stamp && len(sr.Points) > 0 && sr.Points[len(sr.Points)-1].V != 0 {
 			m.put(k, sr.Name, sr.Labels, now, 0)
 		}
 	}
 }
 
+// labelPair is up to two labels of a series, without a map: the key of
+// the per-sample lookup (seriesID) allocates nothing.
+type labelPair struct{ k1, v1, k2, v2 string }
+
+// seriesID names a series by name and labels.
+type seriesID struct {
+	name string
+	l    labelPair
+}
+
+// putCached is put for a series found by its seriesID: its Prometheus key
+// and label map are built once, on its first sample.
+func (m *Metrics) putCached(id seriesID, t api.Time, v float64) {
+	sr := m.byID[id]
+	if sr == nil {
+		var labels map[string]string
+		if id.l.k1 != "" {
+			labels = map[string]string{id.l.k1: id.l.v1}
+			if id.l.k2 != "" {
+				labels[id.l.k2] = id.l.v2
+			}
+		}
+		k := seriesKey(id.name, labels)
+		if sr = m.series[k]; sr == nil {
+			sr = &Series{Name: id.name, Labels: labels, key: k}
+			m.series[k] = sr
+			m.version++
+		}
+		if m.byID == nil {
+			m.byID = map[seriesID]*Series{}
+		}
+		m.byID[id] = sr
+	}
+	sr.stamp = m.stamp
+	m.putSeries(sr, t, v)
+}
+
 func (m *Metrics) put(k, name string, labels map[string]string, t api.Time, v float64) {
 	sr := m.series[k]
 	if sr == nil {
-		sr = &Series{Name: name, Labels: labels}
+		sr = &Series{Name: name, Labels: labels, key: k}
 		m.series[k] = sr
+		m.version++
 	}
+	m.putSeries(sr, t, v)
+}
+
+func (m *Metrics) putSeries(sr *Series, t api.Time, v float64) {
 	if n := len(sr.Points); n > 0 {
 		last := &sr.Points[n-1]
 		if last.V == v {
@@ -329,8 +423,10 @@ func (m *Metrics) truncate(t api.Time) {
 		sr.Points = sr.Points[:i]
 		if i == 0 {
 			delete(m.series, k)
+			m.version++
 		}
 	}
+	m.byID = nil // it may name deleted series
 	m.sampled = false
 }
 
@@ -340,9 +436,10 @@ func (m *Metrics) clone() *Metrics {
 	c := *m
 	c.series = make(map[string]*Series, len(m.series))
 	for k, sr := range m.series {
-		c.series[k] = &Series{Name: sr.Name, Labels: sr.Labels, Points: append([]Point(nil), sr.Points...)}
+		c.series[k] = &Series{Name: sr.Name, Labels: sr.Labels, key: k, Points: append([]Point(nil), sr.Points...)}
 	}
 	c.lastEngine = nil
+	c.byID = nil // it points to m's series
 	return &c
 }
 

@@ -140,7 +140,6 @@ func (s *Session) Spread(w Workload) []SpreadView {
 	if w.Template == nil || s.sched == nil {
 		return nil
 	}
-	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: w.Namespace, Name: w.Name + "-next", Labels: copyMap(w.Template.Labels)}, Spec: w.Template.Spec}
 	// The next pod carries the labels of the newest pod (pod-template-hash
 	// of the current revision) and the owner, so matchLabelKeys and the
 	// default constraints apply as they would.
@@ -150,19 +149,28 @@ func (s *Session) Spread(w Workload) []SpreadView {
 			newest = p
 		}
 	}
+	return s.spread(w, newest)
+}
+
+// spread is Spread with the workload's newest pod found by the caller
+// (newestSpreadPod over newestByOwner when there are many
+// workloads).
+func (s *Session) spread(w Workload, newest *api.Pod) []SpreadView {
+	if w.Template == nil || s.sched == nil {
+		return nil
+	}
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: w.Namespace, Name: w.Name + "-next", Labels: copyMap(w.Template.Labels)}, Spec: w.Template.Spec}
 	if newest != nil {
 		pod.Labels = copyMap(newest.Labels)
 		pod.OwnerReferences = newest.OwnerReferences
 	}
 	api.DefaultPod(pod)
-	ex := s.sched.Explain(framework.NewPodInfo(pod))
-	var d *podtopologyspread.Explanation
-	for _, v := range ex.Nodes {
-		if x, ok := v.Details[podtopologyspread.Name].(*podtopologyspread.Explanation); ok && x != nil && (len(x.Hard) > 0 || len(x.Soft) > 0) {
-			d = x
-			break
-		}
-	}
+	// the plugin's account on the first node that has one, as Explain
+	// would give it, without explaining every node and plugin
+	d, _ := s.sched.ExplainPlugin(framework.NewPodInfo(pod), podtopologyspread.Name, func(x any) bool {
+		e, ok := x.(*podtopologyspread.Explanation)
+		return ok && e != nil && (len(e.Hard) > 0 || len(e.Soft) > 0)
+	}).(*podtopologyspread.Explanation)
 	if d == nil {
 		return nil
 	}

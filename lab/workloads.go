@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/controllers"
 )
@@ -28,6 +29,23 @@ func parentWorkload(m *api.ObjectMeta) (kind, name string) {
 // workloadPods returns the pods a workload controls (through its
 // ReplicaSets for a Deployment, its Jobs for a CronJob), sorted by key.
 func (s *Session) workloadPods(kind, ns, name string) []*api.Pod {
+	owners := s.workloadOwners(kind, ns, name)
+	var out []*api.Pod
+	for _, p := range s.eng.Pods() {
+		if p.Namespace != ns {
+			continue
+		}
+		if ref := p.ControllerRef(); ref != nil && owners[ref.Kind+"/"+ref.Name] {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
+	return out
+}
+
+// workloadOwners is the "Kind/name" of the direct owners of a workload's
+// pods (its ReplicaSets, its Jobs, or itself).
+func (s *Session) workloadOwners(kind, ns, name string) map[string]bool {
 	owners := map[string]bool{} // "Kind/name" of direct pod owners
 	switch kind {
 	case "deployment":
@@ -45,16 +63,33 @@ func (s *Session) workloadPods(kind, ns, name string) []*api.Pod {
 	default:
 		owners[controllerKind(kind)+"/"+name] = true
 	}
-	var out []*api.Pod
-	for _, p := range s.eng.Pods() {
-		if p.Namespace != ns {
-			continue
-		}
-		if ref := p.ControllerRef(); ref != nil && owners[ref.Kind+"/"+ref.Name] {
-			out = append(out, p)
-		}
+	return owners
+}
+
+// newerPod is the order Spread picks a workload's newest pod by: the
+// latest creation, the first key among equals.
+func newerPod(p, than *api.Pod) bool {
+	if than == nil || p.CreationTimestamp != than.CreationTimestamp {
+		return than == nil || p.CreationTimestamp > than.CreationTimestamp
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
+	return p.Key() < than.Key()
+}
+
+// newestByOwner is each direct owner's newest pod, keyed
+// "namespace/Kind/name": one pass over the pods for every workload's
+// spread (Fork.Compare), not one per workload.
+func (s *Session) newestByOwner() map[string]*api.Pod {
+	out := map[string]*api.Pod{}
+	s.eng.EachPod(func(p *api.Pod, _ engine.PodState) {
+		ref := p.ControllerRef()
+		if ref == nil {
+			return
+		}
+		k := p.Namespace + "/" + ref.Kind + "/" + ref.Name
+		if newerPod(p, out[k]) {
+			out[k] = p
+		}
+	})
 	return out
 }
 
@@ -89,4 +124,16 @@ func (s *Session) workloadStatus(kind, ns, name string) string {
 		}
 	}
 	return fmt.Sprintf("%s/%s not found", kind, name)
+}
+
+// newestSpreadPod is the newest pod of a workload from newestByOwner, as
+// Spread picks it.
+func (s *Session) newestSpreadPod(w Workload, byOwner map[string]*api.Pod) *api.Pod {
+	var newest *api.Pod
+	for o := range s.workloadOwners(w.Kind, w.Namespace, w.Name) {
+		if p := byOwner[w.Namespace+"/"+o]; p != nil && newerPod(p, newest) {
+			newest = p
+		}
+	}
+	return newest
 }

@@ -24,6 +24,23 @@ type compareView struct {
 	cmp    *lab.Comparison
 	diff   *lab.PodDiff
 	err    string
+	// cache is the last drawing: View and maxScroll (every key) draw the
+	// same comparison again until something it shows changes.
+	cache struct {
+		key   compareLinesKey
+		lines []string
+	}
+}
+
+// compareLinesKey is everything lines depends on.
+type compareLinesKey struct {
+	fork *lab.Fork
+	cmp  *lab.Comparison
+	diff *lab.PodDiff
+	st   *Styles
+	sel  int
+	w    int
+	err  string
 }
 
 type compareKeys struct {
@@ -144,8 +161,18 @@ func (v *compareView) maxScroll() int {
 	return max(len(v.lines(max(v.m.w-2, 10)))-(v.m.bodyHeight()-2), 0)
 }
 
-// lines draws the comparison w cells wide.
+// lines draws the comparison w cells wide (drawn again only when the
+// comparison, the selection, the explanation, the width or the theme
+// changed).
 func (v *compareView) lines(w int) []string {
+	k := compareLinesKey{v.m.fork, v.cmp, v.diff, v.m.st, v.sel, w, v.err}
+	if v.cache.lines == nil || v.cache.key != k {
+		v.cache.key, v.cache.lines = k, v.draw(w)
+	}
+	return v.cache.lines
+}
+
+func (v *compareView) draw(w int) []string {
 	st := v.m.st
 	if v.m.fork == nil || v.cmp == nil {
 		return []string{

@@ -22,6 +22,12 @@ type metricsView struct {
 	keys   metricsKeys
 	sel    int
 	scroll scroller
+	// refs caches keysList until a lane's store adds or drops a series
+	refs struct {
+		stores   [2]*lab.Metrics
+		versions [2]int
+		list     []seriesRef
+	}
 }
 
 type metricsKeys struct {
@@ -101,6 +107,20 @@ type seriesRef struct {
 
 // keysList is every series of every lane, the cluster-wide ones first.
 func (v *metricsView) keysList() []seriesRef {
+	var stores [2]*lab.Metrics
+	var versions [2]int
+	for i, s := range v.m.laneSessions() {
+		if m := s.Metrics(); i < 2 && m != nil {
+			stores[i], versions[i] = m, m.Version()
+		}
+	}
+	if v.refs.list == nil || v.refs.stores != stores || v.refs.versions != versions {
+		v.refs.stores, v.refs.versions, v.refs.list = stores, versions, v.listKeys()
+	}
+	return v.refs.list
+}
+
+func (v *metricsView) listKeys() []seriesRef {
 	seen := map[string]bool{}
 	var out []seriesRef
 	for _, s := range v.m.laneSessions() {
