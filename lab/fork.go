@@ -380,8 +380,3 @@ func (s *Session) rebindControllers() {
 		}
 	}
 }
-
-var (
-	errAlreadyForked = fmt.Errorf("already forked: fork close a|b ends the fork")
-	errNotForked     = fmt.Errorf("not forked")
-)

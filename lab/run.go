@@ -331,9 +331,9 @@ func Check(w io.Writer, f *File, opts CheckOptions) (bool, error) {
 	}
 	// checks may read the recorded history (max_over_time) and lanes
 	s.EnableMetrics(0)
-	cr := &checkRun{s: s}
+	cr := &Driver{Session: s}
 	for i, line := range opts.Do {
-		if err := cr.apply(line); err != nil {
+		if _, err := cr.Apply(line); err != nil {
 			return false, fmt.Errorf("--do #%d %q: %w", i+1, line, err)
 		}
 	}
@@ -346,15 +346,15 @@ func Check(w io.Writer, f *File, opts CheckOptions) (bool, error) {
 	for i, st := range f.Scenario.Lesson.Steps {
 		if opts.Solutions {
 			for _, line := range st.Solution {
-				if err := cr.apply(line); err != nil {
+				if _, err := cr.Apply(line); err != nil {
 					return false, fmt.Errorf("step %d (%s): solution %q: %w", i+1, st.Title, line, err)
 				}
 			}
 		}
-		if err := cr.advance(settle); err != nil {
+		if err := cr.Advance(settle); err != nil {
 			return false, err
 		}
-		s = cr.s
+		s = cr.Session
 		results := s.CheckStep(i)
 		fmt.Fprintf(w, "step %d/%d %s (t=%s)\n", i+1, len(f.Scenario.Lesson.Steps), st.Title, s.Now())
 		for _, r := range results {

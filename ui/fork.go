@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	"podlab.dev/podlab/lab"
-	"podlab.dev/podlab/lab/command"
 )
 
 // A forked lab (lab.Fork) has two lanes on one clock. The views draw the
@@ -14,51 +12,33 @@ import (
 // through the fork, which routes @a/@b lines to one lane and others to
 // both; the compare and metrics views show both.
 
+// driver is the lab's Driver over the model's session and fork.
+func (m *Model) driver() *lab.Driver {
+	s := m.sess
+	if m.fork != nil {
+		s = m.fork.Lane(lab.LaneA)
+	}
+	return &lab.Driver{Session: s, Fork: m.fork}
+}
+
 // advance moves the lab's time (both lanes when forked).
-func (m *Model) advance(d time.Duration) error {
-	if m.fork != nil {
-		return m.fork.Advance(d)
-	}
-	return m.sess.Advance(d)
-}
+func (m *Model) advance(d time.Duration) error { return m.driver().Advance(d) }
 
-// run applies a command line: fork commands act on the lab itself, the
-// rest go to the fork or the session.
+// run applies a command line through the lab's Driver: fork commands act
+// on the lab itself, the rest go to the fork or the session. A fork made
+// or closed here changes what the model shows.
 func (m *Model) run(line string) (string, error) {
-	if cmd, err := command.Parse(line); err == nil {
-		if c, ok := cmd.(command.Fork); ok {
-			return m.forkCommand(c)
-		}
+	d := m.driver()
+	out, err := d.Apply(line)
+	switch {
+	case d.Fork != nil && m.fork == nil:
+		m.fork, m.lane = d.Fork, lab.LaneA
+		m.watchProgress(d.Fork.Lane(lab.LaneB))
+		out += " · B shows the other lane · 6 compare"
+	case d.Fork == nil && m.fork != nil:
+		m.fork, m.lane, m.sess = nil, "", d.Session
 	}
-	if m.fork != nil {
-		return m.fork.Apply(line)
-	}
-	return m.sess.Apply(line)
-}
-
-// forkCommand splits the lab or ends the split.
-func (m *Model) forkCommand(c command.Fork) (string, error) {
-	if c.Close == "" {
-		if m.fork != nil {
-			return "", fmt.Errorf("already forked at %s: fork close a|b ends it", m.fork.At().Clock())
-		}
-		f, err := m.sess.Fork()
-		if err != nil {
-			return "", err
-		}
-		m.fork, m.lane = f, lab.LaneA
-		m.watchProgress(f.Lane(lab.LaneB))
-		return fmt.Sprintf("forked at %s: @a CMD or @b CMD changes one lane, CMD both · B shows the other lane · 6 compare", f.At().Clock()), nil
-	}
-	if m.fork == nil {
-		return "", fmt.Errorf("not forked")
-	}
-	kept, err := m.fork.Close(c.Close)
-	if err != nil {
-		return "", err
-	}
-	m.fork, m.lane, m.sess = nil, "", kept
-	return "fork closed, kept lane " + c.Close, nil
+	return out, err
 }
 
 // toggleFork is the F key: fork, or close keeping the lane on screen.
