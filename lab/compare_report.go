@@ -119,12 +119,12 @@ func (c *Comparison) WriteText(w io.Writer, title string) error {
 			if d.Differs() {
 				mark = "*"
 			}
-			fmt.Fprintf(&b, "%s %s  %s  %s | %s\n", mark, textsafe.Line(d.Workload), textsafe.Line(d.TopologyKey), d.constraint(0), d.constraint(1))
+			fmt.Fprintf(&b, "%s %s  %s  %s | %s\n", mark, textsafe.Line(d.Workload), textsafe.Line(d.TopologyKey), d.Constraint(0), d.Constraint(1))
 			tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 			for _, dom := range d.Domains {
-				fmt.Fprintf(tw, "    %s\t%s\t|\t%s\n", textsafe.Line(dom), d.count(0, dom), d.count(1, dom))
+				fmt.Fprintf(tw, "    %s\t%s\t|\t%s\n", textsafe.Line(dom), d.Count(0, dom), d.Count(1, dom))
 			}
-			fmt.Fprintf(tw, "    skew\t%s\t|\t%s\n", d.skew(0), d.skew(1))
+			fmt.Fprintf(tw, "    skew\t%s\t|\t%s\n", d.SkewText(0), d.SkewText(1))
 			if err := tw.Flush(); err != nil {
 				return err
 			}
@@ -147,7 +147,7 @@ func (c *Comparison) WriteText(w io.Writer, title string) error {
 		fmt.Fprintf(&b, "\nplaced differently (%d pods; lane a | lane b)\n", len(c.Placement))
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		for _, p := range c.Placement {
-			fmt.Fprintf(tw, "  %s\t%s\t|\t%s\n", textsafe.Line(p.Pod), where(p.Node[0], p.Zone[0]), where(p.Node[1], p.Zone[1]))
+			fmt.Fprintf(tw, "  %s\t%s\t|\t%s\n", textsafe.Line(p.Pod), PlaceText(p.Node[0], p.Zone[0]), PlaceText(p.Node[1], p.Zone[1]))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -160,7 +160,9 @@ func (c *Comparison) WriteText(w io.Writer, title string) error {
 	return err
 }
 
-func where(node, zone string) string {
+// PlaceText is where a pod is, for a table: "node-1 (zone-a)", or
+// "(pending)" (sanitised).
+func PlaceText(node, zone string) string {
 	if node == "" {
 		return "(pending)"
 	}
@@ -170,14 +172,16 @@ func where(node, zone string) string {
 	return textsafe.Line(node) + " (" + textsafe.Line(zone) + ")"
 }
 
-func (d SpreadDiff) constraint(i int) string {
+// Constraint is lane i's constraint as "maxSkew 1 DoNotSchedule".
+func (d SpreadDiff) Constraint(i int) string {
 	if !d.Present[i] {
 		return "(no constraint)"
 	}
 	return fmt.Sprintf("maxSkew %d %s", d.MaxSkew[i], d.When[i])
 }
 
-func (d SpreadDiff) count(i int, dom string) string {
+// Count is lane i's pods in a domain ("-" where the lane has none).
+func (d SpreadDiff) Count(i int, dom string) string {
 	if !d.Present[i] {
 		return "-"
 	}
@@ -188,7 +192,8 @@ func (d SpreadDiff) count(i int, dom string) string {
 	return fmt.Sprint(n)
 }
 
-func (d SpreadDiff) skew(i int) string {
+// SkewText is lane i's skew ("-" without the constraint).
+func (d SpreadDiff) SkewText(i int) string {
 	if !d.Present[i] {
 		return "-"
 	}

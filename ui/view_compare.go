@@ -227,11 +227,11 @@ func (v *compareView) draw(w int) []string {
 			if d.Differs() {
 				mark = st.Warn.Render("≠ ")
 			}
-			add(mark + st.Bold.Render(safe(d.Workload)) + "  " + safe(d.TopologyKey) + "  " + constraintText(d, 0) + " │ " + constraintText(d, 1))
+			add(mark + st.Bold.Render(safe(d.Workload)) + "  " + safe(d.TopologyKey) + "  " + d.Constraint(0) + " │ " + d.Constraint(1))
 			for _, dom := range d.Domains {
-				add(fmt.Sprintf("    %-16s %4s │ %s", safe(dom), countText(d, 0, dom), countText(d, 1, dom)))
+				add(fmt.Sprintf("    %-16s %4s │ %s", safe(dom), d.Count(0, dom), d.Count(1, dom)))
 			}
-			add(st.Muted.Render(fmt.Sprintf("    %-16s %4s │ %s", "skew", skewText(d, 0), skewText(d, 1))))
+			add(st.Muted.Render(fmt.Sprintf("    %-16s %4s │ %s", "skew", d.SkewText(0), d.SkewText(1))))
 		}
 	}
 	for _, l := range c.Lanes {
@@ -262,7 +262,7 @@ func (v *compareView) draw(w int) []string {
 			if i == v.sel {
 				cur = st.Accent.Render("▸ ")
 			}
-			add(cur + fmt.Sprintf("%-40s %-28s │ %s", safe(p.Pod), where(p.Node[0], p.Zone[0]), where(p.Node[1], p.Zone[1])))
+			add(cur + fmt.Sprintf("%-40s %-28s │ %s", safe(p.Pod), lab.PlaceText(p.Node[0], p.Zone[0]), lab.PlaceText(p.Node[1], p.Zone[1])))
 			if i == v.sel && v.diff != nil {
 				out = append(out, v.diffLines(w)...)
 			}
@@ -364,36 +364,4 @@ func short(s string, n int) string {
 		return string(r)
 	}
 	return string(r[:n-1]) + "…"
-}
-
-func where(node, zone string) string {
-	if node == "" {
-		return "(pending)"
-	}
-	if zone == "" {
-		return safe(node)
-	}
-	return safe(node) + " (" + safe(zone) + ")"
-}
-
-func constraintText(d lab.SpreadDiff, i int) string {
-	if !d.Present[i] {
-		return "(none)"
-	}
-	return fmt.Sprintf("maxSkew %d %s", d.MaxSkew[i], d.When[i])
-}
-
-func countText(d lab.SpreadDiff, i int, dom string) string {
-	n, ok := d.Counts[i][dom]
-	if !d.Present[i] || !ok {
-		return "-"
-	}
-	return fmt.Sprint(n)
-}
-
-func skewText(d lab.SpreadDiff, i int) string {
-	if !d.Present[i] {
-		return "-"
-	}
-	return fmt.Sprint(d.Skew[i])
 }
