@@ -36,35 +36,7 @@ type DeschedulerPolicyDoc struct {
 // splitDeschedulerPolicy takes DeschedulerPolicy documents out of the
 // manifest text (their lines blanked, so positions stay the file's).
 func splitDeschedulerPolicy(data []byte) (policyText, rest []byte, found bool) {
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	var docs [][2]int
-	start := 0
-	for i, l := range lines {
-		if isDocSeparator(l) {
-			docs = append(docs, [2]int{start, i})
-			start = i
-		}
-	}
-	docs = append(docs, [2]int{start, len(lines)})
-	pol := make([][]byte, len(lines))
-	out := make([][]byte, len(lines))
-	copy(out, lines)
-	for i := range pol {
-		pol[i] = blankLine(lines[i])
-	}
-	for _, d := range docs {
-		if !isDeschedulerDoc(lines[d[0]:d[1]]) {
-			continue
-		}
-		found = true
-		for i := d[0]; i < d[1]; i++ {
-			pol[i] = lines[i]
-			if !isDocSeparator(lines[i]) {
-				out[i] = blankLine(lines[i])
-			}
-		}
-	}
-	return bytes.Join(pol, nil), bytes.Join(out, nil), found
+	return splitDocs(data, isDeschedulerDoc)
 }
 
 // isDeschedulerDoc looks for top-level "kind: DeschedulerPolicy".

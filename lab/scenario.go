@@ -185,6 +185,13 @@ type File struct {
 // Both halves keep the original line numbers (the other half's lines are
 // blanked), so every position reported later points into the user's file.
 func splitScenario(data []byte) (scenarioText, manifestText []byte, found bool) {
+	return splitDocs(data, isScenarioDoc)
+}
+
+// splitDocs separates the YAML documents for which match is true from the
+// rest. Both halves keep the original line numbers (the other half's lines
+// are blanked; document separators stay in both).
+func splitDocs(data []byte, match func(lines [][]byte) bool) (matched, rest []byte, found bool) {
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	var docs [][2]int // [start, end) line ranges
 	start := 0
@@ -195,25 +202,25 @@ func splitScenario(data []byte) (scenarioText, manifestText []byte, found bool) 
 		}
 	}
 	docs = append(docs, [2]int{start, len(lines)})
-	scen := make([][]byte, len(lines))
-	man := make([][]byte, len(lines))
-	copy(man, lines)
-	for i := range scen {
-		scen[i] = blankLine(lines[i])
+	in := make([][]byte, len(lines))
+	out := make([][]byte, len(lines))
+	copy(out, lines)
+	for i := range in {
+		in[i] = blankLine(lines[i])
 	}
 	for _, d := range docs {
-		if !isScenarioDoc(lines[d[0]:d[1]]) {
+		if !match(lines[d[0]:d[1]]) {
 			continue
 		}
 		found = true
 		for i := d[0]; i < d[1]; i++ {
-			scen[i] = lines[i]
+			in[i] = lines[i]
 			if !isDocSeparator(lines[i]) {
-				man[i] = blankLine(lines[i])
+				out[i] = blankLine(lines[i])
 			}
 		}
 	}
-	return bytes.Join(scen, nil), bytes.Join(man, nil), found
+	return bytes.Join(in, nil), bytes.Join(out, nil), found
 }
 
 func isDocSeparator(l []byte) bool {
