@@ -25,6 +25,7 @@ func CleanName(s string) string {
 	var b strings.Builder
 	n := 0
 	space := false
+runes:
 	for _, r := range strings.TrimSpace(s) {
 		if n >= MaxNameLen {
 			break
@@ -32,12 +33,12 @@ func CleanName(s string) string {
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '-' || r == '_':
 			if space {
+				if n+1 >= MaxNameLen {
+					break runes // no room for the space and a rune: never end in a space
+				}
 				b.WriteByte(' ')
 				n++
 				space = false
-				if n >= MaxNameLen {
-					break
-				}
 			}
 			b.WriteRune(r)
 			n++

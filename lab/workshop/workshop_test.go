@@ -265,3 +265,11 @@ func TestNames(t *testing.T) {
 		t.Error("ada is a name")
 	}
 }
+
+func TestCleanNameCutAtAWordGap(t *testing.T) {
+	// 19 letters, a space, then a word: the cut falls on the space
+	got := CleanName("abcdefghijklmnopqrs tuvw")
+	if got != "abcdefghijklmnopqrs" || len([]rune(got)) > MaxNameLen {
+		t.Fatalf("CleanName = %q (%d runes), want the first word only", got, len([]rune(got)))
+	}
+}
