@@ -338,11 +338,8 @@ func sortByPriorityLowToHigh(pods []*api.Pod) {
 	}
 	sort.SliceStable(pods, func(i, j int) bool {
 		a, b := pods[i], pods[j]
-		if (a.Spec.Priority == nil) != (b.Spec.Priority == nil) {
-			return a.Spec.Priority == nil
-		}
-		if a.Spec.Priority != nil && *a.Spec.Priority != *b.Spec.Priority {
-			return *a.Spec.Priority < *b.Spec.Priority
+		if lt, gt := priorityLess(a, b), priorityLess(b, a); lt || gt {
+			return lt
 		}
 		return qosRank(a) < qosRank(b)
 	})
