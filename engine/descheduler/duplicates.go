@@ -3,6 +3,7 @@ package descheduler
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -112,7 +113,7 @@ func removeDuplicates(c *pluginCtx, args *DuplicatesArgs) error {
 
 func excludedOwnerKind(refs []api.OwnerReference, kinds []string) bool {
 	for _, r := range refs {
-		if contains(kinds, r.Kind) {
+		if slices.Contains(kinds, r.Kind) {
 			return true
 		}
 	}

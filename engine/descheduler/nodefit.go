@@ -2,6 +2,7 @@ package descheduler
 
 import (
 	"fmt"
+	"slices"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -122,7 +123,7 @@ func termNamespaces(p *api.Pod, term *api.PodAffinityTerm, ns string) bool {
 	if len(term.Namespaces) == 0 {
 		return ns == p.Namespace
 	}
-	return contains(term.Namespaces, ns)
+	return slices.Contains(term.Namespaces, ns)
 }
 
 // fitsAnyOtherNode is node.PodFitsAnyOtherNode: the pod fits one of nodes

@@ -2,6 +2,7 @@ package descheduler
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -276,7 +277,7 @@ func (c *pluginCtx) evictFromSources(sources, dests []*nodeUsage, names []string
 			if !toleratesOneNode(p, destTaints) {
 				continue
 			}
-			if evictable != nil && contains(evictable.Exclude, p.Namespace) {
+			if evictable != nil && slices.Contains(evictable.Exclude, p.Namespace) {
 				continue
 			}
 			if c.ev.preEvictionFilter(p) != "" {
