@@ -155,7 +155,7 @@ func (c *pluginCtx) duplicateTargets(podNodes map[string][]*api.Pod) int {
 	for _, p := range distinct {
 		var matching []string
 		for _, n := range c.v.nodes {
-			if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, noScheduleOrExecute); bad {
+			if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, api.DoNotScheduleTaint); bad {
 				continue
 			}
 			if !api.PodMatchesNodeSelectorAndAffinityTerms(p, n) {

@@ -7,12 +7,6 @@ import (
 	"podlab.dev/podlab/engine/api"
 )
 
-// noScheduleOrExecute is the taint filter NodeFit and the topology
-// spread's nodeTaintsPolicy use: only NoSchedule and NoExecute repel.
-func noScheduleOrExecute(t *api.Taint) bool {
-	return t.Effect == api.TaintEffectNoSchedule || t.Effect == api.TaintEffectNoExecute
-}
-
 // nodeFit is node.NodeFit (pkg/descheduler/node/node.go:134): the subset
 // of the scheduler's filters the descheduler checks before evicting, in
 // its order (fastest first). It returns why the pod does not fit, or "".
@@ -23,7 +17,7 @@ func (v *view) nodeFit(p *api.Pod, n *api.Node) string {
 	if !api.PodMatchesNodeSelectorAndAffinityTerms(p, n) {
 		return "pod node selector does not match the node label"
 	}
-	if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, noScheduleOrExecute); bad {
+	if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, api.DoNotScheduleTaint); bad {
 		return "pod does not tolerate taints on the node"
 	}
 	if v.matchesAntiAffinityOn(p, n) {

@@ -125,7 +125,7 @@ func (sc *spreadConstraint) includes(n *api.Node) bool {
 		return false
 	}
 	if sc.taintsHonor {
-		if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, sc.owner.Spec.Tolerations, noScheduleOrExecute); bad {
+		if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, sc.owner.Spec.Tolerations, api.DoNotScheduleTaint); bad {
 			return false
 		}
 	}
