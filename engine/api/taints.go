@@ -44,6 +44,12 @@ func FindUntoleratedTaint(taints []Taint, tolerations []Toleration, filter func(
 	return Taint{}, false
 }
 
+// DoNotScheduleTaint is v1helper's DoNotScheduleTaintsFilterFunc, a
+// FindUntoleratedTaint filter: only NoSchedule and NoExecute taints repel.
+func DoNotScheduleTaint(t *Taint) bool {
+	return t.Effect == TaintEffectNoSchedule || t.Effect == TaintEffectNoExecute
+}
+
 // String renders a taint as kubectl does ("key=value:Effect", "key:Effect").
 func (t Taint) String() string {
 	if t.Value == "" {

@@ -130,44 +130,29 @@ func (o Options) withDefaults() Options {
 	if len(o.Expander) == 0 {
 		o.Expander = []string{ExpanderRandom}
 	}
-	if o.ScanInterval <= 0 {
-		o.ScanInterval = DefaultScanInterval
-	}
-	if o.NodeProvisioningTime <= 0 {
-		o.NodeProvisioningTime = DefaultNodeProvisioningTime
-	}
-	if o.ScaleDownUtilizationThreshold <= 0 {
-		o.ScaleDownUtilizationThreshold = DefaultScaleDownUtilizationThreshold
-	}
-	if o.ScaleDownUnneededTime <= 0 {
-		o.ScaleDownUnneededTime = DefaultScaleDownUnneededTime
-	}
-	if o.ScaleDownUnreadyTime <= 0 {
-		o.ScaleDownUnreadyTime = DefaultScaleDownUnreadyTime
-	}
-	if o.ScaleDownDelayAfterAdd <= 0 {
-		o.ScaleDownDelayAfterAdd = DefaultScaleDownDelayAfterAdd
-	}
-	if o.ScaleDownDelayAfterDelete <= 0 {
-		o.ScaleDownDelayAfterDelete = o.ScanInterval
-	}
-	if o.ScaleDownDelayAfterFailure <= 0 {
-		o.ScaleDownDelayAfterFailure = DefaultScaleDownDelayAfterFailure
-	}
-	if o.MaxGracefulTerminationSec <= 0 {
-		o.MaxGracefulTerminationSec = DefaultMaxGracefulTerminationSec
-	}
-	if o.MaxPodEvictionTime <= 0 {
-		o.MaxPodEvictionTime = DefaultMaxPodEvictionTime
-	}
-	if o.MaxEmptyBulkDelete <= 0 {
-		o.MaxEmptyBulkDelete = DefaultMaxEmptyBulkDelete
-	}
+	setIfUnset(&o.ScanInterval, DefaultScanInterval)
+	setIfUnset(&o.NodeProvisioningTime, DefaultNodeProvisioningTime)
+	setIfUnset(&o.ScaleDownUtilizationThreshold, DefaultScaleDownUtilizationThreshold)
+	setIfUnset(&o.ScaleDownUnneededTime, DefaultScaleDownUnneededTime)
+	setIfUnset(&o.ScaleDownUnreadyTime, DefaultScaleDownUnreadyTime)
+	setIfUnset(&o.ScaleDownDelayAfterAdd, DefaultScaleDownDelayAfterAdd)
+	setIfUnset(&o.ScaleDownDelayAfterDelete, o.ScanInterval)
+	setIfUnset(&o.ScaleDownDelayAfterFailure, DefaultScaleDownDelayAfterFailure)
+	setIfUnset(&o.MaxGracefulTerminationSec, DefaultMaxGracefulTerminationSec)
+	setIfUnset(&o.MaxPodEvictionTime, DefaultMaxPodEvictionTime)
+	setIfUnset(&o.MaxEmptyBulkDelete, DefaultMaxEmptyBulkDelete)
 	if o.ExpendablePodsPriorityCutoff == nil {
 		c := int32(DefaultExpendablePodsPriorityCutoff)
 		o.ExpendablePodsPriorityCutoff = &c
 	}
 	return o
+}
+
+// setIfUnset sets *v to def when *v is zero or negative (unset).
+func setIfUnset[T ~int | ~int64 | ~float64](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // Validate checks the groups and options a scenario gives.

@@ -2,6 +2,7 @@ package descheduler
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -62,7 +63,7 @@ func nodeTaints(c *pluginCtx, args *NodeTaintsArgs) error {
 	// node_taint.go's includeTaint/excludeTaint: an entry names the
 	// key, or key=value for a taint with a value.
 	match := func(list []string, t *api.Taint) bool {
-		return contains(list, t.Key) || (t.Value != "" && contains(list, t.Key+"="+t.Value))
+		return slices.Contains(list, t.Key) || (t.Value != "" && slices.Contains(list, t.Key+"="+t.Value))
 	}
 	taintFilter := func(t *api.Taint) bool {
 		if !(t.Effect == api.TaintEffectNoSchedule || (args.IncludePreferNoSchedule && t.Effect == api.TaintEffectPreferNoSchedule)) {
@@ -252,7 +253,7 @@ func tooManyRestarts(c *pluginCtx, args *TooManyRestartsArgs) error {
 		return n
 	}
 	inStates := func(p *api.Pod) bool {
-		if len(args.States) == 0 || contains(args.States, p.Status.Phase) || waitingIn(p.Status.ContainerStatuses, args.States) {
+		if len(args.States) == 0 || slices.Contains(args.States, p.Status.Phase) || waitingIn(p.Status.ContainerStatuses, args.States) {
 			return true
 		}
 		return args.IncludingInitContainers && waitingIn(p.Status.InitContainerStatuses, args.States)
@@ -277,7 +278,7 @@ func tooManyRestarts(c *pluginCtx, args *TooManyRestartsArgs) error {
 // waitingIn is podutil.HasMatchingContainerWaitingState.
 func waitingIn(statuses []api.ContainerStatus, states []string) bool {
 	for _, s := range statuses {
-		if w := s.State.Waiting; w != nil && contains(states, w.Reason) {
+		if w := s.State.Waiting; w != nil && slices.Contains(states, w.Reason) {
 			return true
 		}
 	}
@@ -287,7 +288,7 @@ func waitingIn(statuses []api.ContainerStatus, states []string) bool {
 // terminatedIn is podutil.HasMatchingContainerTerminatedState.
 func terminatedIn(statuses []api.ContainerStatus, states []string) bool {
 	for _, s := range statuses {
-		if t := s.State.Terminated; t != nil && contains(states, t.Reason) {
+		if t := s.State.Terminated; t != nil && slices.Contains(states, t.Reason) {
 			return true
 		}
 	}
@@ -310,7 +311,7 @@ func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 	}
 	inStates := func(p *api.Pod) bool {
 		st, s := args.States, &p.Status
-		if len(st) == 0 || contains(st, s.Phase) || contains(st, s.Reason) || waitingIn(s.ContainerStatuses, st) || terminatedIn(s.ContainerStatuses, st) {
+		if len(st) == 0 || slices.Contains(st, s.Phase) || slices.Contains(st, s.Reason) || waitingIn(s.ContainerStatuses, st) || terminatedIn(s.ContainerStatuses, st) {
 			return true
 		}
 		return args.IncludingInitContainers && (waitingIn(s.InitContainerStatuses, st) || terminatedIn(s.InitContainerStatuses, st))
@@ -322,7 +323,7 @@ func podLifeTime(c *pluginCtx, args *PodLifeTimeArgs) error {
 			return true
 		case len(k.Include) > 0:
 			for _, r := range p.OwnerReferences {
-				if contains(k.Include, r.Kind) {
+				if slices.Contains(k.Include, r.Kind) {
 					return true
 				}
 			}
@@ -461,7 +462,7 @@ func failedReasons(statuses []api.ContainerStatus) []string {
 
 func firstShared(want, have []string) string {
 	for _, h := range have {
-		if contains(want, h) {
+		if slices.Contains(want, h) {
 			return h
 		}
 	}

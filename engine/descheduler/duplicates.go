@@ -3,6 +3,7 @@ package descheduler
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -112,7 +113,7 @@ func removeDuplicates(c *pluginCtx, args *DuplicatesArgs) error {
 
 func excludedOwnerKind(refs []api.OwnerReference, kinds []string) bool {
 	for _, r := range refs {
-		if contains(kinds, r.Kind) {
+		if slices.Contains(kinds, r.Kind) {
 			return true
 		}
 	}
@@ -154,7 +155,7 @@ func (c *pluginCtx) duplicateTargets(podNodes map[string][]*api.Pod) int {
 	for _, p := range distinct {
 		var matching []string
 		for _, n := range c.v.nodes {
-			if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, noScheduleOrExecute); bad {
+			if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, api.DoNotScheduleTaint); bad {
 				continue
 			}
 			if !api.PodMatchesNodeSelectorAndAffinityTerms(p, n) {

@@ -2,6 +2,7 @@ package descheduler
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"podlab.dev/podlab/engine/api"
@@ -39,7 +40,7 @@ func (a *EvictorArgs) protections() map[string]bool {
 	out := map[string]bool{}
 	if len(a.DefaultDisabled) > 0 || len(a.ExtraEnabled) > 0 {
 		for _, p := range defaultProtections {
-			if !contains(a.DefaultDisabled, p) {
+			if !slices.Contains(a.DefaultDisabled, p) {
 				out[p] = true
 			}
 		}
@@ -202,12 +203,12 @@ func (a *EvictorArgs) validate() []string {
 	}
 	extra := []string{PodsWithPVC, PodsWithoutPDB, PodsWithResourceClaims}
 	for _, p := range a.ExtraEnabled {
-		if !contains(extra, p) {
+		if !slices.Contains(extra, p) {
 			errs = append(errs, fmt.Sprintf("invalid pod protection policy in ExtraEnabled: %q. Valid options are: %v", p, extra))
 		}
 	}
 	for _, p := range a.DefaultDisabled {
-		if !contains(defaultProtections, p) {
+		if !slices.Contains(defaultProtections, p) {
 			errs = append(errs, fmt.Sprintf("invalid pod protection policy in DefaultDisabled: %q. Valid options are: %v", p, defaultProtections))
 		}
 	}

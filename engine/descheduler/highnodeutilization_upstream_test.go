@@ -1,6 +1,7 @@
 package descheduler
 
 import (
+	"slices"
 	"testing"
 
 	"podlab.dev/podlab/engine/api"
@@ -103,7 +104,7 @@ func TestUpstreamHighNodeUtilization(t *testing.T) {
 				t.Fatalf("highnodeutilization_test.go:%d: evicted %v, want %d", tc.line, got, tc.want)
 			}
 			for _, w := range tc.evicted {
-				if !contains(got, w) {
+				if !slices.Contains(got, w) {
 					t.Fatalf("highnodeutilization_test.go:%d: evicted %v, want %v", tc.line, got, tc.evicted)
 				}
 			}

@@ -2,6 +2,7 @@ package descheduler
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"podlab.dev/podlab/engine/api"
@@ -145,7 +146,7 @@ func TestUpstreamLowNodeUtilization(t *testing.T) {
 				t.Fatalf("lownodeutilization_test.go:%d: evicted %v, want %d", tc.line, got, tc.want)
 			}
 			for _, w := range tc.evicted {
-				if !contains(got, w) {
+				if !slices.Contains(got, w) {
 					t.Fatalf("lownodeutilization_test.go:%d: evicted %v, want %v", tc.line, got, tc.evicted)
 				}
 			}

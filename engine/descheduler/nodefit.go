@@ -2,15 +2,10 @@ package descheduler
 
 import (
 	"fmt"
+	"slices"
 
 	"podlab.dev/podlab/engine/api"
 )
-
-// noScheduleOrExecute is the taint filter NodeFit and the topology
-// spread's nodeTaintsPolicy use: only NoSchedule and NoExecute repel.
-func noScheduleOrExecute(t *api.Taint) bool {
-	return t.Effect == api.TaintEffectNoSchedule || t.Effect == api.TaintEffectNoExecute
-}
 
 // nodeFit is node.NodeFit (pkg/descheduler/node/node.go:134): the subset
 // of the scheduler's filters the descheduler checks before evicting, in
@@ -22,7 +17,7 @@ func (v *view) nodeFit(p *api.Pod, n *api.Node) string {
 	if !api.PodMatchesNodeSelectorAndAffinityTerms(p, n) {
 		return "pod node selector does not match the node label"
 	}
-	if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, noScheduleOrExecute); bad {
+	if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, api.DoNotScheduleTaint); bad {
 		return "pod does not tolerate taints on the node"
 	}
 	if v.matchesAntiAffinityOn(p, n) {
@@ -122,7 +117,7 @@ func termNamespaces(p *api.Pod, term *api.PodAffinityTerm, ns string) bool {
 	if len(term.Namespaces) == 0 {
 		return ns == p.Namespace
 	}
-	return contains(term.Namespaces, ns)
+	return slices.Contains(term.Namespaces, ns)
 }
 
 // fitsAnyOtherNode is node.PodFitsAnyOtherNode: the pod fits one of nodes

@@ -2,6 +2,7 @@ package descheduler
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -276,7 +277,7 @@ func (c *pluginCtx) evictFromSources(sources, dests []*nodeUsage, names []string
 			if !toleratesOneNode(p, destTaints) {
 				continue
 			}
-			if evictable != nil && contains(evictable.Exclude, p.Namespace) {
+			if evictable != nil && slices.Contains(evictable.Exclude, p.Namespace) {
 				continue
 			}
 			if c.ev.preEvictionFilter(p) != "" {
@@ -338,11 +339,8 @@ func sortByPriorityLowToHigh(pods []*api.Pod) {
 	}
 	sort.SliceStable(pods, func(i, j int) bool {
 		a, b := pods[i], pods[j]
-		if (a.Spec.Priority == nil) != (b.Spec.Priority == nil) {
-			return a.Spec.Priority == nil
-		}
-		if a.Spec.Priority != nil && *a.Spec.Priority != *b.Spec.Priority {
-			return *a.Spec.Priority < *b.Spec.Priority
+		if lt, gt := priorityLess(a, b), priorityLess(b, a); lt || gt {
+			return lt
 		}
 		return qosRank(a) < qosRank(b)
 	})

@@ -1,6 +1,7 @@
 package descheduler
 
 import (
+	"slices"
 	"testing"
 
 	"podlab.dev/podlab/engine/api"
@@ -152,7 +153,7 @@ func TestUpstreamPodLifeTime(t *testing.T) {
 				t.Fatalf("pod_lifetime_test.go:%d: evicted %v, want %d", tc.line, got, tc.count)
 			}
 			for _, w := range tc.want {
-				if !contains(got, w) {
+				if !slices.Contains(got, w) {
 					t.Fatalf("pod_lifetime_test.go:%d: evicted %v, want %v among them", tc.line, got, tc.want)
 				}
 			}
@@ -242,7 +243,7 @@ func TestUpstreamPodLifeTimeFilters(t *testing.T) {
 				t.Fatalf("pod_lifetime_test.go:%d: evicted %v, want %d", tc.line, got, tc.count)
 			}
 			for _, w := range tc.want {
-				if !contains(got, w) {
+				if !slices.Contains(got, w) {
 					t.Fatalf("pod_lifetime_test.go:%d: evicted %v, want %v among them", tc.line, got, tc.want)
 				}
 			}

@@ -2,6 +2,7 @@ package descheduler
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -85,18 +86,9 @@ func (n *Namespaces) allows(ns string) bool {
 		return true
 	}
 	if len(n.Include) > 0 {
-		return contains(n.Include, ns)
+		return slices.Contains(n.Include, ns)
 	}
-	return !contains(n.Exclude, ns)
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
+	return !slices.Contains(n.Exclude, ns)
 }
 
 // PriorityThreshold is api.PriorityThreshold: a value or a class name.
@@ -257,23 +249,23 @@ func (p *Policy) Validate() []FieldError {
 		}
 		names[pr.Name] = true
 		for j, n := range pr.Deschedule {
-			if !contains(DeschedulePlugins, n) {
+			if !slices.Contains(DeschedulePlugins, n) {
 				errs = append(errs, FieldError{fmt.Sprintf("%s.plugins.deschedule.enabled[%d]", at, j), fmt.Sprintf("%q is not a deschedule plugin (they are %v)", n, DeschedulePlugins)})
 			}
 		}
 		for j, n := range pr.Balance {
-			if !contains(BalancePlugins, n) {
+			if !slices.Contains(BalancePlugins, n) {
 				errs = append(errs, FieldError{fmt.Sprintf("%s.plugins.balance.enabled[%d]", at, j), fmt.Sprintf("%q is not a balance plugin (they are %v)", n, BalancePlugins)})
 			}
 		}
 		errs = append(errs, pr.Args.validate(at+".pluginConfig")...)
-		errs = append(errs, pr.Args.PodLifeTime.validate(at+".pluginConfig", contains(pr.Deschedule, PodLifeTimeName))...)
+		errs = append(errs, pr.Args.PodLifeTime.validate(at+".pluginConfig", slices.Contains(pr.Deschedule, PodLifeTimeName))...)
 		errs = append(errs, pr.Args.enabledValidate(at+".pluginConfig", pr.Deschedule)...)
 		for _, msg := range pr.Evictor.validate() {
 			errs = append(errs, FieldError{at + ".pluginConfig." + DefaultEvictorName, msg})
 		}
-		errs = append(errs, pr.Args.LowNodeUtilization.validate(at+".pluginConfig."+LowNodeUtilizationName, contains(pr.Balance, LowNodeUtilizationName))...)
-		errs = append(errs, pr.Args.HighNodeUtilization.validate(at+".pluginConfig."+HighNodeUtilizationName, contains(pr.Balance, HighNodeUtilizationName))...)
+		errs = append(errs, pr.Args.LowNodeUtilization.validate(at+".pluginConfig."+LowNodeUtilizationName, slices.Contains(pr.Balance, LowNodeUtilizationName))...)
+		errs = append(errs, pr.Args.HighNodeUtilization.validate(at+".pluginConfig."+HighNodeUtilizationName, slices.Contains(pr.Balance, HighNodeUtilizationName))...)
 	}
 	return errs
 }
@@ -322,7 +314,7 @@ func (a *PluginArgs) validate(at string) []FieldError {
 // unset, so they apply only to enabled plugins.
 func (a *PluginArgs) enabledValidate(at string, deschedule []string) []FieldError {
 	var errs []FieldError
-	if contains(deschedule, TooManyRestartsName) {
+	if slices.Contains(deschedule, TooManyRestartsName) {
 		// removepodshavingtoomanyrestarts/validation.go
 		if a.TooManyRestarts.PodRestartThreshold < 1 {
 			errs = append(errs, FieldError{at + "." + TooManyRestartsName + ".podRestartThreshold", "invalid PodsHavingTooManyRestarts threshold"})
@@ -334,7 +326,7 @@ func (a *PluginArgs) enabledValidate(at string, deschedule []string) []FieldErro
 			}
 		}
 	}
-	if contains(deschedule, NodeAffinityName) && len(a.NodeAffinity.NodeAffinityType) == 0 {
+	if slices.Contains(deschedule, NodeAffinityName) && len(a.NodeAffinity.NodeAffinityType) == 0 {
 		// removepodsviolatingnodeaffinity/validation.go
 		errs = append(errs, FieldError{at + "." + NodeAffinityName + ".nodeAffinityType", "nodeAffinityType needs to be set"})
 	}
@@ -348,7 +340,7 @@ func (a *PodLifeTimeArgs) validate(at string, enabled bool) []FieldError {
 	var errs []FieldError
 	at += "." + PodLifeTimeName
 	for _, s := range a.States {
-		if !contains(podLifeTimeStates, s) {
+		if !slices.Contains(podLifeTimeStates, s) {
 			errs = append(errs, FieldError{at + ".states", fmt.Sprintf("states must be one of %v", podLifeTimeStates)})
 			break
 		}

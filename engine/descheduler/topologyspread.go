@@ -3,6 +3,7 @@ package descheduler
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -124,7 +125,7 @@ func (sc *spreadConstraint) includes(n *api.Node) bool {
 		return false
 	}
 	if sc.taintsHonor {
-		if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, sc.owner.Spec.Tolerations, noScheduleOrExecute); bad {
+		if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, sc.owner.Spec.Tolerations, api.DoNotScheduleTaint); bad {
 			return false
 		}
 	}
@@ -175,7 +176,7 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 		for _, p := range byNS[ns] {
 			for i := range p.Spec.TopologySpreadConstraints {
 				tc := &p.Spec.TopologySpreadConstraints[i]
-				if !contains(allowed, tc.WhenUnsatisfiable) {
+				if !slices.Contains(allowed, tc.WhenUnsatisfiable) {
 					continue
 				}
 				// most pods repeat their workload's constraint: a cheap key

@@ -2,6 +2,7 @@ package descheduler
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"podlab.dev/podlab/engine/api"
@@ -295,7 +296,7 @@ func TestTopologySpreadConstraint(t *testing.T) {
 				t.Fatalf("upstream test at line %d: evicted %d pods %v, want %d", tc.line, len(got), got, tc.want)
 			}
 			for _, w := range tc.wantPods {
-				if !contains(got, w) {
+				if !slices.Contains(got, w) {
 					t.Errorf("upstream test at line %d: want %s evicted, got %v", tc.line, w, got)
 				}
 			}

@@ -1,6 +1,7 @@
 package descheduler
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ func runDirect(t *testing.T, pol *Policy, s *State) []string {
 // oneProfile is a policy with one profile enabling plugin.
 func oneProfile(plugin string, ev EvictorArgs, args PluginArgs) *Policy {
 	pr := Profile{Name: "test", Evictor: ev, Args: args}
-	if contains(BalancePlugins, plugin) {
+	if slices.Contains(BalancePlugins, plugin) {
 		pr.Balance = []string{plugin}
 	} else {
 		pr.Deschedule = []string{plugin}

@@ -54,7 +54,15 @@ type resources map[string]int64
 
 func requestsOf(p *api.Pod) resources {
 	rl := api.PodRequests(p, api.PodRequestsOptions{})
-	r := make(resources, len(rl)+1)
+	r := quantities(rl, len(rl)+1)
+	r[api.ResourcePods] = 1
+	return r
+}
+
+// quantities converts rl to resources (cpu in millicores, the rest in
+// units), sized for size entries.
+func quantities(rl api.ResourceList, size int) resources {
+	r := make(resources, size)
 	for name, q := range rl {
 		if name == api.ResourceCPU {
 			r[name] = q.MilliValue()
@@ -62,7 +70,6 @@ func requestsOf(p *api.Pod) resources {
 			r[name] = q.Value()
 		}
 	}
-	r[api.ResourcePods] = 1
 	return r
 }
 
@@ -118,15 +125,7 @@ func allocatableOf(n *api.Node) resources {
 	if len(rl) == 0 {
 		rl = n.Status.Capacity
 	}
-	r := make(resources, len(rl))
-	for name, q := range rl {
-		if name == api.ResourceCPU {
-			r[name] = q.MilliValue()
-		} else {
-			r[name] = q.Value()
-		}
-	}
-	return r
+	return quantities(rl, len(rl))
 }
 
 // isReady is nodeutil.IsReady: a NodeReady condition that is not True

@@ -50,15 +50,10 @@ func eligibilityOf(pod *api.Pod, node *api.Node, needAffinity, needTaints bool) 
 		e.affinity = api.PodMatchesNodeSelectorAndAffinityTerms(pod, node)
 	}
 	if needTaints {
-		_, untolerated := api.FindUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, doNotScheduleTaint)
+		_, untolerated := api.FindUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, api.DoNotScheduleTaint)
 		e.taints = !untolerated
 	}
 	return e
-}
-
-// doNotScheduleTaint is helper.DoNotScheduleTaintsFilterFunc.
-func doNotScheduleTaint(t *api.Taint) bool {
-	return t.Effect == api.TaintEffectNoSchedule || t.Effect == api.TaintEffectNoExecute
 }
 
 // includes is matchNodeInclusionPolicies (common.go).

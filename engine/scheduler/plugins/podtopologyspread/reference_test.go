@@ -50,7 +50,7 @@ func refIncludes(c *constraint, pod *api.Pod, node *api.Node) bool {
 		return false
 	}
 	if c.NodeTaintsPolicy == api.PolicyHonor {
-		if _, bad := api.FindUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, doNotScheduleTaint); bad {
+		if _, bad := api.FindUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, api.DoNotScheduleTaint); bad {
 			return false
 		}
 	}
