@@ -76,10 +76,7 @@ func seriesLabels(s *Session, name string, args []check.Arg) (map[string]string,
 	if err != nil {
 		return nil, err
 	}
-	w := a.RefKind + "/" + wname
-	if ns != "default" && ns != "" {
-		w = a.RefKind + "/" + ns + "/" + wname
-	}
+	w := Workload{Kind: a.RefKind, Namespace: ns, Name: wname}.Ref()
 	if name == "skew" {
 		if len(args) < 2 {
 			return nil, fmt.Errorf("skew needs a topology key")

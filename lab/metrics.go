@@ -239,10 +239,7 @@ func (m *Metrics) record(s *Session) {
 		w, ok := byOwner[o]
 		if !ok {
 			if kind, name := s.WorkloadOf(p); kind != "" {
-				n := kind + "/" + name
-				if p.Namespace != "default" && p.Namespace != "" {
-					n = kind + "/" + p.Namespace + "/" + name
-				}
+				n := Workload{Kind: kind, Namespace: p.Namespace, Name: name}.Ref()
 				if w = byName[n]; w == nil {
 					w = &wl{name: n, keys: []string{zoneKey}, perNode: make([]int, len(nodes))}
 					byName[n] = w
