@@ -173,11 +173,7 @@ func (v *controllersView) maxScroll() int {
 
 // View implements view.
 func (v *controllersView) View(w, h int) []string {
-	lines := v.lines(w - 2)
-	v.scroll.clamp(max(len(lines)-(h-2), 0))
-	if off := v.scroll.off; off < len(lines) {
-		lines = lines[off:]
-	}
+	lines := v.scroll.window(v.lines(w-2), h)
 	return box(v.m.st, "controllers · descheduler · cluster autoscaler · HPA", lines, w, h, true)
 }
 
