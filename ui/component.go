@@ -85,3 +85,13 @@ func (s *scroller) move(delta, limit int) {
 
 // clamp keeps the offset within [0, limit] (after a resize or refresh).
 func (s *scroller) clamp(limit int) { s.off = max(0, min(s.off, limit)) }
+
+// window clamps the offset to lines in a box h rows high (its border
+// takes two) and returns the lines from it on.
+func (s *scroller) window(lines []string, h int) []string {
+	s.clamp(max(len(lines)-(h-2), 0))
+	if s.off < len(lines) {
+		return lines[s.off:]
+	}
+	return lines
+}

@@ -99,8 +99,16 @@ type explainParts struct {
 	nameW int
 }
 
-// parts computes explainParts for a width.
+// parts computes explainParts for a width (again only when the
+// explanation, the width or the theme changed, or on Refresh).
 func (v *explainView) parts(ex *lab.LiveExplanation, w int) explainParts {
+	if d := &v.drawn; !d.ok || d.ex != ex || d.w != w || d.st != v.m.st {
+		d.ok, d.ex, d.w, d.st, d.p = true, ex, w, v.m.st, v.drawParts(ex, w)
+	}
+	return v.drawn.p
+}
+
+func (v *explainView) drawParts(ex *lab.LiveExplanation, w int) explainParts {
 	m := v.m
 	var lines []string
 	status := "pending"

@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 	"strings"
+
+	"podlab.dev/podlab/lab"
 )
 
 // The explained pod's container life as bars over virtual time
@@ -32,6 +34,21 @@ const (
 	glyphProbe   = '✗'
 	glyphKill    = '✕'
 )
+
+// containerLife is a pod's container spans and marks
+// (lab.Session.ContainerTimeline) as containerBars takes them.
+func containerLife(s *lab.Session, pod string) ([]ctrSpan, []ctrMark) {
+	spans, marks := s.ContainerTimeline(pod)
+	var cs []ctrSpan
+	for _, sp := range spans {
+		cs = append(cs, ctrSpan{safe(sp.Container), sp.Kind, sp.From.Seconds(), sp.To.Seconds()})
+	}
+	var ms []ctrMark
+	for _, m := range marks {
+		ms = append(ms, ctrMark{m.At.Seconds(), m.Reason})
+	}
+	return cs, ms
+}
 
 // containerBars draws one bar per container (in order of first start)
 // over [0, now] in w cells, a restart (a run after the first) marked ↻ at
@@ -117,15 +134,7 @@ func (v *explainView) containerTimelineLines(w int) []string {
 		return nil
 	}
 	s := v.m.sess
-	spans, marks := s.ContainerTimeline(v.podKey)
-	var cs []ctrSpan
-	for _, sp := range spans {
-		cs = append(cs, ctrSpan{safe(sp.Container), sp.Kind, sp.From.Seconds(), sp.To.Seconds()})
-	}
-	var ms []ctrMark
-	for _, m := range marks {
-		ms = append(ms, ctrMark{m.At.Seconds(), m.Reason})
-	}
+	cs, ms := containerLife(s, v.podKey)
 	now := s.Now().Seconds()
 	bars := containerBars(cs, ms, now, w)
 	if len(bars) == 0 {

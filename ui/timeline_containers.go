@@ -73,14 +73,8 @@ func (w *ctrWatch) update(eng any, evs []lab.Event) {
 func containerPods(s *lab.Session, keys []string) ([]ctrPod, int) {
 	var out []ctrPod
 	for _, k := range keys[:min(len(keys), maxCtrPods)] {
-		spans, marks := s.ContainerTimeline(k)
 		p := ctrPod{key: k}
-		for _, sp := range spans {
-			p.spans = append(p.spans, ctrSpan{safe(sp.Container), sp.Kind, sp.From.Seconds(), sp.To.Seconds()})
-		}
-		for _, mk := range marks {
-			p.marks = append(p.marks, ctrMark{mk.At.Seconds(), mk.Reason})
-		}
+		p.spans, p.marks = containerLife(s, k)
 		out = append(out, p)
 	}
 	return out, max(len(keys)-maxCtrPods, 0)

@@ -126,11 +126,7 @@ func (v *compareView) explain() {
 
 // View implements view.
 func (v *compareView) View(w, h int) []string {
-	lines := v.lines(w - 2)
-	v.scroll.clamp(max(len(lines)-(h-2), 0))
-	if off := v.scroll.off; off < len(lines) {
-		lines = lines[off:]
-	}
+	lines := v.scroll.window(v.lines(w-2), h)
 	title := "compare"
 	if v.m.fork != nil {
 		title = fmt.Sprintf("compare lanes a | b at %s (forked %s)", v.cmp.At.Clock(), v.m.fork.At().Clock())

@@ -32,6 +32,13 @@ type controllersView struct {
 	// quiet tick or scroll.
 	at    controllersStamp
 	fresh bool
+	// drawn is the last drawing of content: View and maxScroll (SetKeys,
+	// every key, every refresh) would otherwise each draw it again.
+	drawn struct {
+		st    *Styles
+		w     int
+		lines []string
+	}
 }
 
 type controllersStamp struct {
@@ -126,7 +133,7 @@ func (v *controllersView) Refresh() {
 			c.evictions = append(c.evictions, deschedRow{e.Pod, e.Node, e.Plugin, e.Profile, e.Outcome, e.Reason, e.Evicted})
 		}
 	}
-	v.content = c
+	v.content, v.drawn.lines = c, nil
 	v.scroll.clamp(v.maxScroll())
 }
 
@@ -157,6 +164,7 @@ func (v *controllersView) Wheel(delta int) { v.scroll.move(delta, v.maxScroll())
 // Reset implements view.
 func (v *controllersView) Reset() {
 	v.scroll, v.content, v.fresh = scroller{}, controllersContent{}, false
+	v.drawn.lines = nil
 }
 
 func (v *controllersView) maxScroll() int {
@@ -165,16 +173,20 @@ func (v *controllersView) maxScroll() int {
 
 // View implements view.
 func (v *controllersView) View(w, h int) []string {
-	lines := v.lines(w - 2)
-	v.scroll.clamp(max(len(lines)-(h-2), 0))
-	if off := v.scroll.off; off < len(lines) {
-		lines = lines[off:]
-	}
+	lines := v.scroll.window(v.lines(w-2), h)
 	return box(v.m.st, "controllers · descheduler · cluster autoscaler · HPA", lines, w, h, true)
 }
 
-// lines draws the three sections w cells wide.
+// lines draws the three sections w cells wide (drawn again only when
+// the content, the width or the theme changed).
 func (v *controllersView) lines(w int) []string {
+	if d := &v.drawn; d.lines == nil || d.st != v.m.st || d.w != w {
+		d.st, d.w, d.lines = v.m.st, w, v.draw(w)
+	}
+	return v.drawn.lines
+}
+
+func (v *controllersView) draw(w int) []string {
 	var out []string
 	out = append(out, v.deschedLines(w)...)
 	out = append(out, "")

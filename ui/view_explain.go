@@ -3,6 +3,8 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"podlab.dev/podlab/lab"
 )
 
 // explainView answers "why did it go there / why is it pending" for one
@@ -17,6 +19,15 @@ type explainView struct {
 	// describe is the pod's kubectl-describe state and its containers
 	// over time (explain_describe.go, explain_containers.go).
 	describe []string
+	// drawn is the last parts: maxScroll (SetKeys, every frame) and View
+	// would each wrap the text and size the columns over every node.
+	drawn struct {
+		ok bool
+		ex *lab.LiveExplanation
+		w  int
+		st *Styles
+		p  explainParts
+	}
 }
 
 type explainKeys struct {
@@ -76,6 +87,7 @@ func (v *explainView) Refresh() {
 		d.explain, d.explainErr = m.sess.Explain(v.podKey)
 	}
 	v.describe = append(v.describeLines(), v.containerTimelineLines(m.w-2)...)
+	v.drawn.ok = false
 	v.scroll.clamp(v.maxScroll())
 }
 

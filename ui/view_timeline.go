@@ -29,6 +29,14 @@ type timelineView struct {
 	ctr     ctrWatch
 	ctrPods []ctrPod
 	ctrMore int
+	// ctrLen is the container section's length for maxScroll (SetKeys,
+	// every frame), counted once per refresh and clock reading.
+	ctrLen struct {
+		ok   bool
+		gen  int
+		now  float64
+		size int
+	}
 }
 
 // timelineState is what the timeline's content depends on.
@@ -153,7 +161,11 @@ func (v *timelineView) Reset() { v.scroll, v.auto = scroller{}, true }
 // bar, its containers' bars and the cause, then a blank line and the
 // legend (timelineView draws them).
 func (v *timelineView) maxScroll() int {
-	n := len(v.containerSection(80))
+	c, now := &v.ctrLen, v.m.sess.Now().Seconds()
+	if !c.ok || c.gen != v.gen || c.now != now {
+		c.ok, c.gen, c.now, c.size = true, v.gen, now, len(v.containerSection(80))
+	}
+	n := c.size
 	if len(v.m.data.timelines) == 0 {
 		if n == 0 {
 			return 0
