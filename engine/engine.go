@@ -125,6 +125,8 @@ type Engine struct {
 	queue *scheduler.Queue
 
 	controllers []Controller
+	// watchers are told of pod and node changes (watch.go); not cloned.
+	watchers []Watcher
 	drains      []*Drain
 
 	events  []Event

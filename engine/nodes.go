@@ -33,6 +33,7 @@ func (e *Engine) AddNode(n *api.Node) error {
 	}
 	ns := &nodeState{node: n, lastPass: e.Now()}
 	e.nodes[n.Name] = ns
+	e.nodeChanged(n.Name)
 	i := sort.SearchStrings(e.nodeNames, n.Name)
 	e.nodeNames = append(e.nodeNames, "")
 	copy(e.nodeNames[i+1:], e.nodeNames[i:])
@@ -55,6 +56,7 @@ func (e *Engine) RemoveNode(name string) error {
 	e.record(EventNormal, ReasonRemovingNode, nodeObject(name), fmt.Sprintf("Node %s event: Removing Node %s from Controller", name, name))
 	keys := e.podKeysOnNode(name)
 	delete(e.nodes, name)
+	e.nodeChanged(name)
 	for _, key := range keys {
 		e.removePod(key)
 	}
@@ -92,6 +94,7 @@ func (e *Engine) UpdateNode(name string, mutate func(n *api.Node)) error {
 // setNode installs a changed node object and fans out its changes.
 func (e *Engine) setNode(ns *nodeState, old, n *api.Node) {
 	ns.node = n
+	e.nodeChanged(n.Name)
 	e.snap.UpdateNode(n)
 	now := e.Now()
 	if !reflect.DeepEqual(old.Labels, n.Labels) {

@@ -65,6 +65,7 @@ func (e *Engine) createPod(p *api.Pod, rec *api.Pod) error {
 	ps := &podState{pod: p, usage: usage}
 	e.pods[key] = ps
 	e.podKeyAdded(key)
+	e.podChanged(key)
 	e.indexPod(key, p.Spec.NodeName)
 	e.timelines[key] = &podTimeline{created: now}
 	e.changes++
@@ -150,6 +151,7 @@ func (e *Engine) bind(ps *podState, node string, preBound bool) {
 	at := now
 	p.Status.StartTime = &at
 	ps.pod = p
+	e.podChanged(p.Key())
 	if ps.info == nil {
 		ps.info = framework.NewPodInfo(p)
 	} else {
@@ -230,6 +232,7 @@ func (e *Engine) podStarted(key string, gen int64) {
 // snapshot and queue hold now points at it.
 func (e *Engine) setPodObject(ps *podState, p *api.Pod) {
 	ps.pod = p
+	e.podChanged(p.Key())
 	if ps.info != nil {
 		ps.info.Pod = p
 	}
@@ -240,6 +243,7 @@ func (e *Engine) setPodObject(ps *podState, p *api.Pod) {
 // indexes.
 func (e *Engine) setPodObjectForScheduler(ps *podState, p *api.Pod) {
 	ps.pod = p
+	e.podChanged(p.Key())
 	if ps.info != nil {
 		info := *ps.info
 		info.Pod = p
@@ -260,6 +264,7 @@ func (e *Engine) removePod(key string) {
 	e.countMemory(ps, false)
 	delete(e.pods, key)
 	e.podKeyRemoved(key)
+	e.podChanged(key)
 	if m := e.podsByNode[ps.pod.Spec.NodeName]; m != nil {
 		delete(m, key)
 		if len(m) == 0 {

@@ -107,6 +107,7 @@ func (e *Engine) restoreTerminal(ps *podState, rec *api.Pod) {
 	p.Status.InitContainerStatuses = cloneContainerStatuses(rec.Status.InitContainerStatuses)
 	p.Status.QOSClass = api.ComputePodQOS(p)
 	ps.pod = p
+	e.podChanged(p.Key())
 	ps.state = StateTerminated
 	at := e.Now()
 	e.timelines[p.Key()].gone = &at
