@@ -127,7 +127,7 @@ type Engine struct {
 	controllers []Controller
 	// watchers are told of pod and node changes (watch.go); not cloned.
 	watchers []Watcher
-	drains      []*Drain
+	drains   []*Drain
 
 	events  []Event
 	uidSeq  int64
