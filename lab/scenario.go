@@ -240,17 +240,35 @@ func blankLine(l []byte) []byte {
 
 // isScenarioDoc looks for top-level "apiVersion: podlab/v1" in a document.
 func isScenarioDoc(lines [][]byte) bool {
+	v, _ := topLevelScalar(lines, "apiVersion")
+	return v == ScenarioAPIVersion
+}
+
+// topLevelScalar returns the value of the first top-level "key: value"
+// line of a document, without a trailing comment or quotes, before the
+// document is parsed (to route it: scenario header, descheduler policy,
+// manifest). A comment starts at " #" outside quotes.
+func topLevelScalar(lines [][]byte, key string) (string, bool) {
 	for _, l := range lines {
 		s := strings.TrimRight(string(l), "\r\n")
-		if strings.HasPrefix(s, "apiVersion:") {
-			v := strings.Trim(strings.TrimSpace(strings.TrimPrefix(s, "apiVersion:")), `"'`)
-			if i := strings.Index(v, " #"); i >= 0 {
-				v = strings.TrimSpace(v[:i])
-			}
-			return v == ScenarioAPIVersion
+		rest, ok := strings.CutPrefix(s, key+":")
+		if !ok {
+			continue
 		}
+		v := strings.TrimSpace(rest)
+		if len(v) > 0 && (v[0] == '"' || v[0] == '\'') {
+			if end := strings.IndexByte(v[1:], v[0]); end >= 0 {
+				return v[1 : end+1], true
+			}
+		}
+		if i := strings.Index(v, " #"); i >= 0 {
+			v = v[:i]
+		} else if i := strings.Index(v, "\t#"); i >= 0 {
+			v = v[:i]
+		}
+		return strings.TrimSpace(v), true
 	}
-	return false
+	return "", false
 }
 
 // LoadFile parses a scenario file: its manifests (through lab/manifest)
