@@ -28,6 +28,7 @@ func (m *Manager) Clone(c Cluster) *Manager {
 	out.now, out.started = m.now, m.started
 	out.memoSyncs = m.memoSyncs
 	out.wake, out.hasWake = m.wake, m.hasWake
+	out.known = maps.Clone(m.known)
 	for k, r := range m.createRetry {
 		c := *r
 		out.createRetry[k] = &c

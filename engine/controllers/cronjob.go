@@ -49,6 +49,7 @@ func (m *Manager) AddCronJob(obj *api.CronJob) (*CronJob, error) {
 		cj.CreationTimestamp = m.now
 	}
 	m.cronJobs[cj.Key()] = cj
+	m.known[cj.UID] = true
 	m.changed = true
 	return cj, nil
 }

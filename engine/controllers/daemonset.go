@@ -36,6 +36,7 @@ func (m *Manager) AddDaemonSet(obj *api.DaemonSet) (*DaemonSet, error) {
 		ds.CreationTimestamp = m.now
 	}
 	m.daemonSets[ds.Key()] = ds
+	m.known[ds.UID] = true
 	m.changed = true
 	return ds, nil
 }

@@ -54,6 +54,7 @@ func (m *Manager) AddDeployment(obj *api.Deployment) (*Deployment, error) {
 		d.CreationTimestamp = m.now
 	}
 	m.deployments[d.Key()] = d
+	m.known[d.UID] = true
 	m.changed = true
 	return d, nil
 }

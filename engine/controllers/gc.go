@@ -50,12 +50,18 @@ func (m *Manager) liveUIDs() map[string]bool {
 // orphaned reports an object whose owner references all point at objects
 // that are gone: the garbage collector deletes it (background cascading
 // deletion). An object without owners is never collected.
-func orphaned(meta *api.ObjectMeta, live map[string]bool) bool {
+//
+// Deliberate difference: upstream's collector looks every owner up in the
+// API server. The lab holds only what a scenario imported, often a partial
+// dump (`kubectl get pods -A -o yaml` without the ReplicaSets), so an owner
+// the lab never knew exists outside it: only owners the manager has known
+// (known, by UID) and that are no longer live are judged gone.
+func orphaned(meta *api.ObjectMeta, live, known map[string]bool) bool {
 	if len(meta.OwnerReferences) == 0 {
 		return false
 	}
 	for _, r := range meta.OwnerReferences {
-		if !managedKinds[r.Kind] || live[r.UID] {
+		if !managedKinds[r.Kind] || !known[r.UID] || live[r.UID] {
 			return false
 		}
 	}
@@ -69,19 +75,19 @@ func orphaned(meta *api.ObjectMeta, live map[string]bool) bool {
 func (m *Manager) collectGarbage() {
 	live := m.liveUIDs()
 	for _, k := range sortedKeys(m.replicaSets) {
-		if rs := m.replicaSets[k]; orphaned(&rs.ObjectMeta, live) {
+		if rs := m.replicaSets[k]; orphaned(&rs.ObjectMeta, live, m.known) {
 			m.removeReplicaSet(rs)
 			delete(live, rs.UID)
 		}
 	}
 	for _, k := range sortedKeys(m.jobs) {
-		if j := m.jobs[k]; orphaned(&j.ObjectMeta, live) {
+		if j := m.jobs[k]; orphaned(&j.ObjectMeta, live, m.known) {
 			m.removeJob(j)
 			delete(live, j.UID)
 		}
 	}
 	for _, p := range m.pods("") {
-		if p.DeletionTimestamp == nil && orphaned(&p.ObjectMeta, live) {
+		if p.DeletionTimestamp == nil && orphaned(&p.ObjectMeta, live, m.known) {
 			if err := m.cluster.DeletePod(p.Namespace, p.Name); err == nil {
 				m.acted()
 			}

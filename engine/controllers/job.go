@@ -105,6 +105,7 @@ func (m *Manager) AddJob(obj *api.Job) (*Job, error) {
 		j.CreationTimestamp = m.now
 	}
 	m.jobs[j.Key()] = j
+	m.known[j.UID] = true
 	m.changed = true
 	return j, nil
 }

@@ -33,6 +33,10 @@ type Manager struct {
 	jobs                   map[string]*Job
 	cronJobs               map[string]*CronJob
 	hpas                   map[string]*HorizontalPodAutoscaler
+	// known holds the UID of every workload the manager has managed
+	// (added, created or adopted), also after it was deleted: the garbage
+	// collector judges only owner references to these (gc.go).
+	known map[string]bool
 	// loads and podCPU are the CPU use model the HPA reads (hpa_usage.go).
 	loads  map[string]*workloadLoad
 	podCPU map[string]int64
@@ -87,6 +91,7 @@ func New(c Cluster, seed int64) *Manager {
 		jobs:                   map[string]*Job{},
 		cronJobs:               map[string]*CronJob{},
 		createRetry:            map[string]*retryState{},
+		known:                  map[string]bool{},
 		hpas:                   map[string]*HorizontalPodAutoscaler{},
 		loads:                  map[string]*workloadLoad{},
 		podCPU:                 map[string]int64{},

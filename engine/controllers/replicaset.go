@@ -36,6 +36,7 @@ func (m *Manager) AddReplicaSet(obj *api.ReplicaSet) (*ReplicaSet, error) {
 		rs.CreationTimestamp = m.now
 	}
 	m.replicaSets[rs.Key()] = rs
+	m.known[rs.UID] = true
 	m.changed = true
 	return rs, nil
 }

@@ -44,6 +44,7 @@ func (m *Manager) AddReplicationController(obj *api.ReplicationController) (*Rep
 		rs.CreationTimestamp = m.now
 	}
 	m.replicationControllers[rs.Key()] = rs
+	m.known[rs.UID] = true
 	m.changed = true
 	return rs, nil
 }

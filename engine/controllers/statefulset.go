@@ -57,6 +57,7 @@ func (m *Manager) AddStatefulSet(obj *api.StatefulSet) (*StatefulSet, error) {
 		s.CreationTimestamp = m.now
 	}
 	m.statefulSets[s.Key()] = s
+	m.known[s.UID] = true
 	m.changed = true
 	return s, nil
 }
