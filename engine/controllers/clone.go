@@ -27,6 +27,12 @@ func (m *Manager) Clone(c Cluster) *Manager {
 	out.names = m.names.clone()
 	out.now, out.started = m.now, m.started
 	out.memoSyncs = m.memoSyncs
+	if m.q != nil {
+		// rebuilt from the clone's cluster; every skipped sync runs again
+		// once (a sync with unchanged inputs changes nothing, so this is
+		// invisible)
+		defer out.UseWorkQueues(true)
+	}
 	out.wake, out.hasWake = m.wake, m.hasWake
 	out.known = maps.Clone(m.known)
 	for k, r := range m.createRetry {

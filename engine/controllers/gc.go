@@ -86,7 +86,12 @@ func (m *Manager) collectGarbage() {
 			delete(live, j.UID)
 		}
 	}
-	for _, p := range m.pods("") {
+	pods := m.pods
+	if m.q != nil {
+		// only the pods that changed, unless an owner went away
+		pods = func(string) []*api.Pod { return m.q.gcCandidates(live) }
+	}
+	for _, p := range pods("") {
 		if p.DeletionTimestamp == nil && orphaned(&p.ObjectMeta, live, m.known) {
 			if err := m.cluster.DeletePod(p.Namespace, p.Name); err == nil {
 				m.acted()

@@ -75,6 +75,11 @@ type Manager struct {
 	// built): reused while the cluster returns the same pod objects.
 	prevList, prevSorted     []*api.Pod
 	prevByOwner, prevOrphans map[string][]*api.Pod
+	// q is the incremental pod index of the work-queue mode (queue.go);
+	// nil on the full path. epoch moves on any change that makes every
+	// skipped sync run again.
+	q     *workQueues
+	epoch uint64
 }
 
 // New returns a Manager over the cluster; seed makes generated pod-name
@@ -133,6 +138,11 @@ func (m *Manager) Reconcile(now api.Time) int {
 	m.now = now
 	acted := 0
 	m.podCache = nil // the cluster may have changed since the last call
+	if m.changed {
+		// a user operation (Scale, UpdateDeployment, Delete, ...) changed
+		// workloads since the last Reconcile
+		m.invalidate()
+	}
 	for pass := 0; pass < maxPassesPerInstant; pass++ {
 		m.changed = false
 		m.hasWake = false
@@ -193,7 +203,9 @@ func sortedKeys[V any](mp map[string]V) []string {
 
 // pods returns the cluster's pods of the namespace for the current pass.
 func (m *Manager) pods(namespace string) []*api.Pod {
-	if m.podCache == nil {
+	if m.q != nil {
+		m.podCache = m.q.all()
+	} else if m.podCache == nil {
 		list := m.cluster.Pods("")
 		if m.memoSyncs && samePods(list, m.prevList) {
 			// pods are never edited in place (SkipUnchangedSyncs): the same
@@ -234,6 +246,9 @@ func podLess(a, b *api.Pod) bool {
 // someone else are never claimed), in namespace/name order within each
 // group.
 func (m *Manager) claimCandidates(namespace, uid string) []*api.Pod {
+	if m.q != nil {
+		return m.q.candidates(namespace, uid)
+	}
 	all := m.pods("")
 	if m.byOwner == nil {
 		m.byOwner, m.orphans = map[string][]*api.Pod{}, map[string][]*api.Pod{}
