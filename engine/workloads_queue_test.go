@@ -76,7 +76,9 @@ func runQueueScenario(t *testing.T, mode queueMode) queueRun {
 		return api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": app}, Annotations: ann},
 			Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: app + ":1", Resources: res("250m")}}}}
 	}
-	sel := func(app string) *api.LabelSelector { return &api.LabelSelector{MatchLabels: map[string]string{"app": app}} }
+	sel := func(app string) *api.LabelSelector {
+		return &api.LabelSelector{MatchLabels: map[string]string{"app": app}}
+	}
 	bare := func(ns, name, app string) *api.Pod {
 		return &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{"app": app}},
 			Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: app + ":0", Resources: res("100m")}}}}
