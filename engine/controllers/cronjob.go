@@ -50,7 +50,7 @@ func (m *Manager) AddCronJob(obj *api.CronJob) (*CronJob, error) {
 	}
 	m.cronJobs[cj.Key()] = cj
 	m.known[cj.UID] = true
-	m.changed = true
+	m.workloadsChanged()
 	return cj, nil
 }
 

@@ -37,7 +37,7 @@ func (m *Manager) AddDaemonSet(obj *api.DaemonSet) (*DaemonSet, error) {
 	}
 	m.daemonSets[ds.Key()] = ds
 	m.known[ds.UID] = true
-	m.changed = true
+	m.workloadsChanged()
 	return ds, nil
 }
 

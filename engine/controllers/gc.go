@@ -103,12 +103,12 @@ func (m *Manager) collectGarbage() {
 
 func (m *Manager) removeReplicaSet(rs *ReplicaSet) {
 	delete(m.replicaSets, rs.Key())
-	m.changed = true
+	m.workloadsChanged()
 }
 
 func (m *Manager) removeJob(j *Job) {
 	delete(m.jobs, j.Key())
-	m.changed = true
+	m.workloadsChanged()
 }
 
 // hasDependents reports whether any object still names uid as an owner.
@@ -146,37 +146,37 @@ func (m *Manager) finishForegroundDeletions() {
 	for _, k := range sortedKeys(m.deployments) {
 		if d := m.deployments[k]; d.DeletionTimestamp != nil && !m.hasDependents(d.UID) {
 			delete(m.deployments, k)
-			m.changed = true
+			m.workloadsChanged()
 		}
 	}
 	for _, k := range sortedKeys(m.replicaSets) {
 		if rs := m.replicaSets[k]; rs.DeletionTimestamp != nil && !m.hasDependents(rs.UID) {
 			delete(m.replicaSets, k)
-			m.changed = true
+			m.workloadsChanged()
 		}
 	}
 	for _, k := range sortedKeys(m.replicationControllers) {
 		if rc := m.replicationControllers[k]; rc.DeletionTimestamp != nil && !m.hasDependents(rc.UID) {
 			delete(m.replicationControllers, k)
-			m.changed = true
+			m.workloadsChanged()
 		}
 	}
 	for _, k := range sortedKeys(m.statefulSets) {
 		if s := m.statefulSets[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
 			delete(m.statefulSets, k)
-			m.changed = true
+			m.workloadsChanged()
 		}
 	}
 	for _, k := range sortedKeys(m.daemonSets) {
 		if s := m.daemonSets[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
 			delete(m.daemonSets, k)
-			m.changed = true
+			m.workloadsChanged()
 		}
 	}
 	for _, k := range sortedKeys(m.jobs) {
 		if s := m.jobs[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
 			delete(m.jobs, k)
-			m.changed = true
+			m.workloadsChanged()
 		}
 	}
 }
@@ -205,7 +205,7 @@ func (m *Manager) Delete(kind, namespace, name, propagation string) error {
 	default:
 		return fmt.Errorf("unknown propagation policy %q (use Background, Foreground or Orphan)", propagation)
 	}
-	m.changed = true
+	m.workloadsChanged()
 	return nil
 }
 

@@ -106,7 +106,7 @@ func (m *Manager) AddJob(obj *api.Job) (*Job, error) {
 	}
 	m.jobs[j.Key()] = j
 	m.known[j.UID] = true
-	m.changed = true
+	m.workloadsChanged()
 	return j, nil
 }
 

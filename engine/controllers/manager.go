@@ -171,7 +171,7 @@ func (m *Manager) syncAll() {
 		}
 	}
 	for _, k := range sortedKeys(m.deployments) {
-		m.syncDeployment(m.deployments[k])
+		m.syncDeploymentQueued(m.deployments[k])
 	}
 	for _, k := range sortedKeys(m.replicaSets) {
 		if rs, ok := m.replicaSets[k]; ok {

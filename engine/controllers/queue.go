@@ -50,7 +50,10 @@ type workQueues struct {
 	// ownerVer and orphanVer move when a list above changes.
 	ownerVer  map[string]uint64
 	orphanVer map[string]uint64
-	seq       uint64
+	// rsVer moves when the status of a ReplicaSet controlled by the
+	// Deployment of that UID changes.
+	rsVer map[string]uint64
+	seq   uint64
 	// pending holds keys reported by PodChanged and not yet applied;
 	// gcPending the keys applied since the garbage collector last ran.
 	pending   map[string]struct{}
@@ -73,7 +76,7 @@ func (m *Manager) UseWorkQueues(on bool) bool {
 	}
 	m.SkipUnchangedSyncs(true)
 	q := &workQueues{lookup: lookup, byKey: map[string]*api.Pod{}, byOwner: map[string][]*api.Pod{},
-		orphans: map[string][]*api.Pod{}, ownerVer: map[string]uint64{}, orphanVer: map[string]uint64{},
+		orphans: map[string][]*api.Pod{}, ownerVer: map[string]uint64{}, orphanVer: map[string]uint64{}, rsVer: map[string]uint64{},
 		pending: map[string]struct{}{}, gcPending: map[string]struct{}{}}
 	for _, p := range m.cluster.Pods("") {
 		q.byKey[p.Key()] = p

@@ -37,7 +37,7 @@ func (m *Manager) AddReplicaSet(obj *api.ReplicaSet) (*ReplicaSet, error) {
 	}
 	m.replicaSets[rs.Key()] = rs
 	m.known[rs.UID] = true
-	m.changed = true
+	m.workloadsChanged()
 	return rs, nil
 }
 
@@ -242,5 +242,6 @@ func (m *Manager) replicaSetStatus(rs *ReplicaSet, active, terminating []*api.Po
 	if st != rs.Status {
 		rs.Status = st
 		m.changed = true
+		m.replicaSetStatusChanged(rs)
 	}
 }

@@ -45,7 +45,7 @@ func (m *Manager) AddReplicationController(obj *api.ReplicationController) (*Rep
 	}
 	m.replicationControllers[rs.Key()] = rs
 	m.known[rs.UID] = true
-	m.changed = true
+	m.workloadsChanged()
 	return rs, nil
 }
 

@@ -58,7 +58,7 @@ func (m *Manager) AddStatefulSet(obj *api.StatefulSet) (*StatefulSet, error) {
 	}
 	m.statefulSets[s.Key()] = s
 	m.known[s.UID] = true
-	m.changed = true
+	m.workloadsChanged()
 	return s, nil
 }
 
