@@ -60,6 +60,9 @@ type workQueues struct {
 	gcPending map[string]struct{}
 	// sorted is every pod in key order; nil until asked after a change.
 	sorted []*api.Pod
+	// byLabel holds, for each label pair asked for (withLabel), the pods
+	// carrying it, in key order; kept up to date once built.
+	byLabel map[labelPair][]*api.Pod
 	// gcLive is the set of live workload UIDs when the collector last ran.
 	gcLive map[string]bool
 }
@@ -77,7 +80,7 @@ func (m *Manager) UseWorkQueues(on bool) bool {
 	m.SkipUnchangedSyncs(true)
 	q := &workQueues{lookup: lookup, byKey: map[string]*api.Pod{}, byOwner: map[string][]*api.Pod{},
 		orphans: map[string][]*api.Pod{}, ownerVer: map[string]uint64{}, orphanVer: map[string]uint64{}, rsVer: map[string]uint64{},
-		pending: map[string]struct{}{}, gcPending: map[string]struct{}{}}
+		byLabel: map[labelPair][]*api.Pod{}, pending: map[string]struct{}{}, gcPending: map[string]struct{}{}}
 	for _, p := range m.cluster.Pods("") {
 		q.byKey[p.Key()] = p
 		q.index(p)
@@ -140,6 +143,11 @@ func (q *workQueues) bump(owner string, p *api.Pod) {
 }
 
 func (q *workQueues) index(p *api.Pod) {
+	for k, v := range p.Labels {
+		if list, ok := q.byLabel[labelPair{p.Namespace, k, v}]; ok {
+			q.byLabel[labelPair{p.Namespace, k, v}] = insertPod(list, p)
+		}
+	}
 	if ref := p.ControllerRef(); ref != nil {
 		q.byOwner[ref.UID] = insertPod(q.byOwner[ref.UID], p)
 		q.bump(ref.UID, p)
@@ -150,6 +158,11 @@ func (q *workQueues) index(p *api.Pod) {
 }
 
 func (q *workQueues) unindex(p *api.Pod) {
+	for k, v := range p.Labels {
+		if list, ok := q.byLabel[labelPair{p.Namespace, k, v}]; ok {
+			q.byLabel[labelPair{p.Namespace, k, v}] = removePod(list, p)
+		}
+	}
 	if ref := p.ControllerRef(); ref != nil {
 		q.byOwner[ref.UID] = removePod(q.byOwner[ref.UID], p)
 		if len(q.byOwner[ref.UID]) == 0 {
@@ -245,4 +258,27 @@ func (q *workQueues) gcCandidates(live map[string]bool) []*api.Pod {
 	clear(q.gcPending)
 	sort.Slice(out, func(i, j int) bool { return podLess(out[i], out[j]) })
 	return out
+}
+
+// labelPair is a namespace and one label.
+type labelPair struct{ namespace, key, value string }
+
+// withLabel returns the namespace's pods labelled key=value, in key
+// order.
+func (q *workQueues) withLabel(namespace, key, value string) []*api.Pod {
+	q.apply()
+	lp := labelPair{namespace, key, value}
+	if list, ok := q.byLabel[lp]; ok {
+		return list
+	}
+	list := []*api.Pod{} // non-nil: indexed
+	for _, p := range q.all() {
+		if p.Namespace == namespace && p.Labels[key] == value {
+			if _, has := p.Labels[key]; has {
+				list = append(list, p)
+			}
+		}
+	}
+	q.byLabel[lp] = list
+	return list
 }
