@@ -32,8 +32,11 @@ type Workloads struct {
 func (e *Engine) NewWorkloads(seed int64) *Workloads {
 	w := &Workloads{}
 	w.Manager = controllers.New(e.ControllerCluster(), seed)
-	// the engine installs a new pod object on every change
-	w.Manager.SkipUnchangedSyncs(true)
+	// the engine installs a new pod object on every change and reports
+	// it: the manager keeps its own pod indexes and syncs only what
+	// changed (work queues)
+	w.Manager.UseWorkQueues(true)
+	e.Watch(w.Manager)
 	e.SetScaleLookup(w.Manager.ScaleOf)
 	e.AddController(w)
 	return w
@@ -52,6 +55,8 @@ func (w *Workloads) Reconcile(e *Engine, now api.Time) {
 func (w *Workloads) CloneFor(e *Engine) Controller {
 	c := &Workloads{lastAsk: w.lastAsk, asked: w.asked}
 	c.Manager = w.Manager.Clone(e.ControllerCluster())
+	// watchers are not cloned: the clone's manager watches the clone
+	e.Watch(c.Manager)
 	e.cfg.Scale = c.Manager.ScaleOf
 	return c
 }
@@ -74,6 +79,9 @@ func (c clusterAPI) Pods(namespace string) []*api.Pod {
 	}
 	return out
 }
+
+// PodByKey implements controllers.PodLookup.
+func (c clusterAPI) PodByKey(key string) *api.Pod { return c.e.Pod(key) }
 
 // Nodes implements controllers.Cluster.
 func (c clusterAPI) Nodes() []*api.Node { return c.e.Nodes() }

@@ -27,7 +27,15 @@ func (m *Manager) Clone(c Cluster) *Manager {
 	out.names = m.names.clone()
 	out.now, out.started = m.now, m.started
 	out.memoSyncs = m.memoSyncs
+	out.epoch = m.epoch
+	if m.q != nil {
+		// rebuilt from the clone's cluster; every skipped sync runs again
+		// once (a sync with unchanged inputs changes nothing, so this is
+		// invisible)
+		defer out.UseWorkQueues(true)
+	}
 	out.wake, out.hasWake = m.wake, m.hasWake
+	out.known = maps.Clone(m.known)
 	for k, r := range m.createRetry {
 		c := *r
 		out.createRetry[k] = &c
@@ -36,6 +44,7 @@ func (m *Manager) Clone(c Cluster) *Manager {
 		cp := *d
 		cp.Deployment = deepCopy(d.Deployment)
 		cp.Status = deepCopy(d.Status)
+		cp.memo = nil
 		out.deployments[k] = &cp
 	}
 	for k, rs := range m.replicaSets {

@@ -49,7 +49,8 @@ func (m *Manager) AddCronJob(obj *api.CronJob) (*CronJob, error) {
 		cj.CreationTimestamp = m.now
 	}
 	m.cronJobs[cj.Key()] = cj
-	m.changed = true
+	m.known[cj.UID] = true
+	m.workloadsChanged()
 	return cj, nil
 }
 

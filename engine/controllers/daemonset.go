@@ -36,7 +36,8 @@ func (m *Manager) AddDaemonSet(obj *api.DaemonSet) (*DaemonSet, error) {
 		ds.CreationTimestamp = m.now
 	}
 	m.daemonSets[ds.Key()] = ds
-	m.changed = true
+	m.known[ds.UID] = true
+	m.workloadsChanged()
 	return ds, nil
 }
 

@@ -54,7 +54,8 @@ func (m *Manager) AddDeployment(obj *api.Deployment) (*Deployment, error) {
 		d.CreationTimestamp = m.now
 	}
 	m.deployments[d.Key()] = d
-	m.changed = true
+	m.known[d.UID] = true
+	m.workloadsChanged()
 	return d, nil
 }
 
@@ -191,11 +192,11 @@ func (m *Manager) claimReplicaSets(d *Deployment) []*ReplicaSet {
 		case ref != nil:
 			if d.DeletionTimestamp == nil {
 				rs.OwnerReferences = removeOwner(rs.OwnerReferences, d.UID)
-				m.changed = true
+				m.workloadsChanged()
 			}
 		case matches && d.DeletionTimestamp == nil && rs.DeletionTimestamp == nil:
 			rs.OwnerReferences = append(rs.OwnerReferences, controllerRef(KindDeployment, &d.ObjectMeta))
-			m.changed = true
+			m.workloadsChanged()
 			out = append(out, rs)
 		}
 	}

@@ -50,12 +50,18 @@ func (m *Manager) liveUIDs() map[string]bool {
 // orphaned reports an object whose owner references all point at objects
 // that are gone: the garbage collector deletes it (background cascading
 // deletion). An object without owners is never collected.
-func orphaned(meta *api.ObjectMeta, live map[string]bool) bool {
+//
+// Deliberate difference: upstream's collector looks every owner up in the
+// API server. The lab holds only what a scenario imported, often a partial
+// dump (`kubectl get pods -A -o yaml` without the ReplicaSets), so an owner
+// the lab never knew exists outside it: only owners the manager has known
+// (known, by UID) and that are no longer live are judged gone.
+func orphaned(meta *api.ObjectMeta, live, known map[string]bool) bool {
 	if len(meta.OwnerReferences) == 0 {
 		return false
 	}
 	for _, r := range meta.OwnerReferences {
-		if !managedKinds[r.Kind] || live[r.UID] {
+		if !managedKinds[r.Kind] || !known[r.UID] || live[r.UID] {
 			return false
 		}
 	}
@@ -69,19 +75,24 @@ func orphaned(meta *api.ObjectMeta, live map[string]bool) bool {
 func (m *Manager) collectGarbage() {
 	live := m.liveUIDs()
 	for _, k := range sortedKeys(m.replicaSets) {
-		if rs := m.replicaSets[k]; orphaned(&rs.ObjectMeta, live) {
+		if rs := m.replicaSets[k]; orphaned(&rs.ObjectMeta, live, m.known) {
 			m.removeReplicaSet(rs)
 			delete(live, rs.UID)
 		}
 	}
 	for _, k := range sortedKeys(m.jobs) {
-		if j := m.jobs[k]; orphaned(&j.ObjectMeta, live) {
+		if j := m.jobs[k]; orphaned(&j.ObjectMeta, live, m.known) {
 			m.removeJob(j)
 			delete(live, j.UID)
 		}
 	}
-	for _, p := range m.pods("") {
-		if p.DeletionTimestamp == nil && orphaned(&p.ObjectMeta, live) {
+	pods := m.pods
+	if m.q != nil {
+		// only the pods that changed, unless an owner went away
+		pods = func(string) []*api.Pod { return m.q.gcCandidates(live) }
+	}
+	for _, p := range pods("") {
+		if p.DeletionTimestamp == nil && orphaned(&p.ObjectMeta, live, m.known) {
 			if err := m.cluster.DeletePod(p.Namespace, p.Name); err == nil {
 				m.acted()
 			}
@@ -92,12 +103,12 @@ func (m *Manager) collectGarbage() {
 
 func (m *Manager) removeReplicaSet(rs *ReplicaSet) {
 	delete(m.replicaSets, rs.Key())
-	m.changed = true
+	m.workloadsChanged()
 }
 
 func (m *Manager) removeJob(j *Job) {
 	delete(m.jobs, j.Key())
-	m.changed = true
+	m.workloadsChanged()
 }
 
 // hasDependents reports whether any object still names uid as an owner.
@@ -135,37 +146,37 @@ func (m *Manager) finishForegroundDeletions() {
 	for _, k := range sortedKeys(m.deployments) {
 		if d := m.deployments[k]; d.DeletionTimestamp != nil && !m.hasDependents(d.UID) {
 			delete(m.deployments, k)
-			m.changed = true
+			m.workloadsChanged()
 		}
 	}
 	for _, k := range sortedKeys(m.replicaSets) {
 		if rs := m.replicaSets[k]; rs.DeletionTimestamp != nil && !m.hasDependents(rs.UID) {
 			delete(m.replicaSets, k)
-			m.changed = true
+			m.workloadsChanged()
 		}
 	}
 	for _, k := range sortedKeys(m.replicationControllers) {
 		if rc := m.replicationControllers[k]; rc.DeletionTimestamp != nil && !m.hasDependents(rc.UID) {
 			delete(m.replicationControllers, k)
-			m.changed = true
+			m.workloadsChanged()
 		}
 	}
 	for _, k := range sortedKeys(m.statefulSets) {
 		if s := m.statefulSets[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
 			delete(m.statefulSets, k)
-			m.changed = true
+			m.workloadsChanged()
 		}
 	}
 	for _, k := range sortedKeys(m.daemonSets) {
 		if s := m.daemonSets[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
 			delete(m.daemonSets, k)
-			m.changed = true
+			m.workloadsChanged()
 		}
 	}
 	for _, k := range sortedKeys(m.jobs) {
 		if s := m.jobs[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
 			delete(m.jobs, k)
-			m.changed = true
+			m.workloadsChanged()
 		}
 	}
 }
@@ -194,7 +205,7 @@ func (m *Manager) Delete(kind, namespace, name, propagation string) error {
 	default:
 		return fmt.Errorf("unknown propagation policy %q (use Background, Foreground or Orphan)", propagation)
 	}
-	m.changed = true
+	m.workloadsChanged()
 	return nil
 }
 

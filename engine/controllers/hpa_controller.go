@@ -3,6 +3,7 @@ package controllers
 import (
 	"fmt"
 	"maps"
+	"slices"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -137,6 +138,9 @@ type scaleInfo struct {
 	Spec, Status int32
 	Selector     api.Selector
 	Template     *api.PodTemplateSpec
+	// LabelSelector is the source of Selector (its matchLabels narrow
+	// the pod lookup in the work-queue mode).
+	LabelSelector *api.LabelSelector
 }
 
 // scaleTarget reads the scale subresource of a Deployment, ReplicaSet or
@@ -146,17 +150,17 @@ func (m *Manager) scaleTarget(kind, namespace, name string) (scaleInfo, error) {
 	switch kind {
 	case KindDeployment:
 		if d := m.deployments[k]; d != nil {
-			return scaleInfo{*d.Spec.Replicas, d.Status.Replicas, d.selector, &d.Spec.Template}, nil
+			return scaleInfo{*d.Spec.Replicas, d.Status.Replicas, d.selector, &d.Spec.Template, d.Spec.Selector}, nil
 		}
 		return scaleInfo{}, fmt.Errorf("deployments.apps %q not found", name)
 	case KindReplicaSet:
 		if rs := m.replicaSets[k]; rs != nil {
-			return scaleInfo{*rs.Spec.Replicas, rs.Status.Replicas, rs.selector, &rs.Spec.Template}, nil
+			return scaleInfo{*rs.Spec.Replicas, rs.Status.Replicas, rs.selector, &rs.Spec.Template, rs.Spec.Selector}, nil
 		}
 		return scaleInfo{}, fmt.Errorf("replicasets.apps %q not found", name)
 	case KindStatefulSet:
 		if s := m.statefulSets[k]; s != nil {
-			return scaleInfo{*s.Spec.Replicas, s.Status.Replicas, s.selector, &s.Spec.Template}, nil
+			return scaleInfo{*s.Spec.Replicas, s.Status.Replicas, s.selector, &s.Spec.Template, s.Spec.Selector}, nil
 		}
 		return scaleInfo{}, fmt.Errorf("statefulsets.apps %q not found", name)
 	case KindDaemonSet, KindJob, KindCronJob:
@@ -167,9 +171,16 @@ func (m *Manager) scaleTarget(kind, namespace, name string) (scaleInfo, error) {
 
 // selectPods lists the namespace's pods the selector matches (the HPA's pod
 // lister).
-func (m *Manager) selectPods(namespace string, sel api.Selector) []*api.Pod {
+func (m *Manager) selectPods(namespace string, sel api.Selector, ls *api.LabelSelector) []*api.Pod {
+	from := m.pods
+	if m.q != nil && ls != nil && len(ls.MatchLabels) > 0 {
+		// every selected pod carries each matchLabels pair: list the pods
+		// with one of them (the same pods, in the same order)
+		k := slices.Min(slices.Collect(maps.Keys(ls.MatchLabels)))
+		from = func(ns string) []*api.Pod { return m.q.withLabel(ns, k, ls.MatchLabels[k]) }
+	}
 	var out []*api.Pod
-	for _, p := range m.pods(namespace) {
+	for _, p := range from(namespace) {
 		if sel.Matches(p.Labels) {
 			out = append(out, p)
 		}
@@ -324,7 +335,7 @@ func (m *Manager) setHPAStatus(h *HorizontalPodAutoscaler, current, desired int3
 // largest proposal over the metrics; -1 when none could be computed, or
 // when some failed and the others would scale down.
 func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scaleInfo) (int32, string, []MetricStatus, error) {
-	pods := m.selectPods(h.Namespace, sc.Selector)
+	pods := m.selectPods(h.Namespace, sc.Selector, sc.LabelSelector)
 	load := m.loads[loadKey(h.Spec.ScaleTargetRef.Kind, h.Namespace, h.Spec.ScaleTargetRef.Name)]
 	statuses := make([]MetricStatus, len(h.Spec.Metrics))
 	var replicas int32

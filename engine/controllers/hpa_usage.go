@@ -238,7 +238,7 @@ func (m *Manager) PodCPUUsage(p *api.Pod) (int64, bool) {
 	if l := m.loadOf(p); l != nil {
 		load = l
 		if sc, err := m.scaleTarget(l.Kind, l.Namespace, l.Name); err == nil {
-			pods = m.selectPods(l.Namespace, sc.Selector)
+			pods = m.selectPods(l.Namespace, sc.Selector, sc.LabelSelector)
 		}
 	}
 	if pods == nil {

@@ -105,7 +105,8 @@ func (m *Manager) AddJob(obj *api.Job) (*Job, error) {
 		j.CreationTimestamp = m.now
 	}
 	m.jobs[j.Key()] = j
-	m.changed = true
+	m.known[j.UID] = true
+	m.workloadsChanged()
 	return j, nil
 }
 

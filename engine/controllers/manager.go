@@ -33,6 +33,10 @@ type Manager struct {
 	jobs                   map[string]*Job
 	cronJobs               map[string]*CronJob
 	hpas                   map[string]*HorizontalPodAutoscaler
+	// known holds the UID of every workload the manager has managed
+	// (added, created or adopted), also after it was deleted: the garbage
+	// collector judges only owner references to these (gc.go).
+	known map[string]bool
 	// loads and podCPU are the CPU use model the HPA reads (hpa_usage.go).
 	loads  map[string]*workloadLoad
 	podCPU map[string]int64
@@ -71,6 +75,11 @@ type Manager struct {
 	// built): reused while the cluster returns the same pod objects.
 	prevList, prevSorted     []*api.Pod
 	prevByOwner, prevOrphans map[string][]*api.Pod
+	// q is the incremental pod index of the work-queue mode (queue.go);
+	// nil on the full path. epoch moves on any change that makes every
+	// skipped sync run again.
+	q     *workQueues
+	epoch uint64
 }
 
 // New returns a Manager over the cluster; seed makes generated pod-name
@@ -87,6 +96,7 @@ func New(c Cluster, seed int64) *Manager {
 		jobs:                   map[string]*Job{},
 		cronJobs:               map[string]*CronJob{},
 		createRetry:            map[string]*retryState{},
+		known:                  map[string]bool{},
 		hpas:                   map[string]*HorizontalPodAutoscaler{},
 		loads:                  map[string]*workloadLoad{},
 		podCPU:                 map[string]int64{},
@@ -128,6 +138,11 @@ func (m *Manager) Reconcile(now api.Time) int {
 	m.now = now
 	acted := 0
 	m.podCache = nil // the cluster may have changed since the last call
+	if m.changed {
+		// a user operation (Scale, UpdateDeployment, Delete, ...) changed
+		// workloads since the last Reconcile
+		m.invalidate()
+	}
 	for pass := 0; pass < maxPassesPerInstant; pass++ {
 		m.changed = false
 		m.hasWake = false
@@ -156,7 +171,7 @@ func (m *Manager) syncAll() {
 		}
 	}
 	for _, k := range sortedKeys(m.deployments) {
-		m.syncDeployment(m.deployments[k])
+		m.syncDeploymentQueued(m.deployments[k])
 	}
 	for _, k := range sortedKeys(m.replicaSets) {
 		if rs, ok := m.replicaSets[k]; ok {
@@ -188,7 +203,9 @@ func sortedKeys[V any](mp map[string]V) []string {
 
 // pods returns the cluster's pods of the namespace for the current pass.
 func (m *Manager) pods(namespace string) []*api.Pod {
-	if m.podCache == nil {
+	if m.q != nil {
+		m.podCache = m.q.all()
+	} else if m.podCache == nil {
 		list := m.cluster.Pods("")
 		if m.memoSyncs && samePods(list, m.prevList) {
 			// pods are never edited in place (SkipUnchangedSyncs): the same
@@ -229,6 +246,9 @@ func podLess(a, b *api.Pod) bool {
 // someone else are never claimed), in namespace/name order within each
 // group.
 func (m *Manager) claimCandidates(namespace, uid string) []*api.Pod {
+	if m.q != nil {
+		return m.q.candidates(namespace, uid)
+	}
 	all := m.pods("")
 	if m.byOwner == nil {
 		m.byOwner, m.orphans = map[string][]*api.Pod{}, map[string][]*api.Pod{}

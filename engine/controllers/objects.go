@@ -53,6 +53,8 @@ type Deployment struct {
 	api.Deployment
 	Status   DeploymentStatus
 	selector api.Selector
+	// memo is the last sync that changed nothing (deployment_queue.go).
+	memo *syncMemo
 }
 
 // DeploymentStatus is apps/v1 DeploymentStatus.

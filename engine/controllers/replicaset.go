@@ -36,7 +36,8 @@ func (m *Manager) AddReplicaSet(obj *api.ReplicaSet) (*ReplicaSet, error) {
 		rs.CreationTimestamp = m.now
 	}
 	m.replicaSets[rs.Key()] = rs
-	m.changed = true
+	m.known[rs.UID] = true
+	m.workloadsChanged()
 	return rs, nil
 }
 
@@ -82,6 +83,19 @@ func (m *Manager) ReplicaSets() []*ReplicaSet {
 
 // syncReplicaSet is ReplicaSetController.syncReplicaSet.
 func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
+	if m.q != nil {
+		// work queues: the candidates are known by their versions
+		owned, orphans := m.q.versions(rs.Namespace, rs.UID)
+		key := queuedRSKey{replicaSetMemoKey(rs), owned, orphans, m.epoch}
+		if rs.memo.holds(key, nil, m.now) {
+			rs.memo.replay(m)
+			return
+		}
+		done := m.beginMemo()
+		m.syncReplicaSetOf(rs, m.claimCandidates(rs.Namespace, rs.UID))
+		rs.memo = done(key, nil)
+		return
+	}
 	candidates := m.claimCandidates(rs.Namespace, rs.UID)
 	if !m.memoSyncs {
 		m.syncReplicaSetOf(rs, candidates)
@@ -228,5 +242,6 @@ func (m *Manager) replicaSetStatus(rs *ReplicaSet, active, terminating []*api.Po
 	if st != rs.Status {
 		rs.Status = st
 		m.changed = true
+		m.replicaSetStatusChanged(rs)
 	}
 }

@@ -44,7 +44,8 @@ func (m *Manager) AddReplicationController(obj *api.ReplicationController) (*Rep
 		rs.CreationTimestamp = m.now
 	}
 	m.replicationControllers[rs.Key()] = rs
-	m.changed = true
+	m.known[rs.UID] = true
+	m.workloadsChanged()
 	return rs, nil
 }
 

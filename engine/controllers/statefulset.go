@@ -57,7 +57,8 @@ func (m *Manager) AddStatefulSet(obj *api.StatefulSet) (*StatefulSet, error) {
 		s.CreationTimestamp = m.now
 	}
 	m.statefulSets[s.Key()] = s
-	m.changed = true
+	m.known[s.UID] = true
+	m.workloadsChanged()
 	return s, nil
 }
 

@@ -26,6 +26,7 @@ import (
 func (m *Manager) SkipUnchangedSyncs(on bool) {
 	m.memoSyncs = on
 	if !on {
+		m.q = nil
 		m.prevList, m.prevSorted, m.prevByOwner, m.prevOrphans = nil, nil, nil, nil
 		for _, rs := range m.replicaSets {
 			rs.memo = nil
@@ -107,4 +108,12 @@ func replicaSetMemoKey(rs *ReplicaSet) rsMemoKey {
 		labels: reflect.ValueOf(rs.Spec.Template.Labels).UnsafePointer(), nLabels: len(rs.Spec.Template.Labels),
 		selector: rs.Spec.Selector, ownerRefs: len(rs.OwnerReferences),
 	}
+}
+
+// queuedRSKey is what a ReplicaSet sync reads in the work-queue mode: the
+// ReplicaSet, its claim candidates by version (queue.go) and the epoch.
+type queuedRSKey struct {
+	rs             rsMemoKey
+	owned, orphans uint64
+	epoch          uint64
 }

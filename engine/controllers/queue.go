@@ -1,0 +1,284 @@
+package controllers
+
+import (
+	"sort"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// Work queues. Upstream's controllers sync only the objects their watch
+// event handlers enqueued (addPod/updatePod/deletePod enqueue the pod's
+// controller, a ReplicaSet change its Deployment). The lab keeps the
+// fixed pass order of Reconcile (it decides the order of actions and
+// events) but, when the cluster reports pod changes (UseWorkQueues), it
+// keeps its pod indexes up to date from those reports instead of listing
+// every pod, and a controller sync is skipped when nothing it reads has
+// changed since its last sync, which changed nothing:
+//
+//   - pods: the manager's own index (by key, by controller UID, orphans by
+//     namespace), updated from PodChanged; each controller UID and each
+//     namespace's orphans carry a version that moves when one of their
+//     pods changes (the "enqueue the pod's controller" of upstream);
+//   - workload objects: a fingerprint of what a sync reads of the object
+//     itself, plus the manager's epoch, which moves on anything that
+//     changes the set or ownership of workloads (adds, removals,
+//     adoptions, user operations);
+//   - the clock: the earliest wake the skipped sync asked for; once it has
+//     come, the object syncs again (AddAfter).
+//
+// The full path (every object synced on every pass) stays for clusters
+// that edit pods in place (the controllers' test harness) and is the
+// reference: TestWorkQueuesAreInvisible (engine) requires identical
+// events, pods and statuses in both modes.
+
+// PodLookup is implemented by a Cluster that can return one pod by key;
+// UseWorkQueues needs it.
+type PodLookup interface {
+	// PodByKey returns the pod namespace/name, nil when there is none.
+	PodByKey(key string) *api.Pod
+}
+
+// workQueues is the manager's incremental view of the cluster's pods.
+type workQueues struct {
+	lookup PodLookup
+	byKey  map[string]*api.Pod
+	// byOwner holds the pods of each controller UID, orphans the pods
+	// without a controller by namespace; both in namespace/name order and
+	// replaced (never edited) when they change.
+	byOwner map[string][]*api.Pod
+	orphans map[string][]*api.Pod
+	// ownerVer and orphanVer move when a list above changes.
+	ownerVer  map[string]uint64
+	orphanVer map[string]uint64
+	// rsVer moves when the status of a ReplicaSet controlled by the
+	// Deployment of that UID changes.
+	rsVer map[string]uint64
+	seq   uint64
+	// pending holds keys reported by PodChanged and not yet applied;
+	// gcPending the keys applied since the garbage collector last ran.
+	pending   map[string]struct{}
+	gcPending map[string]struct{}
+	// sorted is every pod in key order; nil until asked after a change.
+	sorted []*api.Pod
+	// byLabel holds, for each label pair asked for (withLabel), the pods
+	// carrying it, in key order; kept up to date once built.
+	byLabel map[labelPair][]*api.Pod
+	// gcLive is the set of live workload UIDs when the collector last ran.
+	gcLive map[string]bool
+}
+
+// UseWorkQueues switches the manager to incremental pod indexes and
+// skipped syncs (see above). The cluster must implement PodLookup, report
+// every pod change through PodChanged and never edit a pod object in
+// place; it implies SkipUnchangedSyncs. Off returns to the full path.
+func (m *Manager) UseWorkQueues(on bool) bool {
+	lookup, ok := m.cluster.(PodLookup)
+	if !on || !ok {
+		m.q = nil
+		return false
+	}
+	m.SkipUnchangedSyncs(true)
+	q := &workQueues{lookup: lookup, byKey: map[string]*api.Pod{}, byOwner: map[string][]*api.Pod{},
+		orphans: map[string][]*api.Pod{}, ownerVer: map[string]uint64{}, orphanVer: map[string]uint64{}, rsVer: map[string]uint64{},
+		byLabel: map[labelPair][]*api.Pod{}, pending: map[string]struct{}{}, gcPending: map[string]struct{}{}}
+	for _, p := range m.cluster.Pods("") {
+		q.byKey[p.Key()] = p
+		q.index(p)
+	}
+	m.q = q
+	m.invalidate()
+	return true
+}
+
+// PodChanged is told that the pod was created, replaced or removed (the
+// engine's Watcher). It only records the key: the indexes are brought up
+// to date before the next read.
+func (m *Manager) PodChanged(key string) {
+	if m.q != nil {
+		m.q.pending[key] = struct{}{}
+	}
+}
+
+// NodeChanged is the engine's Watcher for nodes. DaemonSets read the
+// nodes on every sync, so there is nothing to record.
+func (m *Manager) NodeChanged(string) {}
+
+// invalidate makes every skipped sync run again: the epoch is part of
+// every fingerprint.
+func (m *Manager) invalidate() { m.epoch++ }
+
+// apply brings the indexes up to date with the reported changes.
+func (q *workQueues) apply() {
+	if len(q.pending) == 0 {
+		return
+	}
+	for k := range q.pending {
+		old := q.byKey[k]
+		cur := q.lookup.PodByKey(k)
+		if old == cur {
+			continue
+		}
+		if old != nil {
+			q.unindex(old)
+		}
+		if cur != nil {
+			q.byKey[k] = cur
+			q.index(cur)
+		} else {
+			delete(q.byKey, k)
+		}
+		q.gcPending[k] = struct{}{}
+		q.sorted = nil
+	}
+	clear(q.pending)
+}
+
+func (q *workQueues) bump(owner string, p *api.Pod) {
+	q.seq++
+	if owner != "" {
+		q.ownerVer[owner] = q.seq
+	} else {
+		q.orphanVer[p.Namespace] = q.seq
+	}
+}
+
+func (q *workQueues) index(p *api.Pod) {
+	for k, v := range p.Labels {
+		if list, ok := q.byLabel[labelPair{p.Namespace, k, v}]; ok {
+			q.byLabel[labelPair{p.Namespace, k, v}] = insertPod(list, p)
+		}
+	}
+	if ref := p.ControllerRef(); ref != nil {
+		q.byOwner[ref.UID] = insertPod(q.byOwner[ref.UID], p)
+		q.bump(ref.UID, p)
+	} else {
+		q.orphans[p.Namespace] = insertPod(q.orphans[p.Namespace], p)
+		q.bump("", p)
+	}
+}
+
+func (q *workQueues) unindex(p *api.Pod) {
+	for k, v := range p.Labels {
+		if list, ok := q.byLabel[labelPair{p.Namespace, k, v}]; ok {
+			q.byLabel[labelPair{p.Namespace, k, v}] = removePod(list, p)
+		}
+	}
+	if ref := p.ControllerRef(); ref != nil {
+		q.byOwner[ref.UID] = removePod(q.byOwner[ref.UID], p)
+		if len(q.byOwner[ref.UID]) == 0 {
+			delete(q.byOwner, ref.UID)
+		}
+		q.bump(ref.UID, p)
+	} else {
+		q.orphans[p.Namespace] = removePod(q.orphans[p.Namespace], p)
+		if len(q.orphans[p.Namespace]) == 0 {
+			delete(q.orphans, p.Namespace)
+		}
+		q.bump("", p)
+	}
+}
+
+// insertPod returns a new list with p in key order (callers may still
+// hold the old one).
+func insertPod(list []*api.Pod, p *api.Pod) []*api.Pod {
+	i := sort.Search(len(list), func(i int) bool { return !podLess(list[i], p) })
+	out := make([]*api.Pod, 0, len(list)+1)
+	out = append(out, list[:i]...)
+	out = append(out, p)
+	return append(out, list[i:]...)
+}
+
+// removePod returns a new list without the object p.
+func removePod(list []*api.Pod, p *api.Pod) []*api.Pod {
+	i := sort.Search(len(list), func(i int) bool { return !podLess(list[i], p) })
+	if i >= len(list) || list[i] != p {
+		return list
+	}
+	out := make([]*api.Pod, 0, len(list)-1)
+	out = append(out, list[:i]...)
+	return append(out, list[i+1:]...)
+}
+
+// all returns every pod in key order.
+func (q *workQueues) all() []*api.Pod {
+	q.apply()
+	if q.sorted == nil {
+		q.sorted = make([]*api.Pod, 0, len(q.byKey))
+		for _, p := range q.byKey {
+			q.sorted = append(q.sorted, p)
+		}
+		sort.Slice(q.sorted, func(i, j int) bool { return podLess(q.sorted[i], q.sorted[j]) })
+	}
+	return q.sorted
+}
+
+// candidates is claimCandidates from the indexes.
+func (q *workQueues) candidates(namespace, uid string) []*api.Pod {
+	q.apply()
+	var out []*api.Pod
+	for _, p := range q.byOwner[uid] {
+		if p.Namespace == namespace {
+			out = append(out, p)
+		}
+	}
+	return append(out, q.orphans[namespace]...)
+}
+
+// versions returns the version of a controller's pods and of its
+// namespace's orphans: while both stay, its claim candidates are the
+// same objects.
+func (q *workQueues) versions(namespace, uid string) (uint64, uint64) {
+	q.apply()
+	return q.ownerVer[uid], q.orphanVer[namespace]
+}
+
+// gcCandidates returns the pods the garbage collector must judge, in key
+// order: all of them when an owner that was live at its last run is
+// gone, else those that changed since.
+func (q *workQueues) gcCandidates(live map[string]bool) []*api.Pod {
+	q.apply()
+	full := q.gcLive == nil
+	for uid := range q.gcLive {
+		if !live[uid] {
+			full = true
+			break
+		}
+	}
+	q.gcLive = live
+	if full {
+		clear(q.gcPending)
+		return q.all()
+	}
+	out := make([]*api.Pod, 0, len(q.gcPending))
+	for k := range q.gcPending {
+		if p := q.byKey[k]; p != nil {
+			out = append(out, p)
+		}
+	}
+	clear(q.gcPending)
+	sort.Slice(out, func(i, j int) bool { return podLess(out[i], out[j]) })
+	return out
+}
+
+// labelPair is a namespace and one label.
+type labelPair struct{ namespace, key, value string }
+
+// withLabel returns the namespace's pods labelled key=value, in key
+// order.
+func (q *workQueues) withLabel(namespace, key, value string) []*api.Pod {
+	q.apply()
+	lp := labelPair{namespace, key, value}
+	if list, ok := q.byLabel[lp]; ok {
+		return list
+	}
+	list := []*api.Pod{} // non-nil: indexed
+	for _, p := range q.all() {
+		if p.Namespace == namespace && p.Labels[key] == value {
+			if _, has := p.Labels[key]; has {
+				list = append(list, p)
+			}
+		}
+	}
+	q.byLabel[lp] = list
+	return list
+}
