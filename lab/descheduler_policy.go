@@ -40,18 +40,9 @@ func splitDeschedulerPolicy(data []byte) (policyText, rest []byte, found bool) {
 }
 
 // isDeschedulerDoc looks for top-level "kind: DeschedulerPolicy".
-func isDeschedulerDoc(lines [][]byte) bool {
-	for _, l := range lines {
-		s := strings.TrimRight(string(l), "\r\n")
-		if strings.HasPrefix(s, "kind:") {
-			v := strings.Trim(strings.TrimSpace(strings.TrimPrefix(s, "kind:")), `"'`)
-			if i := strings.Index(v, " #"); i >= 0 {
-				v = strings.Trim(strings.TrimSpace(v[:i]), `"'`)
-			}
-			return v == DeschedulerKind
-		}
-	}
-	return false
+func isDeschedulerDoc(doc []byte) bool {
+	v, ok := topLevelValue(doc, "kind:")
+	return ok && v == DeschedulerKind
 }
 
 // ParseDeschedulerPolicy decodes a DeschedulerPolicy document (text keeps
