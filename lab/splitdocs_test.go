@@ -30,9 +30,9 @@ func TestSplitDocs(t *testing.T) {
 func TestIsDeschedulerDoc(t *testing.T) {
 	for in, want := range map[string]bool{
 		"apiVersion: descheduler/v1alpha2\nkind: DeschedulerPolicy\n": true,
-		"kind: 'DeschedulerPolicy' # comment\n":                        true,
-		"kind: Pod\nkind: DeschedulerPolicy\n":                         false, // the first kind: line decides
-		"spec:\n  kind: DeschedulerPolicy\n":                           false,
+		"kind: 'DeschedulerPolicy' # comment\n":                       true,
+		"kind: Pod\nkind: DeschedulerPolicy\n":                        false, // the first kind: line decides
+		"spec:\n  kind: DeschedulerPolicy\n":                          false,
 	} {
 		if got := isDeschedulerDoc([]byte(in)); got != want {
 			t.Errorf("isDeschedulerDoc(%q) = %v, want %v", in, got, want)
