@@ -12,8 +12,8 @@ import (
 // It works on byte offsets, never on a slice of lines: a 300 MB cluster
 // dump has ten million lines, and a [][]byte of them (24 bytes a line,
 // three times over) once cost more memory than the whole import. When no
-// document matches — every plain manifest file — rest is data itself, not
-// a copy.
+// document matches — every plain manifest file — matched is nil and rest
+// is data itself, not a copy.
 func splitDocs(data []byte, match func(doc []byte) bool) (matched, rest []byte, found bool) {
 	type doc struct {
 		start, end int
@@ -21,7 +21,17 @@ func splitDocs(data []byte, match func(doc []byte) bool) (matched, rest []byte, 
 	}
 	var docs []doc
 	start := 0
+	// separators start with "---" at a line's start: found with
+	// bytes.Index, not by visiting every line
 	for off := 0; off < len(data); {
+		if off > 0 || !bytes.HasPrefix(data, []byte("---")) {
+			from := max(off-1, 0) // from the newline ending the line before
+			i := bytes.Index(data[from:], []byte("\n---"))
+			if i < 0 {
+				break
+			}
+			off = from + i + 1
+		}
 		end := lineEnd(data, off)
 		if isDocSeparator(data[off:end]) {
 			docs = append(docs, doc{start: start, end: off})
@@ -36,7 +46,7 @@ func splitDocs(data []byte, match func(doc []byte) bool) (matched, rest []byte, 
 		}
 	}
 	if !found {
-		return blankLines(nil, data), data, false
+		return nil, data, false
 	}
 	matched = make([]byte, 0, len(data)/2)
 	rest = make([]byte, 0, len(data))
@@ -98,19 +108,19 @@ func isDocSeparator(l []byte) bool {
 // with key (at the first column: a top-level field), unquoted and without
 // a trailing comment.
 func topLevelValue(doc []byte, key string) (string, bool) {
-	for off := 0; off < len(doc); {
-		end := lineEnd(doc, off)
-		l := doc[off:end]
-		off = end
-		if !bytes.HasPrefix(l, []byte(key)) {
-			continue
+	off := 0
+	if !bytes.HasPrefix(doc, []byte(key)) {
+		i := bytes.Index(doc, []byte("\n"+key))
+		if i < 0 {
+			return "", false
 		}
-		s := strings.TrimRight(string(l), "\r\n")
-		v := strings.Trim(strings.TrimSpace(strings.TrimPrefix(s, key)), `"'`)
-		if i := strings.Index(v, " #"); i >= 0 {
-			v = strings.Trim(strings.TrimSpace(v[:i]), `"'`)
-		}
-		return v, true
+		off = i + 1
 	}
-	return "", false
+	l := doc[off:lineEnd(doc, off)]
+	s := strings.TrimRight(string(l), "\r\n")
+	v := strings.Trim(strings.TrimSpace(strings.TrimPrefix(s, key)), `"'`)
+	if i := strings.Index(v, " #"); i >= 0 {
+		v = strings.Trim(strings.TrimSpace(v[:i]), `"'`)
+	}
+	return v, true
 }

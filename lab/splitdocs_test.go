@@ -8,14 +8,15 @@ func TestSplitDocs(t *testing.T) {
 		name, in, matched, rest string
 		found                   bool
 	}{
-		{"no match: rest is the input, matched its line endings",
-			"apiVersion: v1\r\nkind: Pod\nx", "\r\n\n", "apiVersion: v1\r\nkind: Pod\nx", false},
+		{"no match: rest is the input, matched empty",
+			"apiVersion: v1\r\nkind: Pod\nx", "", "apiVersion: v1\r\nkind: Pod\nx", false},
 		{"scenario first", scen + "---\napiVersion: v1\nkind: Pod\n",
 			scen + "\n\n\n", "\n\n---\napiVersion: v1\nkind: Pod\n", true},
 		{"scenario after a separator keeps it in both halves", "apiVersion: v1\n---\n" + scen + "---\nkind: Node\n",
 			"\n---\n" + scen + "\n\n", "apiVersion: v1\n---\n\n\n---\nkind: Node\n", true},
+		{"separators on consecutive lines", "---\n---\n" + scen, "\n---\n" + scen, "---\n---\n\n\n", true},
 		{"quoted value with a comment", "apiVersion: \"podlab/v1\" # lab\n", "apiVersion: \"podlab/v1\" # lab\n", "\n", true},
-		{"indented apiVersion is not top-level", "items:\n  apiVersion: podlab/v1\n", "\n\n", "items:\n  apiVersion: podlab/v1\n", false},
+		{"indented apiVersion is not top-level", "items:\n  apiVersion: podlab/v1\n", "", "items:\n  apiVersion: podlab/v1\n", false},
 		{"--- followed by text is a separator, ---x is not", "---x\n--- # c\n" + scen,
 			"\n--- # c\n" + scen, "---x\n--- # c\n\n\n", true},
 	}
