@@ -40,9 +40,9 @@ func splitDeschedulerPolicy(data []byte) (policyText, rest []byte, found bool) {
 }
 
 // isDeschedulerDoc looks for top-level "kind: DeschedulerPolicy".
-func isDeschedulerDoc(lines [][]byte) bool {
-	v, _ := topLevelScalar(lines, "kind")
-	return v == DeschedulerKind
+func isDeschedulerDoc(doc []byte) bool {
+	v, ok := topLevelValue(doc, "kind:")
+	return ok && v == DeschedulerKind
 }
 
 // ParseDeschedulerPolicy decodes a DeschedulerPolicy document (text keeps

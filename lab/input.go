@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -27,15 +28,35 @@ func ReadFile(path string, stdin io.Reader) ([]byte, string, error) {
 		}
 		r = f
 		name = filepath.Base(path)
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if st.Size() > manifest.DefaultMaxBytes {
+				return nil, "", tooLarge(name)
+			}
+			// One allocation of the file's size: io.ReadAll's doubling
+			// would hold up to twice a 300 MB dump while reading it.
+			var b bytes.Buffer
+			b.Grow(int(st.Size()) + bytes.MinRead)
+			if _, err := b.ReadFrom(io.LimitReader(f, manifest.DefaultMaxBytes+1)); err != nil {
+				return nil, "", fmt.Errorf("read %s: %w", name, err)
+			}
+			if b.Len() > manifest.DefaultMaxBytes {
+				return nil, "", tooLarge(name)
+			}
+			return b.Bytes(), name, nil
+		}
 	}
 	data, err := io.ReadAll(io.LimitReader(r, manifest.DefaultMaxBytes+1))
 	if err != nil {
 		return nil, "", fmt.Errorf("read %s: %w", name, err)
 	}
 	if len(data) > manifest.DefaultMaxBytes {
-		return nil, "", fmt.Errorf("%s is larger than %d MiB, the input limit (a 1,000-node, 30,000-pod `kubectl get -o yaml` is about 150–300 MB; import fewer namespaces or kinds)", name, manifest.DefaultMaxBytes>>20)
+		return nil, "", tooLarge(name)
 	}
 	return data, name, nil
+}
+
+func tooLarge(name string) error {
+	return fmt.Errorf("%s is larger than %d MiB, the input limit (a 1,000-node, 30,000-pod `kubectl get -o yaml` is about 150–300 MB; import fewer namespaces or kinds)", name, manifest.DefaultMaxBytes>>20)
 }
 
 // Open reads and parses a scenario file.

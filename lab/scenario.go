@@ -188,87 +188,10 @@ func splitScenario(data []byte) (scenarioText, manifestText []byte, found bool) 
 	return splitDocs(data, isScenarioDoc)
 }
 
-// splitDocs separates the YAML documents for which match is true from the
-// rest. Both halves keep the original line numbers (the other half's lines
-// are blanked; document separators stay in both).
-func splitDocs(data []byte, match func(lines [][]byte) bool) (matched, rest []byte, found bool) {
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	var docs [][2]int // [start, end) line ranges
-	start := 0
-	for i, l := range lines {
-		if isDocSeparator(l) {
-			docs = append(docs, [2]int{start, i})
-			start = i
-		}
-	}
-	docs = append(docs, [2]int{start, len(lines)})
-	in := make([][]byte, len(lines))
-	out := make([][]byte, len(lines))
-	copy(out, lines)
-	for i := range in {
-		in[i] = blankLine(lines[i])
-	}
-	for _, d := range docs {
-		if !match(lines[d[0]:d[1]]) {
-			continue
-		}
-		found = true
-		for i := d[0]; i < d[1]; i++ {
-			in[i] = lines[i]
-			if !isDocSeparator(lines[i]) {
-				out[i] = blankLine(lines[i])
-			}
-		}
-	}
-	return bytes.Join(in, nil), bytes.Join(out, nil), found
-}
-
-func isDocSeparator(l []byte) bool {
-	s := strings.TrimRight(string(l), "\r\n")
-	return s == "---" || strings.HasPrefix(s, "--- ") || strings.HasPrefix(s, "---\t")
-}
-
-func blankLine(l []byte) []byte {
-	if bytes.HasSuffix(l, []byte("\r\n")) {
-		return []byte("\r\n")
-	}
-	if bytes.HasSuffix(l, []byte("\n")) {
-		return []byte("\n")
-	}
-	return nil
-}
-
 // isScenarioDoc looks for top-level "apiVersion: podlab/v1" in a document.
-func isScenarioDoc(lines [][]byte) bool {
-	v, _ := topLevelScalar(lines, "apiVersion")
-	return v == ScenarioAPIVersion
-}
-
-// topLevelScalar returns the value of the first top-level "key: value"
-// line of a document, without a trailing comment or quotes, before the
-// document is parsed (to route it: scenario header, descheduler policy,
-// manifest). A comment starts at " #" outside quotes.
-func topLevelScalar(lines [][]byte, key string) (string, bool) {
-	for _, l := range lines {
-		s := strings.TrimRight(string(l), "\r\n")
-		rest, ok := strings.CutPrefix(s, key+":")
-		if !ok {
-			continue
-		}
-		v := strings.TrimSpace(rest)
-		if len(v) > 0 && (v[0] == '"' || v[0] == '\'') {
-			if end := strings.IndexByte(v[1:], v[0]); end >= 0 {
-				return v[1 : end+1], true
-			}
-		}
-		if i := strings.Index(v, " #"); i >= 0 {
-			v = v[:i]
-		} else if i := strings.Index(v, "\t#"); i >= 0 {
-			v = v[:i]
-		}
-		return strings.TrimSpace(v), true
-	}
-	return "", false
+func isScenarioDoc(doc []byte) bool {
+	v, ok := topLevelValue(doc, "apiVersion:")
+	return ok && v == ScenarioAPIVersion
 }
 
 // LoadFile parses a scenario file: its manifests (through lab/manifest)

@@ -1,15 +1,12 @@
 package lab
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestTopLevelScalar pins how documents are routed before parsing: the
 // scenario header (apiVersion: podlab/v1) and DeschedulerPolicy (kind)
 // are recognised however the value is quoted or commented, the same way
 // for both.
-func TestTopLevelScalar(t *testing.T) {
+func TestTopLevelValue(t *testing.T) {
 	for _, tc := range []struct {
 		doc, key, want string
 		ok             bool
@@ -27,17 +24,12 @@ func TestTopLevelScalar(t *testing.T) {
 		{"kind: \"DeschedulerPolicy\" # v1alpha2\n", "kind", "DeschedulerPolicy", true},
 		{"apiVersion: v1\n", "kind", "", false},
 	} {
-		var lines [][]byte
-		for _, l := range strings.SplitAfter(tc.doc, "\n") {
-			lines = append(lines, []byte(l))
-		}
-		got, ok := topLevelScalar(lines, tc.key)
+		got, ok := topLevelValue([]byte(tc.doc), tc.key+":")
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("%q %s: got %q %v, want %q %v", tc.doc, tc.key, got, ok, tc.want, tc.ok)
 		}
 	}
-	doc := func(s string) [][]byte { return [][]byte{[]byte(s)} }
-	if !isScenarioDoc(doc("apiVersion: \"podlab/v1\" # header")) || !isDeschedulerDoc(doc("kind: 'DeschedulerPolicy' # policy")) {
+	if !isScenarioDoc([]byte("apiVersion: \"podlab/v1\" # header")) || !isDeschedulerDoc([]byte("kind: 'DeschedulerPolicy' # policy")) {
 		t.Fatal("a quoted value with a comment is not recognised")
 	}
 }

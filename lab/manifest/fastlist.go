@@ -20,9 +20,10 @@ const fastListBatch = 512
 // listChunk is one item of a List: its bytes (managedFields blanked) and
 // the line it starts on.
 type listChunk struct {
-	line int
-	node *yaml.Node
-	err  error
+	line    int
+	node    *yaml.Node
+	managed int // managedFields entries blanked
+	err     error
 }
 
 // fastList decodes the shape `kubectl get … -o yaml` prints — one List
@@ -58,54 +59,26 @@ func (d *decoder) fastList(data []byte, objs *Objects, threshold int) bool {
 	default:
 		return false
 	}
-	workers := max(runtime.GOMAXPROCS(0), 1)
+	// The items are parsed in batches on every core, one batch ahead of
+	// the decoding (in file order, on this goroutine): parsing and
+	// decoding overlap, and at most two batches of parse trees exist.
+	ahead := make(chan []listChunk, 1)
+	parse := func(b int) {
+		e := min(b+fastListBatch, len(starts))
+		var c []int
+		if cols != nil {
+			c = cols[b:e]
+		}
+		ahead <- parseChunks(data, starts[b:e], c)
+	}
+	go parse(0)
 	for b := 0; b < len(starts) && !d.full; b += fastListBatch {
-		batch := make([]listChunk, 0, fastListBatch)
-		for i := b; i < min(b+fastListBatch, len(starts)); i++ {
-			batch = append(batch, listChunk{line: starts[i].line})
+		batch := <-ahead
+		if next := b + fastListBatch; next < len(starts) {
+			// on an early return this batch is parsed and dropped: the
+			// channel's buffer takes it
+			go parse(next)
 		}
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for j := range next {
-					i := b + j
-					end := starts[i].end
-					c := &batch[j]
-					var text []byte
-					var mf int
-					if cols == nil {
-						text, mf = blankManagedFields(data[starts[i].off:end])
-					} else {
-						// JSON: built straight into nodes (jsonnode.go)
-						if n, m, err := jsonNode(data[starts[i].off:end], c.line, cols[i]); err == nil {
-							c.node, starts[i].managed = n, m
-							continue
-						}
-						// malformed: yaml.v3 on the item, padded to its
-						// column so positions stay the file's
-						item, n := blankJSONManagedFields(data[starts[i].off:end])
-						text = append(bytes.Repeat([]byte(" "), cols[i]-1), item...)
-						mf = n
-					}
-					var doc yaml.Node
-					if err := yaml.Unmarshal(text, &doc); err != nil {
-						c.err = err
-						continue
-					}
-					shiftLines(&doc, c.line-1)
-					c.node = &doc
-					starts[i].managed = mf
-				}
-			}()
-		}
-		for j := range batch {
-			next <- j
-		}
-		close(next)
-		wg.Wait()
 		for j := range batch {
 			c := &batch[j]
 			if c.err != nil {
@@ -129,14 +102,14 @@ func (d *decoder) fastList(data []byte, objs *Objects, threshold int) bool {
 			// metadata is decoded (modelled kinds)
 			if h := readHeader(item); item.Kind == yaml.MappingNode {
 				if k, ok := kinds[h.kind]; ok && h.apiVersion == k.apiVersion && len(objs.Order) < d.opts.maxObjects() {
-					d.managedFields += starts[b+j].managed
+					d.managedFields += c.managed
 				}
 			}
 			d.object(item, objs, 1)
 			if d.full {
 				break
 			}
-			batch[j] = listChunk{}
+			batch[j] = listChunk{} // the tree can go
 		}
 		if d.opts.Progress != nil {
 			d.opts.Progress(min(b+fastListBatch, len(starts)), len(starts))
@@ -145,10 +118,57 @@ func (d *decoder) fastList(data []byte, objs *Objects, threshold int) bool {
 	return true
 }
 
+// parseChunks parses a batch of List items on every core: YAML items with
+// yaml.v3 (managedFields blanked first), JSON items with jsonNode.
+func parseChunks(data []byte, starts []itemStart, cols []int) []listChunk {
+	batch := make([]listChunk, len(starts))
+	for i := range starts {
+		batch[i].line = starts[i].line
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range max(runtime.GOMAXPROCS(0), 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				c, st := &batch[i], starts[i]
+				var text []byte
+				if cols == nil {
+					text, c.managed = blankManagedFields(data[st.off:st.end])
+				} else {
+					// JSON: built straight into nodes (jsonnode.go)
+					if n, m, err := jsonNode(data[st.off:st.end], c.line, cols[i]); err == nil {
+						c.node, c.managed = n, m
+						continue
+					}
+					// malformed: yaml.v3 on the item, padded to its
+					// column so positions stay the file's
+					item, n := blankJSONManagedFields(data[st.off:st.end])
+					text = append(bytes.Repeat([]byte(" "), cols[i]-1), item...)
+					c.managed = n
+				}
+				var doc yaml.Node
+				if err := yaml.Unmarshal(text, &doc); err != nil {
+					c.err = err
+					continue
+				}
+				shiftLines(&doc, c.line-1)
+				c.node = &doc
+			}
+		}()
+	}
+	for i := range batch {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return batch
+}
+
 // itemStart is where one List item's text lies.
 type itemStart struct {
 	off, end, line int
-	managed        int
 }
 
 // listItemStarts finds the items of a kubectl List: after the "items:"

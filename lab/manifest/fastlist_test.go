@@ -126,6 +126,10 @@ func digest(t *testing.T, objs *Objects, err error) string {
 func TestFastListMatchesGeneralPath(t *testing.T) {
 	for _, bad := range []bool{false, true} {
 		data := []byte(kubectlList(5, 40, bad))
+		if bad {
+			// several batches, the errors in the last
+			data = []byte(kubectlList(5, 2*fastListBatch+40, bad))
+		}
 		slow, errSlow := Load("dump.yaml", data, Options{})
 		fast, errFast := Load("dump.yaml", data, Options{fastListMin: 1})
 		ds, df := digest(t, slow, errSlow), digest(t, fast, errFast)
@@ -187,7 +191,13 @@ func kubectlJSON(t testing.TB, nodes, pods int, bad bool) []byte {
 func TestFastJSONListMatchesGeneralPath(t *testing.T) {
 	for _, bad := range []bool{false, true} {
 		data := kubectlJSON(t, 5, 40, bad)
-		if starts, _, ok := jsonItemStarts(data); !ok || len(starts) != 45+map[bool]int{false: 0, true: 2}[bad] {
+		pods := 40
+		if bad {
+			// several batches, the errors in the last
+			pods = 2*fastListBatch + 40
+			data = kubectlJSON(t, 5, pods, bad)
+		}
+		if starts, _, ok := jsonItemStarts(data); !ok || len(starts) != 5+pods+map[bool]int{false: 0, true: 2}[bad] {
 			t.Fatalf("bad=%v: jsonItemStarts found %d items (ok=%v)", bad, len(starts), ok)
 		}
 		slow, errSlow := Load("dump.json", data, Options{})
