@@ -188,6 +188,7 @@ func (e *Engine) podStarted(key string, gen int64) {
 	now := e.Now()
 	if needsRuntime(ps.pod) {
 		ps.state = StateRunning
+		e.podChanged(key) // the state changed, not the object
 		e.countMemory(ps, true)
 		at := now
 		e.timelines[key].running = &at

@@ -13,7 +13,9 @@ package engine
 // pod's object may have been replaced several times between two reads.
 type Watcher interface {
 	// PodChanged: the pod was created, its object was replaced (pods are
-	// never edited in place) or it was removed from the store.
+	// never edited in place), its PodState changed (which may happen
+	// without a new object: containers started by the runtime model, a
+	// kill started) or it was removed from the store.
 	PodChanged(key string)
 	// NodeChanged: the node was added, updated (labels, taints, spec,
 	// conditions, allocatable) or removed.

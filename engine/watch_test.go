@@ -14,6 +14,7 @@ import (
 type mirror struct {
 	e                     *Engine
 	pods                  map[string]*api.Pod
+	states                map[string]PodState
 	nodes                 map[string]*api.Node
 	dirtyPods, dirtyNodes map[string]bool
 	podCalls, nodeCalls   int
@@ -26,8 +27,10 @@ func (m *mirror) refresh() {
 	for k := range m.dirtyPods {
 		if p := m.e.Pod(k); p != nil {
 			m.pods[k] = p
+			m.states[k], _ = m.e.PodState(k)
 		} else {
 			delete(m.pods, k)
+			delete(m.states, k)
 		}
 	}
 	for n := range m.dirtyNodes {
@@ -51,6 +54,9 @@ func (m *mirror) check(t *testing.T, step string) {
 		if m.pods[k] != ps.pod {
 			t.Fatalf("after %s: pod %s changed without PodChanged", step, k)
 		}
+		if m.states[k] != ps.state {
+			t.Fatalf("after %s: pod %s went %s → %s without PodChanged", step, k, m.states[k], ps.state)
+		}
 	}
 	if len(m.nodes) != len(m.e.nodes) {
 		t.Fatalf("after %s: mirror has %d nodes, engine %d", step, len(m.nodes), len(m.e.nodes))
@@ -65,12 +71,12 @@ func (m *mirror) check(t *testing.T, step string) {
 // TestWatchersSeeEveryChange runs the property test's random actions
 // (creations, deletions, evictions, drains, taints, pressure, NotReady,
 // probes, restarts, time) and requires that a watcher-fed mirror always
-// equals the engine's own store.
+// equals the engine's own store, pod states included.
 func TestWatchersSeeEveryChange(t *testing.T) {
 	for seed := uint64(1); seed <= 40; seed++ {
 		e := New(Config{Seed: int64(seed), NewScheduler: propertyScheduler})
 		addPrioClasses(t, e, 0, 100, 200)
-		m := &mirror{e: e, pods: map[string]*api.Pod{}, nodes: map[string]*api.Node{}, dirtyPods: map[string]bool{}, dirtyNodes: map[string]bool{}}
+		m := &mirror{e: e, pods: map[string]*api.Pod{}, states: map[string]PodState{}, nodes: map[string]*api.Node{}, dirtyPods: map[string]bool{}, dirtyNodes: map[string]bool{}}
 		cancel := e.Watch(m)
 		ra := &randomActions{r: rand.New(rand.NewPCG(seed, 7)), e: e}
 		for i := 0; i < 3; i++ {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
 )
 
@@ -15,31 +14,39 @@ import (
 // step functions stored as change points — a point only when the value
 // moved — so a quiet hour costs nothing, and each series keeps at most
 // maxPoints points: when one grows past that, every other point of its
-// older half is dropped (the recent past stays at full resolution).
+// older half is dropped (the recent past stays at full resolution). The
+// whole store is bounded too (metrics_budget.go).
 //
 // What is recorded: pending and running pods; per workload, its pods per
 // zone and its skew per topology key of its spread constraints (over the
 // domains of the nodes that have the key); evictions and preemptions so
 // far; and each node's requested cpu and memory as a percentage of its
-// allocatable.
+// allocatable. A sample does not look at every pod: a tracker told of
+// every pod and node change keeps the counts (metrics_tracker.go).
 type Metrics struct {
 	maxPoints int
 	series    map[string]*Series
-	// last is the time of the last sample; lastGen/lastEngine/lastEvents
-	// detect that nothing moved since.
-	last       api.Time
-	sampled    bool
-	lastGen    int64
-	lastEngine *engine.Engine
-	lastEvents int
-	evictions  int
-	preempts   int
+	// last is the time of the last sample.
+	last    api.Time
+	sampled bool
+	// tr keeps the counts up to date from the engine's change
+	// notifications; nil: rebuilt from every pod at the next sample (the
+	// first, after going back in time, on another engine).
+	tr *tracker
 	// byID finds a series without building its key; stamp counts the
 	// samples (a series not stamped by one stopped being reported).
 	byID  map[seriesID]*Series
 	stamp int
 	// version counts series added and removed (Version).
 	version int
+	// the store's bound (metrics_budget.go): its estimated bytes, the
+	// limits, and how many series were not created for lack of room
+	bytes, maxBytes, maxSeries, dropped int
+	// fullPass, set only by tests, samples with the reference pass over
+	// every pod instead of the tracker; shadow, set only by tests, is a
+	// store sampled at the same instants (metrics_reference_test.go).
+	fullPass func(m *Metrics, src *metricsSource, now api.Time)
+	shadow   *Metrics
 }
 
 // Series is one metric over virtual time.
@@ -94,16 +101,14 @@ func (s *Series) Sample(from, to time.Duration, n int) []float64 {
 	return out
 }
 
-// DefaultMetricsPoints bounds each series: 4,096 change points.
-const DefaultMetricsPoints = 4096
-
-// EnableMetrics starts recording (maxPoints ≤ 0 ⇒ DefaultMetricsPoints)
-// and takes the first sample now.
+// EnableMetrics starts recording (maxPoints ≤ 0 ⇒ DefaultMetricsPoints
+// per series; the store as a whole keeps within DefaultMetricsBytes) and
+// takes the first sample now.
 func (s *Session) EnableMetrics(maxPoints int) {
 	if maxPoints <= 0 {
 		maxPoints = DefaultMetricsPoints
 	}
-	s.metrics = &Metrics{maxPoints: maxPoints, series: map[string]*Series{}}
+	s.metrics = newMetrics(maxPoints)
 	s.metrics.record(s)
 }
 
@@ -158,181 +163,9 @@ func (s *Session) runUntil(t api.Time) error {
 	return nil
 }
 
-// record samples the session now. Going back in time (undo, rewind,
-// replay) first forgets what was recorded after now.
-func (m *Metrics) record(s *Session) {
-	now := s.eng.Now()
-	if m.sampled && now < m.last {
-		m.truncate(now)
-	}
-	gen, events := s.Generation(), len(s.eng.Events())
-	if m.sampled && now >= m.last && gen == m.lastGen && s.eng == m.lastEngine && events == m.lastEvents {
-		m.last = now
-		return
-	}
-	if m.lastEngine != s.eng || events < m.lastEvents {
-		// a new engine (undo, replay, a checkpoint): count its events again
-		m.evictions, m.preempts, m.lastEvents = 0, 0, 0
-	}
-	m.sampled, m.last, m.lastGen, m.lastEngine = true, now, gen, s.eng
-	evs := s.eng.Events()
-	for _, e := range evs[m.lastEvents:] {
-		switch e.Reason {
-		case engine.ReasonEvicted, engine.ReasonTaintManagerEviction:
-			m.evictions++
-		case engine.ReasonPreempted:
-			m.preempts++
-		}
-	}
-	m.lastEvents = len(evs)
-
-	m.stamp++
-	put := func(name string, l labelPair, v float64) {
-		m.putCached(seriesID{name, l}, now, v)
-	}
-	put("evictions", labelPair{}, float64(m.evictions))
-	put("preemptions", labelPair{}, float64(m.preempts))
-	nodes := s.eng.Nodes()
-	for _, n := range nodes {
-		req, _, ok := s.NodeRequested(n.Name)
-		if !ok {
-			continue
-		}
-		alloc := api.ResourcesOf(n.Status.Allocatable)
-		node := labelPair{k1: "node", v1: n.Name}
-		put("node_cpu_requested_percent", node, percent(req.MilliCPU, alloc.MilliCPU))
-		put("node_memory_requested_percent", node, percent(req.Memory, alloc.Memory))
-	}
-	// One pass over the pods (unordered: only sums are taken) gives the
-	// counts, and per workload its pods per node and the topology keys
-	// its pods spread over, the zone label always among them. Like the
-	// spread report, bound pods count, terminating and finished ones
-	// don't. The workload and keys are looked up once per direct owner
-	// (its pods share a template), not per pod.
-	zoneKey := s.zoneLabel()
-	nodeIdx := make(map[string]int, len(nodes))
-	for i, n := range nodes {
-		nodeIdx[n.Name] = i
-	}
-	type owner struct{ ns, kind, name string }
-	type wl struct {
-		name             string
-		keys             []string
-		perNode          []int // by index in nodes
-		pending, running int
-	}
-	byOwner := map[owner]*wl{}
-	byName := map[string]*wl{}
-	var pending, running int
-	s.eng.EachPod(func(p *api.Pod, st engine.PodState) {
-		switch st {
-		case engine.StatePending:
-			pending++
-		case engine.StateRunning:
-			running++
-		}
-		ref := p.ControllerRef()
-		if ref == nil {
-			return
-		}
-		o := owner{p.Namespace, ref.Kind, ref.Name}
-		w, ok := byOwner[o]
-		if !ok {
-			if kind, name := s.WorkloadOf(p); kind != "" {
-				n := Workload{Kind: kind, Namespace: p.Namespace, Name: name}.Ref()
-				if w = byName[n]; w == nil {
-					w = &wl{name: n, keys: []string{zoneKey}, perNode: make([]int, len(nodes))}
-					byName[n] = w
-				}
-				for _, c := range p.Spec.TopologySpreadConstraints {
-					if !slices.Contains(w.keys, c.TopologyKey) {
-						w.keys = append(w.keys, c.TopologyKey)
-					}
-				}
-			}
-			byOwner[o] = w
-		}
-		if w == nil {
-			return
-		}
-		switch st {
-		case engine.StatePending:
-			w.pending++
-		case engine.StateRunning:
-			w.running++
-		}
-		if p.Spec.NodeName != "" && p.DeletionTimestamp == nil && !p.IsTerminal() {
-			if i, ok := nodeIdx[p.Spec.NodeName]; ok {
-				w.perNode[i]++
-			}
-		}
-	})
-	put("pending", labelPair{}, float64(pending))
-	put("running", labelPair{}, float64(running))
-	// each key's domains (every node with the key is a domain, as in the
-	// spread report) and the domain of each node, once per key
-	type domains struct {
-		names []string
-		of    []int // node (by index in nodes) → index in names, -1: none
-	}
-	byKey := map[string]*domains{}
-	domainsOf := func(key string) *domains {
-		if d := byKey[key]; d != nil {
-			return d
-		}
-		d := &domains{of: make([]int, len(nodes))}
-		idx := map[string]int{}
-		for j, n := range nodes {
-			v, ok := n.Labels[key]
-			if !ok {
-				d.of[j] = -1
-				continue
-			}
-			i, ok := idx[v]
-			if !ok {
-				i = len(d.names)
-				idx[v] = i
-				d.names = append(d.names, v)
-			}
-			d.of[j] = i
-		}
-		byKey[key] = d
-		return d
-	}
-	var counts []int
-	for _, w := range byName {
-		put("pending", labelPair{k1: "workload", v1: w.name}, float64(w.pending))
-		put("running", labelPair{k1: "workload", v1: w.name}, float64(w.running))
-		for _, key := range w.keys {
-			d := domainsOf(key)
-			if len(d.names) == 0 {
-				continue
-			}
-			counts = slices.Grow(counts[:0], len(d.names))[:len(d.names)]
-			clear(counts)
-			for j, c := range w.perNode {
-				if i := d.of[j]; i >= 0 {
-					counts[i] += c
-				}
-			}
-			lo, hi := counts[0], counts[0]
-			for i, c := range counts {
-				lo, hi = min(lo, c), max(hi, c)
-				if key == zoneKey {
-					put("pods", labelPair{k1: "workload", v1: w.name, k2: "zone", v2: d.names[i]}, float64(c))
-				}
-			}
-			put("skew", labelPair{k1: "key", v1: key, k2: "workload", v2: w.name}, float64(hi-lo))
-		}
-	}
-	// a series that stopped being reported (a deleted workload, a removed
-	// node) drops to 0 rather than holding its last value forever
-	for k, sr := range m.series {
-		if sr.stamp != m.stamp && len(sr.Points) > 0 && sr.Points[len(sr.Points)-1].V != 0 {
-			m.put(k, sr.Name, sr.Labels, now, 0)
-		}
-	}
-}
+// record samples the session now (metrics_tracker.go: only what changed
+// since the last sample is looked at).
+func (m *Metrics) record(s *Session) { m.sample(s.eng, s.metricsSource) }
 
 // labelPair is up to two labels of a series, without a map: the key of
 // the per-sample lookup (seriesID) allocates nothing.
@@ -344,29 +177,49 @@ type seriesID struct {
 	l    labelPair
 }
 
-// putCached is put for a series found by its seriesID: its Prometheus key
-// and label map are built once, on its first sample.
-func (m *Metrics) putCached(id seriesID, t api.Time, v float64) {
-	sr := m.byID[id]
-	if sr == nil {
-		var labels map[string]string
-		if id.l.k1 != "" {
-			labels = map[string]string{id.l.k1: id.l.v1}
-			if id.l.k2 != "" {
-				labels[id.l.k2] = id.l.v2
-			}
-		}
-		k := seriesKey(id.name, labels)
-		if sr = m.series[k]; sr == nil {
-			sr = &Series{Name: id.name, Labels: labels, key: k}
-			m.series[k] = sr
-			m.version++
-		}
-		if m.byID == nil {
-			m.byID = map[seriesID]*Series{}
-		}
-		m.byID[id] = sr
+// putCached reports a series found by its seriesID at this sample: its
+// Prometheus key and label map are built once, on its first sample. It
+// returns the series (nil when the store has no room for a new one).
+func (m *Metrics) putCached(id seriesID, t api.Time, v float64) *Series {
+	sr := m.lookup(id, true)
+	if sr != nil {
+		m.report(sr, t, v)
 	}
+	return sr
+}
+
+// lookup finds a series by its seriesID, creating it when create is set
+// (nil: never recorded, or no room).
+func (m *Metrics) lookup(id seriesID, create bool) *Series {
+	if sr := m.byID[id]; sr != nil {
+		return sr
+	}
+	var labels map[string]string
+	if id.l.k1 != "" {
+		labels = map[string]string{id.l.k1: id.l.v1}
+		if id.l.k2 != "" {
+			labels[id.l.k2] = id.l.v2
+		}
+	}
+	k := seriesKey(id.name, labels)
+	sr := m.series[k]
+	if sr == nil {
+		if !create {
+			return nil
+		}
+		if sr = m.newSeries(k, id.name, labels); sr == nil {
+			return nil
+		}
+	}
+	if m.byID == nil {
+		m.byID = map[seriesID]*Series{}
+	}
+	m.byID[id] = sr
+	return sr
+}
+
+// report is a series' value at this sample.
+func (m *Metrics) report(sr *Series, t api.Time, v float64) {
 	sr.stamp = m.stamp
 	m.putSeries(sr, t, v)
 }
@@ -374,11 +227,24 @@ func (m *Metrics) putCached(id seriesID, t api.Time, v float64) {
 func (m *Metrics) put(k, name string, labels map[string]string, t api.Time, v float64) {
 	sr := m.series[k]
 	if sr == nil {
-		sr = &Series{Name: name, Labels: labels, key: k}
-		m.series[k] = sr
-		m.version++
+		if sr = m.newSeries(k, name, labels); sr == nil {
+			return
+		}
 	}
 	m.putSeries(sr, t, v)
+}
+
+// newSeries adds an empty series (nil when the store holds maxSeries).
+func (m *Metrics) newSeries(k, name string, labels map[string]string) *Series {
+	if m.maxSeries > 0 && len(m.series) >= m.maxSeries {
+		m.dropped++
+		return nil
+	}
+	sr := &Series{Name: name, Labels: labels, key: k}
+	m.series[k] = sr
+	m.version++
+	m.bytes += seriesBytes(sr)
+	return sr
 }
 
 func (m *Metrics) putSeries(sr *Series, t api.Time, v float64) {
@@ -397,16 +263,19 @@ func (m *Metrics) putSeries(sr *Series, t api.Time, v float64) {
 			return
 		}
 	}
+	c := cap(sr.Points)
 	sr.Points = append(sr.Points, Point{T: t, V: v})
 	if len(sr.Points) > m.maxPoints {
 		sr.Points = thin(sr.Points)
 	}
+	m.bytes += (cap(sr.Points) - c) * pointBytes
 }
 
-// thin drops every other point of the older half.
+// thin drops every other point of the older half (into a slice of the
+// exact size: the dropped points' room is given back).
 func thin(ps []Point) []Point {
 	half := len(ps) / 2
-	out := ps[:0:0]
+	out := make([]Point, 0, (half+1)/2+len(ps)-half)
 	for i := 0; i < half; i += 2 {
 		out = append(out, ps[i])
 	}
@@ -425,18 +294,24 @@ func (m *Metrics) truncate(t api.Time) {
 	}
 	m.byID = nil // it may name deleted series
 	m.sampled = false
+	m.recount()
 }
 
 // clone copies the recorded series; the copy goes on recording for
-// another session (a fork's lane b).
+// another session (a fork's lane b), its tracker rebuilt on that
+// session's engine at its first sample.
 func (m *Metrics) clone() *Metrics {
 	c := *m
 	c.series = make(map[string]*Series, len(m.series))
 	for k, sr := range m.series {
-		c.series[k] = &Series{Name: sr.Name, Labels: sr.Labels, key: k, Points: append([]Point(nil), sr.Points...)}
+		c.series[k] = &Series{Name: sr.Name, Labels: sr.Labels, key: k, Points: slices.Clone(sr.Points)}
 	}
-	c.lastEngine = nil
+	c.tr = nil
 	c.byID = nil // it points to m's series
+	c.recount()
+	if m.shadow != nil {
+		c.shadow = m.shadow.clone()
+	}
 	return &c
 }
 

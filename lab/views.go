@@ -105,21 +105,26 @@ func (s *Session) WorkloadOf(p *api.Pod) (kind, name string) {
 	if ref == nil {
 		return "", ""
 	}
-	switch ref.Kind {
+	return s.workloadOfOwner(p.Namespace, ref.Kind, ref.Name)
+}
+
+// workloadOfOwner is WorkloadOf for a pod's controller.
+func (s *Session) workloadOfOwner(namespace, refKind, refName string) (kind, name string) {
+	switch refKind {
 	case controllers.KindReplicaSet:
-		if rs := s.ctl.ReplicaSet(p.Namespace, ref.Name); rs != nil {
+		if rs := s.ctl.ReplicaSet(namespace, refName); rs != nil {
 			if kind, name := parentWorkload(&rs.ObjectMeta); kind != "" {
 				return kind, name
 			}
 		}
 	case controllers.KindJob:
-		if j := s.ctl.Job(p.Namespace, ref.Name); j != nil {
+		if j := s.ctl.Job(namespace, refName); j != nil {
 			if kind, name := parentWorkload(&j.ObjectMeta); kind != "" {
 				return kind, name
 			}
 		}
 	}
-	return strings.ToLower(ref.Kind), ref.Name
+	return strings.ToLower(refKind), refName
 }
 
 // SpreadView is one topology spread constraint of a workload as the
