@@ -22,6 +22,18 @@ var managedKinds = map[string]bool{KindDeployment: true, KindReplicaSet: true, K
 // liveUIDs returns the UIDs of every workload object (the garbage
 // collector's graph looks owners up by UID).
 func (m *Manager) liveUIDs() map[string]bool {
+	if m.q != nil {
+		// the set changes only with the epoch; the collector deletes from
+		// it only along with a workload removal, which moves the epoch
+		if m.q.live == nil || m.q.liveEpoch != m.epoch {
+			m.q.live, m.q.liveEpoch = m.buildLiveUIDs(), m.epoch
+		}
+		return m.q.live
+	}
+	return m.buildLiveUIDs()
+}
+
+func (m *Manager) buildLiveUIDs() map[string]bool {
 	live := make(map[string]bool, len(m.deployments)+len(m.replicaSets)+len(m.statefulSets)+len(m.daemonSets)+len(m.jobs)+len(m.cronJobs))
 	for _, o := range m.deployments {
 		live[o.UID] = true
@@ -74,13 +86,13 @@ func orphaned(meta *api.ObjectMeta, live, known map[string]bool) bool {
 // deleted in the foreground is removed once it has no dependents left.
 func (m *Manager) collectGarbage() {
 	live := m.liveUIDs()
-	for _, k := range sortedKeys(m.replicaSets) {
+	for _, k := range keysOf(m, m.replicaSets) {
 		if rs := m.replicaSets[k]; orphaned(&rs.ObjectMeta, live, m.known) {
 			m.removeReplicaSet(rs)
 			delete(live, rs.UID)
 		}
 	}
-	for _, k := range sortedKeys(m.jobs) {
+	for _, k := range keysOf(m, m.jobs) {
 		if j := m.jobs[k]; orphaned(&j.ObjectMeta, live, m.known) {
 			m.removeJob(j)
 			delete(live, j.UID)
@@ -89,7 +101,7 @@ func (m *Manager) collectGarbage() {
 	pods := m.pods
 	if m.q != nil {
 		// only the pods that changed, unless an owner went away
-		pods = func(string) []*api.Pod { return m.q.gcCandidates(live) }
+		pods = func(string) []*api.Pod { return m.q.gcCandidates(live, m.epoch) }
 	}
 	for _, p := range pods("") {
 		if p.DeletionTimestamp == nil && orphaned(&p.ObjectMeta, live, m.known) {
@@ -143,37 +155,37 @@ func hasOwner(meta *api.ObjectMeta, uid string) bool {
 // finishForegroundDeletions removes owners deleted with propagation
 // Foreground once their dependents are gone (pods fully terminated).
 func (m *Manager) finishForegroundDeletions() {
-	for _, k := range sortedKeys(m.deployments) {
+	for _, k := range keysOf(m, m.deployments) {
 		if d := m.deployments[k]; d.DeletionTimestamp != nil && !m.hasDependents(d.UID) {
 			delete(m.deployments, k)
 			m.workloadsChanged()
 		}
 	}
-	for _, k := range sortedKeys(m.replicaSets) {
+	for _, k := range keysOf(m, m.replicaSets) {
 		if rs := m.replicaSets[k]; rs.DeletionTimestamp != nil && !m.hasDependents(rs.UID) {
 			delete(m.replicaSets, k)
 			m.workloadsChanged()
 		}
 	}
-	for _, k := range sortedKeys(m.replicationControllers) {
+	for _, k := range keysOf(m, m.replicationControllers) {
 		if rc := m.replicationControllers[k]; rc.DeletionTimestamp != nil && !m.hasDependents(rc.UID) {
 			delete(m.replicationControllers, k)
 			m.workloadsChanged()
 		}
 	}
-	for _, k := range sortedKeys(m.statefulSets) {
+	for _, k := range keysOf(m, m.statefulSets) {
 		if s := m.statefulSets[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
 			delete(m.statefulSets, k)
 			m.workloadsChanged()
 		}
 	}
-	for _, k := range sortedKeys(m.daemonSets) {
+	for _, k := range keysOf(m, m.daemonSets) {
 		if s := m.daemonSets[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
 			delete(m.daemonSets, k)
 			m.workloadsChanged()
 		}
 	}
-	for _, k := range sortedKeys(m.jobs) {
+	for _, k := range keysOf(m, m.jobs) {
 		if s := m.jobs[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
 			delete(m.jobs, k)
 			m.workloadsChanged()

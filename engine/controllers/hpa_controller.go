@@ -73,7 +73,7 @@ func (m *Manager) AddHPA(obj *api.HorizontalPodAutoscaler) (*HorizontalPodAutosc
 	h.NextSync = m.now.Add(HPASyncPeriod)
 	m.requeueAt(h.NextSync)
 	m.hpas[key(h.Namespace, h.Name)] = h
-	m.changed = true
+	m.workloadsChanged()
 	return h, nil
 }
 
@@ -130,6 +130,7 @@ func (m *Manager) DeleteHPA(namespace, name string) error {
 		return fmt.Errorf("horizontalpodautoscalers.autoscaling %q not found", name)
 	}
 	delete(m.hpas, k)
+	m.invalidate()
 	return nil
 }
 
@@ -190,7 +191,7 @@ func (m *Manager) selectPods(namespace string, sel api.Selector, ls *api.LabelSe
 
 // syncHPAs runs every autoscaler whose sync is due.
 func (m *Manager) syncHPAs() {
-	for _, k := range sortedKeys(m.hpas) {
+	for _, k := range keysOf(m, m.hpas) {
 		h := m.hpas[k]
 		if h.NextSync <= m.now {
 			m.reconcileAutoscaler(h)

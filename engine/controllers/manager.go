@@ -162,31 +162,31 @@ func (m *Manager) syncAll() {
 	// same pass.
 	m.resolveLoads()
 	m.syncHPAs()
-	for _, k := range sortedKeys(m.cronJobs) {
+	for _, k := range keysOf(m, m.cronJobs) {
 		m.syncCronJob(m.cronJobs[k])
 	}
-	for _, k := range sortedKeys(m.jobs) {
+	for _, k := range keysOf(m, m.jobs) {
 		if j, ok := m.jobs[k]; ok {
 			m.syncJob(j)
 		}
 	}
-	for _, k := range sortedKeys(m.deployments) {
+	for _, k := range keysOf(m, m.deployments) {
 		m.syncDeploymentQueued(m.deployments[k])
 	}
-	for _, k := range sortedKeys(m.replicaSets) {
+	for _, k := range keysOf(m, m.replicaSets) {
 		if rs, ok := m.replicaSets[k]; ok {
 			m.syncReplicaSet(rs)
 		}
 	}
-	for _, k := range sortedKeys(m.replicationControllers) {
+	for _, k := range keysOf(m, m.replicationControllers) {
 		if rc, ok := m.replicationControllers[k]; ok {
 			m.syncReplicaSet(rc)
 		}
 	}
-	for _, k := range sortedKeys(m.statefulSets) {
+	for _, k := range keysOf(m, m.statefulSets) {
 		m.syncStatefulSet(m.statefulSets[k])
 	}
-	for _, k := range sortedKeys(m.daemonSets) {
+	for _, k := range keysOf(m, m.daemonSets) {
 		m.syncDaemonSet(m.daemonSets[k])
 	}
 	m.collectGarbage()

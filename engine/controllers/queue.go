@@ -1,7 +1,10 @@
 package controllers
 
 import (
+	"maps"
+	"reflect"
 	"sort"
+	"unsafe"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -63,8 +66,36 @@ type workQueues struct {
 	// byLabel holds, for each label pair asked for (withLabel), the pods
 	// carrying it, in key order; kept up to date once built.
 	byLabel map[labelPair][]*api.Pod
-	// gcLive is the set of live workload UIDs when the collector last ran.
-	gcLive map[string]bool
+	// gcLive is the set of live workload UIDs when the collector last
+	// ran, gcEpoch the manager's epoch then.
+	gcLive  map[string]bool
+	gcEpoch uint64
+	// live caches liveUIDs for liveEpoch.
+	live      map[string]bool
+	liveEpoch uint64
+	// keys caches the sorted keys of the manager's object maps (keysOf).
+	keys map[unsafe.Pointer]keyCache
+}
+
+// keyCache is one map's sorted keys at an epoch.
+type keyCache struct {
+	epoch uint64
+	keys  []string
+}
+
+// keysOf is sortedKeys of one of the manager's object maps: every add
+// and removal moves the epoch, so the keys are sorted again only then.
+func keysOf[V any](m *Manager, mp map[string]V) []string {
+	if m.q == nil {
+		return sortedKeys(mp)
+	}
+	id := reflect.ValueOf(mp).UnsafePointer()
+	if c, ok := m.q.keys[id]; ok && c.epoch == m.epoch && len(c.keys) == len(mp) {
+		return c.keys
+	}
+	keys := sortedKeys(mp)
+	m.q.keys[id] = keyCache{m.epoch, keys}
+	return keys
 }
 
 // UseWorkQueues switches the manager to incremental pod indexes and
@@ -80,7 +111,7 @@ func (m *Manager) UseWorkQueues(on bool) bool {
 	m.SkipUnchangedSyncs(true)
 	q := &workQueues{lookup: lookup, byKey: map[string]*api.Pod{}, byOwner: map[string][]*api.Pod{},
 		orphans: map[string][]*api.Pod{}, ownerVer: map[string]uint64{}, orphanVer: map[string]uint64{}, rsVer: map[string]uint64{},
-		byLabel: map[labelPair][]*api.Pod{}, pending: map[string]struct{}{}, gcPending: map[string]struct{}{}}
+		byLabel: map[labelPair][]*api.Pod{}, keys: map[unsafe.Pointer]keyCache{}, pending: map[string]struct{}{}, gcPending: map[string]struct{}{}}
 	for _, p := range m.cluster.Pods("") {
 		q.byKey[p.Key()] = p
 		q.index(p)
@@ -235,16 +266,22 @@ func (q *workQueues) versions(namespace, uid string) (uint64, uint64) {
 // gcCandidates returns the pods the garbage collector must judge, in key
 // order: all of them when an owner that was live at its last run is
 // gone, else those that changed since.
-func (q *workQueues) gcCandidates(live map[string]bool) []*api.Pod {
+func (q *workQueues) gcCandidates(live map[string]bool, epoch uint64) []*api.Pod {
 	q.apply()
 	full := q.gcLive == nil
-	for uid := range q.gcLive {
-		if !live[uid] {
-			full = true
-			break
+	if !full && epoch != q.gcEpoch {
+		// only a new epoch can have removed an owner
+		for uid := range q.gcLive {
+			if !live[uid] {
+				full = true
+				break
+			}
 		}
 	}
-	q.gcLive = live
+	if q.gcLive == nil || epoch != q.gcEpoch {
+		// a copy: the collector deletes from live as it removes owners
+		q.gcLive, q.gcEpoch = maps.Clone(live), epoch
+	}
 	if full {
 		clear(q.gcPending)
 		return q.all()
