@@ -86,6 +86,14 @@ func orphaned(meta *api.ObjectMeta, live, known map[string]bool) bool {
 // deleted in the foreground is removed once it has no dependents left.
 func (m *Manager) collectGarbage() {
 	live := m.liveUIDs()
+	if m.q != nil && m.q.gcEpoch == m.epoch && m.q.gcLive != nil {
+		// the owners, their UIDs and the ReplicaSets' and Jobs' owner
+		// references change only with the epoch: only pods can have
+		// become garbage
+		m.collectPods(live)
+		m.finishForegroundDeletions()
+		return
+	}
 	for _, k := range keysOf(m, m.replicaSets) {
 		if rs := m.replicaSets[k]; orphaned(&rs.ObjectMeta, live, m.known) {
 			m.removeReplicaSet(rs)
@@ -98,6 +106,12 @@ func (m *Manager) collectGarbage() {
 			delete(live, j.UID)
 		}
 	}
+	m.collectPods(live)
+	m.finishForegroundDeletions()
+}
+
+// collectPods deletes the pods whose owners are all gone.
+func (m *Manager) collectPods(live map[string]bool) {
 	pods := m.pods
 	if m.q != nil {
 		// only the pods that changed, unless an owner went away
@@ -110,7 +124,6 @@ func (m *Manager) collectGarbage() {
 			}
 		}
 	}
-	m.finishForegroundDeletions()
 }
 
 func (m *Manager) removeReplicaSet(rs *ReplicaSet) {
@@ -155,6 +168,15 @@ func hasOwner(meta *api.ObjectMeta, uid string) bool {
 // finishForegroundDeletions removes owners deleted with propagation
 // Foreground once their dependents are gone (pods fully terminated).
 func (m *Manager) finishForegroundDeletions() {
+	if m.q != nil && m.q.fgEpoch == m.epoch && !m.q.fgDeleting {
+		// deletion timestamps are set only with a new epoch
+		return
+	}
+	defer func() {
+		if m.q != nil {
+			m.q.fgEpoch, m.q.fgDeleting = m.epoch, m.anyDeleting()
+		}
+	}()
 	for _, k := range keysOf(m, m.deployments) {
 		if d := m.deployments[k]; d.DeletionTimestamp != nil && !m.hasDependents(d.UID) {
 			delete(m.deployments, k)
@@ -299,4 +321,40 @@ func (m *Manager) lookup(kind, namespace, name string) (*api.ObjectMeta, func())
 		}
 	}
 	return nil, nil
+}
+
+// anyDeleting reports a workload deleted in the foreground and not yet
+// removed.
+func (m *Manager) anyDeleting() bool {
+	for _, o := range m.deployments {
+		if o.DeletionTimestamp != nil {
+			return true
+		}
+	}
+	for _, o := range m.replicaSets {
+		if o.DeletionTimestamp != nil {
+			return true
+		}
+	}
+	for _, o := range m.replicationControllers {
+		if o.DeletionTimestamp != nil {
+			return true
+		}
+	}
+	for _, o := range m.statefulSets {
+		if o.DeletionTimestamp != nil {
+			return true
+		}
+	}
+	for _, o := range m.daemonSets {
+		if o.DeletionTimestamp != nil {
+			return true
+		}
+	}
+	for _, o := range m.jobs {
+		if o.DeletionTimestamp != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -171,11 +171,24 @@ func (m *Manager) syncAll() {
 		}
 	}
 	for _, k := range keysOf(m, m.deployments) {
-		m.syncDeploymentQueued(m.deployments[k])
+		d := m.deployments[k]
+		if isRollingUpdate(d) && m.skipQueued(&d.queue, d.memo) {
+			continue
+		}
+		m.syncDeploymentQueued(d)
+		m.synced(&d.queue, d.memo)
+		if d.memo == nil {
+			// it may have scaled or annotated its ReplicaSets
+			m.enqueueReplicaSetsOf(d)
+		}
 	}
 	for _, k := range keysOf(m, m.replicaSets) {
 		if rs, ok := m.replicaSets[k]; ok {
+			if m.skipQueued(&rs.queue, rs.memo) {
+				continue
+			}
 			m.syncReplicaSet(rs)
+			m.synced(&rs.queue, rs.memo)
 		}
 	}
 	for _, k := range keysOf(m, m.replicationControllers) {

@@ -43,6 +43,7 @@ type PodLookup interface {
 
 // workQueues is the manager's incremental view of the cluster's pods.
 type workQueues struct {
+	m      *Manager
 	lookup PodLookup
 	byKey  map[string]*api.Pod
 	// byOwner holds the pods of each controller UID, orphans the pods
@@ -70,6 +71,10 @@ type workQueues struct {
 	// ran, gcEpoch the manager's epoch then.
 	gcLive  map[string]bool
 	gcEpoch uint64
+	// fgEpoch is the epoch of the last foreground-deletion check,
+	// fgDeleting whether a workload was being deleted then.
+	fgEpoch    uint64
+	fgDeleting bool
 	// live caches liveUIDs for liveEpoch.
 	live      map[string]bool
 	liveEpoch uint64
@@ -109,7 +114,7 @@ func (m *Manager) UseWorkQueues(on bool) bool {
 		return false
 	}
 	m.SkipUnchangedSyncs(true)
-	q := &workQueues{lookup: lookup, byKey: map[string]*api.Pod{}, byOwner: map[string][]*api.Pod{},
+	q := &workQueues{m: m, lookup: lookup, byKey: map[string]*api.Pod{}, byOwner: map[string][]*api.Pod{},
 		orphans: map[string][]*api.Pod{}, ownerVer: map[string]uint64{}, orphanVer: map[string]uint64{}, rsVer: map[string]uint64{},
 		byLabel: map[labelPair][]*api.Pod{}, keys: map[unsafe.Pointer]keyCache{}, pending: map[string]struct{}{}, gcPending: map[string]struct{}{}}
 	for _, p := range m.cluster.Pods("") {
@@ -164,12 +169,14 @@ func (q *workQueues) apply() {
 	clear(q.pending)
 }
 
-func (q *workQueues) bump(owner string, p *api.Pod) {
+func (q *workQueues) bump(ref *api.OwnerReference, p *api.Pod) {
 	q.seq++
-	if owner != "" {
-		q.ownerVer[owner] = q.seq
+	if ref != nil {
+		q.ownerVer[ref.UID] = q.seq
+		q.m.enqueueOwner(p.Namespace, ref)
 	} else {
 		q.orphanVer[p.Namespace] = q.seq
+		q.m.enqueueNamespace(p.Namespace)
 	}
 }
 
@@ -181,10 +188,10 @@ func (q *workQueues) index(p *api.Pod) {
 	}
 	if ref := p.ControllerRef(); ref != nil {
 		q.byOwner[ref.UID] = insertPod(q.byOwner[ref.UID], p)
-		q.bump(ref.UID, p)
+		q.bump(ref, p)
 	} else {
 		q.orphans[p.Namespace] = insertPod(q.orphans[p.Namespace], p)
-		q.bump("", p)
+		q.bump(nil, p)
 	}
 }
 
@@ -199,13 +206,13 @@ func (q *workQueues) unindex(p *api.Pod) {
 		if len(q.byOwner[ref.UID]) == 0 {
 			delete(q.byOwner, ref.UID)
 		}
-		q.bump(ref.UID, p)
+		q.bump(ref, p)
 	} else {
 		q.orphans[p.Namespace] = removePod(q.orphans[p.Namespace], p)
 		if len(q.orphans[p.Namespace]) == 0 {
 			delete(q.orphans, p.Namespace)
 		}
-		q.bump("", p)
+		q.bump(nil, p)
 	}
 }
 
@@ -318,4 +325,71 @@ func (q *workQueues) withLabel(namespace, key, value string) []*api.Pod {
 	}
 	q.byLabel[lp] = list
 	return list
+}
+
+// queueState is an object's place in the work queue: queued objects sync
+// on the next visit; an object that is not queued, whose last sync (at
+// epoch) changed nothing and whose wake has not come is skipped. What
+// queues an object is what would make its memo fail: a change of its
+// pods (enqueueOwner), of its namespace's orphans (enqueueNamespace), of
+// its ReplicaSets' status (replicaSetStatusChanged), its Deployment
+// acting on it (enqueueReplicaSetsOf), a new epoch.
+type queueState struct {
+	queued bool
+	epoch  uint64
+}
+
+// skipQueued reports that the object need not sync in this pass; the
+// skipped sync's one effect, its wake request, is repeated.
+func (m *Manager) skipQueued(s *queueState, memo *syncMemo) bool {
+	if m.q == nil {
+		return false
+	}
+	// pod changes reported since the last read queue their owners
+	m.q.apply()
+	if s.queued || s.epoch != m.epoch || memo == nil || (memo.hasWake && m.now >= memo.wake) {
+		return false
+	}
+	memo.replay(m)
+	return true
+}
+
+// synced records a visit: an object whose sync acted stays queued (the
+// next pass syncs it again, as the full path does).
+func (m *Manager) synced(s *queueState, memo *syncMemo) {
+	if m.q != nil {
+		s.queued, s.epoch = memo == nil, m.epoch
+	}
+}
+
+// enqueueOwner queues the pod's controller (a ReplicaSet; other kinds
+// sync on every pass).
+func (m *Manager) enqueueOwner(namespace string, ref *api.OwnerReference) {
+	if ref.Kind == KindReplicaSet {
+		if rs := m.replicaSets[key(namespace, ref.Name)]; rs != nil {
+			rs.queue.queued = true
+		}
+	}
+}
+
+// enqueueNamespace queues every ReplicaSet of the namespace (an orphan
+// changed: any of them may adopt it).
+func (m *Manager) enqueueNamespace(namespace string) {
+	for _, rs := range m.replicaSets {
+		if rs.Namespace == namespace {
+			rs.queue.queued = true
+		}
+	}
+}
+
+// enqueueReplicaSetsOf queues the ReplicaSets a Deployment controls.
+func (m *Manager) enqueueReplicaSetsOf(d *Deployment) {
+	if m.q == nil {
+		return
+	}
+	for _, rs := range m.replicaSets {
+		if ref := rs.ControllerRef(); ref != nil && ref.UID == d.UID {
+			rs.queue.queued = true
+		}
+	}
 }
