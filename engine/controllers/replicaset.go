@@ -190,7 +190,7 @@ func (m *Manager) relatedPods(rs *ReplicaSet) []*api.Pod {
 		if other.Namespace != rs.Namespace || !isControlledBy(&other.ObjectMeta, ref.UID) {
 			continue
 		}
-		for _, p := range m.pods(rs.Namespace) {
+		for _, p := range m.podsFor(rs.Namespace, other.Spec.Selector) {
 			if !seen[p.UID] && other.selector.Matches(p.Labels) {
 				seen[p.UID] = true
 				out = append(out, p)
