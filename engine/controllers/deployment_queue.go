@@ -54,5 +54,10 @@ func (m *Manager) replicaSetStatusChanged(rs *ReplicaSet) {
 	if ref := rs.ControllerRef(); ref != nil {
 		m.q.seq++
 		m.q.rsVer[ref.UID] = m.q.seq
+		if ref.Kind == KindDeployment {
+			if d := m.deployments[key(rs.Namespace, ref.Name)]; d != nil {
+				d.queue.queued = true
+			}
+		}
 	}
 }

@@ -22,6 +22,18 @@ var managedKinds = map[string]bool{KindDeployment: true, KindReplicaSet: true, K
 // liveUIDs returns the UIDs of every workload object (the garbage
 // collector's graph looks owners up by UID).
 func (m *Manager) liveUIDs() map[string]bool {
+	if m.q != nil {
+		// the set changes only with the epoch; the collector deletes from
+		// it only along with a workload removal, which moves the epoch
+		if m.q.live == nil || m.q.liveEpoch != m.epoch {
+			m.q.live, m.q.liveEpoch = m.buildLiveUIDs(), m.epoch
+		}
+		return m.q.live
+	}
+	return m.buildLiveUIDs()
+}
+
+func (m *Manager) buildLiveUIDs() map[string]bool {
 	live := make(map[string]bool, len(m.deployments)+len(m.replicaSets)+len(m.statefulSets)+len(m.daemonSets)+len(m.jobs)+len(m.cronJobs))
 	for _, o := range m.deployments {
 		live[o.UID] = true
@@ -74,22 +86,36 @@ func orphaned(meta *api.ObjectMeta, live, known map[string]bool) bool {
 // deleted in the foreground is removed once it has no dependents left.
 func (m *Manager) collectGarbage() {
 	live := m.liveUIDs()
-	for _, k := range sortedKeys(m.replicaSets) {
+	if m.q != nil && m.q.gcEpoch == m.epoch && m.q.gcLive != nil {
+		// the owners, their UIDs and the ReplicaSets' and Jobs' owner
+		// references change only with the epoch: only pods can have
+		// become garbage
+		m.collectPods(live)
+		m.finishForegroundDeletions()
+		return
+	}
+	for _, k := range keysOf(m, m.replicaSets) {
 		if rs := m.replicaSets[k]; orphaned(&rs.ObjectMeta, live, m.known) {
 			m.removeReplicaSet(rs)
 			delete(live, rs.UID)
 		}
 	}
-	for _, k := range sortedKeys(m.jobs) {
+	for _, k := range keysOf(m, m.jobs) {
 		if j := m.jobs[k]; orphaned(&j.ObjectMeta, live, m.known) {
 			m.removeJob(j)
 			delete(live, j.UID)
 		}
 	}
+	m.collectPods(live)
+	m.finishForegroundDeletions()
+}
+
+// collectPods deletes the pods whose owners are all gone.
+func (m *Manager) collectPods(live map[string]bool) {
 	pods := m.pods
 	if m.q != nil {
 		// only the pods that changed, unless an owner went away
-		pods = func(string) []*api.Pod { return m.q.gcCandidates(live) }
+		pods = func(string) []*api.Pod { return m.q.gcCandidates(live, m.epoch) }
 	}
 	for _, p := range pods("") {
 		if p.DeletionTimestamp == nil && orphaned(&p.ObjectMeta, live, m.known) {
@@ -98,7 +124,6 @@ func (m *Manager) collectGarbage() {
 			}
 		}
 	}
-	m.finishForegroundDeletions()
 }
 
 func (m *Manager) removeReplicaSet(rs *ReplicaSet) {
@@ -143,37 +168,46 @@ func hasOwner(meta *api.ObjectMeta, uid string) bool {
 // finishForegroundDeletions removes owners deleted with propagation
 // Foreground once their dependents are gone (pods fully terminated).
 func (m *Manager) finishForegroundDeletions() {
-	for _, k := range sortedKeys(m.deployments) {
+	if m.q != nil && m.q.fgEpoch == m.epoch && !m.q.fgDeleting {
+		// deletion timestamps are set only with a new epoch
+		return
+	}
+	defer func() {
+		if m.q != nil {
+			m.q.fgEpoch, m.q.fgDeleting = m.epoch, m.anyDeleting()
+		}
+	}()
+	for _, k := range keysOf(m, m.deployments) {
 		if d := m.deployments[k]; d.DeletionTimestamp != nil && !m.hasDependents(d.UID) {
 			delete(m.deployments, k)
 			m.workloadsChanged()
 		}
 	}
-	for _, k := range sortedKeys(m.replicaSets) {
+	for _, k := range keysOf(m, m.replicaSets) {
 		if rs := m.replicaSets[k]; rs.DeletionTimestamp != nil && !m.hasDependents(rs.UID) {
 			delete(m.replicaSets, k)
 			m.workloadsChanged()
 		}
 	}
-	for _, k := range sortedKeys(m.replicationControllers) {
+	for _, k := range keysOf(m, m.replicationControllers) {
 		if rc := m.replicationControllers[k]; rc.DeletionTimestamp != nil && !m.hasDependents(rc.UID) {
 			delete(m.replicationControllers, k)
 			m.workloadsChanged()
 		}
 	}
-	for _, k := range sortedKeys(m.statefulSets) {
+	for _, k := range keysOf(m, m.statefulSets) {
 		if s := m.statefulSets[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
 			delete(m.statefulSets, k)
 			m.workloadsChanged()
 		}
 	}
-	for _, k := range sortedKeys(m.daemonSets) {
+	for _, k := range keysOf(m, m.daemonSets) {
 		if s := m.daemonSets[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
 			delete(m.daemonSets, k)
 			m.workloadsChanged()
 		}
 	}
-	for _, k := range sortedKeys(m.jobs) {
+	for _, k := range keysOf(m, m.jobs) {
 		if s := m.jobs[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
 			delete(m.jobs, k)
 			m.workloadsChanged()
@@ -287,4 +321,40 @@ func (m *Manager) lookup(kind, namespace, name string) (*api.ObjectMeta, func())
 		}
 	}
 	return nil, nil
+}
+
+// anyDeleting reports a workload deleted in the foreground and not yet
+// removed.
+func (m *Manager) anyDeleting() bool {
+	for _, o := range m.deployments {
+		if o.DeletionTimestamp != nil {
+			return true
+		}
+	}
+	for _, o := range m.replicaSets {
+		if o.DeletionTimestamp != nil {
+			return true
+		}
+	}
+	for _, o := range m.replicationControllers {
+		if o.DeletionTimestamp != nil {
+			return true
+		}
+	}
+	for _, o := range m.statefulSets {
+		if o.DeletionTimestamp != nil {
+			return true
+		}
+	}
+	for _, o := range m.daemonSets {
+		if o.DeletionTimestamp != nil {
+			return true
+		}
+	}
+	for _, o := range m.jobs {
+		if o.DeletionTimestamp != nil {
+			return true
+		}
+	}
+	return false
 }

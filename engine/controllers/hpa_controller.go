@@ -73,7 +73,7 @@ func (m *Manager) AddHPA(obj *api.HorizontalPodAutoscaler) (*HorizontalPodAutosc
 	h.NextSync = m.now.Add(HPASyncPeriod)
 	m.requeueAt(h.NextSync)
 	m.hpas[key(h.Namespace, h.Name)] = h
-	m.changed = true
+	m.workloadsChanged()
 	return h, nil
 }
 
@@ -130,6 +130,7 @@ func (m *Manager) DeleteHPA(namespace, name string) error {
 		return fmt.Errorf("horizontalpodautoscalers.autoscaling %q not found", name)
 	}
 	delete(m.hpas, k)
+	m.invalidate()
 	return nil
 }
 
@@ -169,18 +170,23 @@ func (m *Manager) scaleTarget(kind, namespace, name string) (scaleInfo, error) {
 	return scaleInfo{}, fmt.Errorf("no matches for kind %q in group %q", kind, "")
 }
 
+// podsFor returns the namespace's pods, in key order, that a selector
+// compiled from ls may match: in the work-queue mode only those carrying
+// one of its matchLabels pairs (every selected pod carries each of them),
+// else all.
+func (m *Manager) podsFor(namespace string, ls *api.LabelSelector) []*api.Pod {
+	if m.q == nil || ls == nil || len(ls.MatchLabels) == 0 {
+		return m.pods(namespace)
+	}
+	k := slices.Min(slices.Collect(maps.Keys(ls.MatchLabels)))
+	return m.q.withLabel(namespace, k, ls.MatchLabels[k])
+}
+
 // selectPods lists the namespace's pods the selector matches (the HPA's pod
 // lister).
 func (m *Manager) selectPods(namespace string, sel api.Selector, ls *api.LabelSelector) []*api.Pod {
-	from := m.pods
-	if m.q != nil && ls != nil && len(ls.MatchLabels) > 0 {
-		// every selected pod carries each matchLabels pair: list the pods
-		// with one of them (the same pods, in the same order)
-		k := slices.Min(slices.Collect(maps.Keys(ls.MatchLabels)))
-		from = func(ns string) []*api.Pod { return m.q.withLabel(ns, k, ls.MatchLabels[k]) }
-	}
 	var out []*api.Pod
-	for _, p := range from(namespace) {
+	for _, p := range m.podsFor(namespace, ls) {
 		if sel.Matches(p.Labels) {
 			out = append(out, p)
 		}
@@ -190,7 +196,7 @@ func (m *Manager) selectPods(namespace string, sel api.Selector, ls *api.LabelSe
 
 // syncHPAs runs every autoscaler whose sync is due.
 func (m *Manager) syncHPAs() {
-	for _, k := range sortedKeys(m.hpas) {
+	for _, k := range keysOf(m, m.hpas) {
 		h := m.hpas[k]
 		if h.NextSync <= m.now {
 			m.reconcileAutoscaler(h)

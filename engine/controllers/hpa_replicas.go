@@ -223,13 +223,15 @@ func calculateRequests(pods []*api.Pod, resource string) (map[string]int64, erro
 			continue
 		}
 		var sum int64
-		cs := append([]api.Container(nil), p.Spec.Containers...)
-		for _, ic := range p.Spec.InitContainers {
-			if ic.IsSidecar() {
-				cs = append(cs, ic)
+		// the containers, then the sidecars (restartable init containers),
+		// without copying them
+		for i, n := 0, len(p.Spec.Containers)+len(p.Spec.InitContainers); i < n; i++ {
+			var ctr *api.Container
+			if i < len(p.Spec.Containers) {
+				ctr = &p.Spec.Containers[i]
+			} else if ctr = &p.Spec.InitContainers[i-len(p.Spec.Containers)]; !ctr.IsSidecar() {
+				continue
 			}
-		}
-		for _, ctr := range cs {
 			q, ok := ctr.Resources.Requests[resource]
 			if !ok {
 				return nil, fmt.Errorf("missing request for %s in container %s of Pod %s", resource, ctr.Name, p.Name)

@@ -75,6 +75,7 @@ func (m *Manager) SetLoad(kind, namespace, name string, step LoadStep) error {
 	if l == nil {
 		l = &workloadLoad{Kind: kind, Namespace: namespace, Name: name}
 		m.loads[k] = l
+		m.invalidate()
 	}
 	step.resolved = step.Percent == 0
 	i := sort.Search(len(l.Steps), func(i int) bool { return l.Steps[i].At >= step.At })
@@ -114,7 +115,7 @@ func (m *Manager) SetPodCPU(p *api.Pod, milli int64) {
 // the workload's replicas at that instant, and asks to be woken for the next
 // step so a scripted spike applies at its instant.
 func (m *Manager) resolveLoads() {
-	for _, k := range sortedKeys(m.loads) {
+	for _, k := range keysOf(m, m.loads) {
 		l := m.loads[k]
 		for ; l.next < len(l.Steps); l.next++ {
 			s := &l.Steps[l.next]

@@ -162,31 +162,44 @@ func (m *Manager) syncAll() {
 	// same pass.
 	m.resolveLoads()
 	m.syncHPAs()
-	for _, k := range sortedKeys(m.cronJobs) {
+	for _, k := range keysOf(m, m.cronJobs) {
 		m.syncCronJob(m.cronJobs[k])
 	}
-	for _, k := range sortedKeys(m.jobs) {
+	for _, k := range keysOf(m, m.jobs) {
 		if j, ok := m.jobs[k]; ok {
 			m.syncJob(j)
 		}
 	}
-	for _, k := range sortedKeys(m.deployments) {
-		m.syncDeploymentQueued(m.deployments[k])
-	}
-	for _, k := range sortedKeys(m.replicaSets) {
-		if rs, ok := m.replicaSets[k]; ok {
-			m.syncReplicaSet(rs)
+	for _, k := range keysOf(m, m.deployments) {
+		d := m.deployments[k]
+		if isRollingUpdate(d) && m.skipQueued(&d.queue, d.memo) {
+			continue
+		}
+		m.syncDeploymentQueued(d)
+		m.synced(&d.queue, d.memo)
+		if d.memo == nil {
+			// it may have scaled or annotated its ReplicaSets
+			m.enqueueReplicaSetsOf(d)
 		}
 	}
-	for _, k := range sortedKeys(m.replicationControllers) {
+	for _, k := range keysOf(m, m.replicaSets) {
+		if rs, ok := m.replicaSets[k]; ok {
+			if m.skipQueued(&rs.queue, rs.memo) {
+				continue
+			}
+			m.syncReplicaSet(rs)
+			m.synced(&rs.queue, rs.memo)
+		}
+	}
+	for _, k := range keysOf(m, m.replicationControllers) {
 		if rc, ok := m.replicationControllers[k]; ok {
 			m.syncReplicaSet(rc)
 		}
 	}
-	for _, k := range sortedKeys(m.statefulSets) {
+	for _, k := range keysOf(m, m.statefulSets) {
 		m.syncStatefulSet(m.statefulSets[k])
 	}
-	for _, k := range sortedKeys(m.daemonSets) {
+	for _, k := range keysOf(m, m.daemonSets) {
 		m.syncDaemonSet(m.daemonSets[k])
 	}
 	m.collectGarbage()

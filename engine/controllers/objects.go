@@ -36,6 +36,8 @@ type ReplicaSet struct {
 	kind string
 	// memo is the last sync that changed nothing (sync_memo.go).
 	memo *syncMemo
+	// queue is the ReplicaSet's place in the work queue (queue.go).
+	queue queueState
 }
 
 // ReplicaSetStatus is apps/v1 ReplicaSetStatus.
@@ -55,6 +57,8 @@ type Deployment struct {
 	selector api.Selector
 	// memo is the last sync that changed nothing (deployment_queue.go).
 	memo *syncMemo
+	// queue is the Deployment's place in the work queue (queue.go).
+	queue queueState
 }
 
 // DeploymentStatus is apps/v1 DeploymentStatus.

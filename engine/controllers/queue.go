@@ -1,7 +1,10 @@
 package controllers
 
 import (
+	"maps"
+	"reflect"
 	"sort"
+	"unsafe"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -40,6 +43,7 @@ type PodLookup interface {
 
 // workQueues is the manager's incremental view of the cluster's pods.
 type workQueues struct {
+	m      *Manager
 	lookup PodLookup
 	byKey  map[string]*api.Pod
 	// byOwner holds the pods of each controller UID, orphans the pods
@@ -63,8 +67,40 @@ type workQueues struct {
 	// byLabel holds, for each label pair asked for (withLabel), the pods
 	// carrying it, in key order; kept up to date once built.
 	byLabel map[labelPair][]*api.Pod
-	// gcLive is the set of live workload UIDs when the collector last ran.
-	gcLive map[string]bool
+	// gcLive is the set of live workload UIDs when the collector last
+	// ran, gcEpoch the manager's epoch then.
+	gcLive  map[string]bool
+	gcEpoch uint64
+	// fgEpoch is the epoch of the last foreground-deletion check,
+	// fgDeleting whether a workload was being deleted then.
+	fgEpoch    uint64
+	fgDeleting bool
+	// live caches liveUIDs for liveEpoch.
+	live      map[string]bool
+	liveEpoch uint64
+	// keys caches the sorted keys of the manager's object maps (keysOf).
+	keys map[unsafe.Pointer]keyCache
+}
+
+// keyCache is one map's sorted keys at an epoch.
+type keyCache struct {
+	epoch uint64
+	keys  []string
+}
+
+// keysOf is sortedKeys of one of the manager's object maps: every add
+// and removal moves the epoch, so the keys are sorted again only then.
+func keysOf[V any](m *Manager, mp map[string]V) []string {
+	if m.q == nil {
+		return sortedKeys(mp)
+	}
+	id := reflect.ValueOf(mp).UnsafePointer()
+	if c, ok := m.q.keys[id]; ok && c.epoch == m.epoch && len(c.keys) == len(mp) {
+		return c.keys
+	}
+	keys := sortedKeys(mp)
+	m.q.keys[id] = keyCache{m.epoch, keys}
+	return keys
 }
 
 // UseWorkQueues switches the manager to incremental pod indexes and
@@ -78,9 +114,9 @@ func (m *Manager) UseWorkQueues(on bool) bool {
 		return false
 	}
 	m.SkipUnchangedSyncs(true)
-	q := &workQueues{lookup: lookup, byKey: map[string]*api.Pod{}, byOwner: map[string][]*api.Pod{},
+	q := &workQueues{m: m, lookup: lookup, byKey: map[string]*api.Pod{}, byOwner: map[string][]*api.Pod{},
 		orphans: map[string][]*api.Pod{}, ownerVer: map[string]uint64{}, orphanVer: map[string]uint64{}, rsVer: map[string]uint64{},
-		byLabel: map[labelPair][]*api.Pod{}, pending: map[string]struct{}{}, gcPending: map[string]struct{}{}}
+		byLabel: map[labelPair][]*api.Pod{}, keys: map[unsafe.Pointer]keyCache{}, pending: map[string]struct{}{}, gcPending: map[string]struct{}{}}
 	for _, p := range m.cluster.Pods("") {
 		q.byKey[p.Key()] = p
 		q.index(p)
@@ -133,12 +169,14 @@ func (q *workQueues) apply() {
 	clear(q.pending)
 }
 
-func (q *workQueues) bump(owner string, p *api.Pod) {
+func (q *workQueues) bump(ref *api.OwnerReference, p *api.Pod) {
 	q.seq++
-	if owner != "" {
-		q.ownerVer[owner] = q.seq
+	if ref != nil {
+		q.ownerVer[ref.UID] = q.seq
+		q.m.enqueueOwner(p.Namespace, ref)
 	} else {
 		q.orphanVer[p.Namespace] = q.seq
+		q.m.enqueueNamespace(p.Namespace)
 	}
 }
 
@@ -150,10 +188,10 @@ func (q *workQueues) index(p *api.Pod) {
 	}
 	if ref := p.ControllerRef(); ref != nil {
 		q.byOwner[ref.UID] = insertPod(q.byOwner[ref.UID], p)
-		q.bump(ref.UID, p)
+		q.bump(ref, p)
 	} else {
 		q.orphans[p.Namespace] = insertPod(q.orphans[p.Namespace], p)
-		q.bump("", p)
+		q.bump(nil, p)
 	}
 }
 
@@ -168,13 +206,13 @@ func (q *workQueues) unindex(p *api.Pod) {
 		if len(q.byOwner[ref.UID]) == 0 {
 			delete(q.byOwner, ref.UID)
 		}
-		q.bump(ref.UID, p)
+		q.bump(ref, p)
 	} else {
 		q.orphans[p.Namespace] = removePod(q.orphans[p.Namespace], p)
 		if len(q.orphans[p.Namespace]) == 0 {
 			delete(q.orphans, p.Namespace)
 		}
-		q.bump("", p)
+		q.bump(nil, p)
 	}
 }
 
@@ -235,16 +273,22 @@ func (q *workQueues) versions(namespace, uid string) (uint64, uint64) {
 // gcCandidates returns the pods the garbage collector must judge, in key
 // order: all of them when an owner that was live at its last run is
 // gone, else those that changed since.
-func (q *workQueues) gcCandidates(live map[string]bool) []*api.Pod {
+func (q *workQueues) gcCandidates(live map[string]bool, epoch uint64) []*api.Pod {
 	q.apply()
 	full := q.gcLive == nil
-	for uid := range q.gcLive {
-		if !live[uid] {
-			full = true
-			break
+	if !full && epoch != q.gcEpoch {
+		// only a new epoch can have removed an owner
+		for uid := range q.gcLive {
+			if !live[uid] {
+				full = true
+				break
+			}
 		}
 	}
-	q.gcLive = live
+	if q.gcLive == nil || epoch != q.gcEpoch {
+		// a copy: the collector deletes from live as it removes owners
+		q.gcLive, q.gcEpoch = maps.Clone(live), epoch
+	}
 	if full {
 		clear(q.gcPending)
 		return q.all()
@@ -281,4 +325,71 @@ func (q *workQueues) withLabel(namespace, key, value string) []*api.Pod {
 	}
 	q.byLabel[lp] = list
 	return list
+}
+
+// queueState is an object's place in the work queue: queued objects sync
+// on the next visit; an object that is not queued, whose last sync (at
+// epoch) changed nothing and whose wake has not come is skipped. What
+// queues an object is what would make its memo fail: a change of its
+// pods (enqueueOwner), of its namespace's orphans (enqueueNamespace), of
+// its ReplicaSets' status (replicaSetStatusChanged), its Deployment
+// acting on it (enqueueReplicaSetsOf), a new epoch.
+type queueState struct {
+	queued bool
+	epoch  uint64
+}
+
+// skipQueued reports that the object need not sync in this pass; the
+// skipped sync's one effect, its wake request, is repeated.
+func (m *Manager) skipQueued(s *queueState, memo *syncMemo) bool {
+	if m.q == nil {
+		return false
+	}
+	// pod changes reported since the last read queue their owners
+	m.q.apply()
+	if s.queued || s.epoch != m.epoch || memo == nil || (memo.hasWake && m.now >= memo.wake) {
+		return false
+	}
+	memo.replay(m)
+	return true
+}
+
+// synced records a visit: an object whose sync acted stays queued (the
+// next pass syncs it again, as the full path does).
+func (m *Manager) synced(s *queueState, memo *syncMemo) {
+	if m.q != nil {
+		s.queued, s.epoch = memo == nil, m.epoch
+	}
+}
+
+// enqueueOwner queues the pod's controller (a ReplicaSet; other kinds
+// sync on every pass).
+func (m *Manager) enqueueOwner(namespace string, ref *api.OwnerReference) {
+	if ref.Kind == KindReplicaSet {
+		if rs := m.replicaSets[key(namespace, ref.Name)]; rs != nil {
+			rs.queue.queued = true
+		}
+	}
+}
+
+// enqueueNamespace queues every ReplicaSet of the namespace (an orphan
+// changed: any of them may adopt it).
+func (m *Manager) enqueueNamespace(namespace string) {
+	for _, rs := range m.replicaSets {
+		if rs.Namespace == namespace {
+			rs.queue.queued = true
+		}
+	}
+}
+
+// enqueueReplicaSetsOf queues the ReplicaSets a Deployment controls.
+func (m *Manager) enqueueReplicaSetsOf(d *Deployment) {
+	if m.q == nil {
+		return
+	}
+	for _, rs := range m.replicaSets {
+		if ref := rs.ControllerRef(); ref != nil && ref.UID == d.UID {
+			rs.queue.queued = true
+		}
+	}
 }

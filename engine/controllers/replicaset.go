@@ -190,7 +190,7 @@ func (m *Manager) relatedPods(rs *ReplicaSet) []*api.Pod {
 		if other.Namespace != rs.Namespace || !isControlledBy(&other.ObjectMeta, ref.UID) {
 			continue
 		}
-		for _, p := range m.pods(rs.Namespace) {
+		for _, p := range m.podsFor(rs.Namespace, other.Spec.Selector) {
 			if !seen[p.UID] && other.selector.Matches(p.Labels) {
 				seen[p.UID] = true
 				out = append(out, p)
@@ -230,12 +230,14 @@ func (m *Manager) replicaSetStatus(rs *ReplicaSet, active, terminating []*api.Po
 		if tmpl.Matches(p.Labels) {
 			st.FullyLabeledReplicas++
 		}
-		if isPodReady(p) {
+		// isPodReady, isPodAvailable and availableAt over one look-up of
+		// the Ready condition
+		if c := readyCondition(p); c != nil && c.Status == api.ConditionTrue {
 			st.ReadyReplicas++
-			if isPodAvailable(p, minReady, m.now) {
+			if minReady == 0 || c.LastTransitionTime.Add(seconds(minReady)) < m.now {
 				st.AvailableReplicas++
-			} else if at, ok := availableAt(p, minReady); ok {
-				m.requeueAt(at)
+			} else {
+				m.requeueAt(c.LastTransitionTime.Add(seconds(minReady) + 1))
 			}
 		}
 	}

@@ -29,28 +29,28 @@ func (m *Manager) Scale(kind, namespace, name string, replicas int32) error {
 		if d := m.deployments[k]; d != nil {
 			d.Spec.Replicas = ptr(replicas)
 			d.Generation++
-			m.changed = true
+			m.workloadsChanged() // a new scale: every skipped sync looks again
 			return nil
 		}
 	case KindReplicaSet:
 		if rs := m.replicaSets[k]; rs != nil {
 			rs.Spec.Replicas = ptr(replicas)
 			rs.Generation++
-			m.changed = true
+			m.workloadsChanged() // a new scale: every skipped sync looks again
 			return nil
 		}
 	case KindReplicationController:
 		if rc := m.replicationControllers[k]; rc != nil {
 			rc.Spec.Replicas = ptr(replicas)
 			rc.Generation++
-			m.changed = true
+			m.workloadsChanged() // a new scale: every skipped sync looks again
 			return nil
 		}
 	case KindStatefulSet:
 		if s := m.statefulSets[k]; s != nil {
 			s.Spec.Replicas = ptr(replicas)
 			s.Generation++
-			m.changed = true
+			m.workloadsChanged() // a new scale: every skipped sync looks again
 			return nil
 		}
 	default:
