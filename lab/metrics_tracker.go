@@ -623,4 +623,3 @@ func (t *tracker) reportWorkload(m *Metrics, w *wlState, now api.Time) {
 		t.reportSpread(m, w, sc, now)
 	}
 }
-
