@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -14,6 +15,10 @@ import (
 	"podlab.dev/podlab/engine/scheduler"
 )
 
+// benchFullPass: PODLAB_FULL_PASS=1 adds a run with the reference pass
+// (the sampling before the tracker; give a short PODLAB_DAY_SECONDS).
+func benchFullPass() bool { return os.Getenv("PODLAB_FULL_PASS") == "1" }
+
 // BenchmarkMetricsDay is engine.BenchmarkDay's exact workload (500 nodes in
 // 3 zones, 5,000 pods of 50 owners, 1 pod/s deleted and created, memory
 // pressure every 10 minutes, a NotReady flap every 5; 24 virtual hours, or
@@ -22,12 +27,20 @@ import (
 // what recording costs. With the recorder it reports the store after the
 // run: series, points, its estimated bytes (what the budget bounds) and
 // store-heap-bytes, the heap freed by dropping it (store and tracker);
-// sample-cpu-ns/s is the CPU the samples themselves used per virtual
-// second (thread CPU time around each sample): the recorder's direct cost,
-// which the difference of two loaded runs measures only roughly.
+// With PODLAB_SAMPLE_CPU=1, sample-cpu-ns/s is the CPU the samples
+// themselves used per virtual second (thread CPU time around each sample,
+// two system calls a second that the other numbers then include): the
+// recorder's direct cost,
+// which the difference of two loaded runs measures only roughly; sample-%
+// is that CPU against the rest of the run's process CPU (the same run, so
+// the machine's load weighs on both alike).
 func BenchmarkMetricsDay(b *testing.B) {
-	for _, on := range []bool{false, true} {
-		b.Run(fmt.Sprintf("recorder=%v", on), func(b *testing.B) {
+	for _, mode := range []string{"off", "tracker", "full-pass"} {
+		if mode == "full-pass" && !benchFullPass() {
+			continue
+		}
+		on := mode != "off"
+		b.Run("recorder="+mode, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				b.StopTimer()
@@ -36,6 +49,9 @@ func BenchmarkMetricsDay(b *testing.B) {
 				source := func() metricsSource { return engineMetricsSource(e) }
 				if on {
 					m = newMetrics(DefaultMetricsPoints)
+					if mode == "full-pass" {
+						m.fullPass = referencePass
+					}
 					m.sample(e, source)
 				}
 				runtime.GC()
@@ -45,22 +61,29 @@ func BenchmarkMetricsDay(b *testing.B) {
 				runtime.LockOSThread()
 				c0 := processCPU(b)
 				var inSample, clock time.Duration
+				timed := os.Getenv("PODLAB_SAMPLE_CPU") == "1"
 				engineDay(b, e, live, daySeconds(), func() {
-					if m != nil {
+					switch {
+					case m == nil:
+					case timed:
 						t0 := threadCPU()
 						t1 := threadCPU()
 						m.sample(e, source)
 						t2 := threadCPU()
 						inSample += t2 - t1
 						clock += t1 - t0
+					default:
+						m.sample(e, source)
 					}
 				})
 				cpu := processCPU(b) - c0
 				runtime.UnlockOSThread()
 				b.StopTimer()
 				b.ReportMetric(float64(cpu.Nanoseconds()), "cpu-ns/op")
-				if m != nil {
-					b.ReportMetric(float64((inSample-clock).Nanoseconds())/float64(daySeconds()), "sample-cpu-ns/s")
+				if m != nil && timed {
+					own := inSample - clock
+					b.ReportMetric(float64(own.Nanoseconds())/float64(daySeconds()), "sample-cpu-ns/s")
+					b.ReportMetric(100*float64(own)/float64(cpu-own), "sample-%")
 				}
 				b.ReportMetric(float64(len(e.Events())), "events")
 				if m != nil {

@@ -112,14 +112,29 @@ type tracker struct {
 	evictions, preempts int
 	events              int
 	global              [4]*Series // evictions, preemptions, pending, running
+	globalLast          [4]int     // their values last reported
 }
 
-// podSeen is a pod as last counted.
+// podSeen is a pod as last counted, with what it counted for copied out
+// of its object (reading the old object again costs cache misses).
 type podSeen struct {
-	pod   *api.Pod
-	state engine.PodState
-	owner *ownerState
+	pod     *api.Pod
+	state   engine.PodState
+	owner   *ownerState
+	node    string // spec.nodeName
+	counted string // countedNode
+	tsc     []api.TopologySpreadConstraint
 }
+
+func (seen *podSeen) set(p *api.Pod, st engine.PodState, o *ownerState) {
+	*seen = podSeen{pod: p, state: st, owner: o, node: p.Spec.NodeName, counted: countedNode(p), tsc: p.Spec.TopologySpreadConstraints}
+}
+
+// inSnapshot tells whether the pod is among its node's pods in the
+// scheduler's snapshot (what the node's requests sum): bound and not
+// finished. A pod whose membership and node did not change leaves its
+// node's requests as they were.
+func (seen *podSeen) inSnapshot() bool { return seen.node != "" && seen.state != engine.StateTerminated }
 
 // ownerKey is a pod's controller.
 type ownerKey struct{ ns, kind, name string }
@@ -231,9 +246,10 @@ func (t *tracker) rebuild(m *Metrics, now api.Time) {
 		t.touchedN = append(t.touchedN, n.Name)
 	}
 	t.src.eng.EachPod(func(p *api.Pod, st engine.PodState) {
-		o := t.ownerOf(p)
-		t.apply(p, st, o, 1)
-		t.pods[p.Key()] = &podSeen{pod: p, state: st, owner: o}
+		seen := &podSeen{}
+		seen.set(p, st, t.ownerOf(p))
+		t.apply(seen, 1)
+		t.pods[p.Key()] = seen
 	})
 	t.countEvents()
 	t.report(m, now)
@@ -252,7 +268,10 @@ func (t *tracker) update(m *Metrics, now api.Time) {
 	for _, name := range t.dirtyNodes {
 		t.nodeChanged(name)
 	}
-	for _, key := range t.dirtyPods {
+	for i, key := range t.dirtyPods {
+		if i > 0 && key == t.dirtyPods[i-1] {
+			continue // one change told twice (a new object, then its state)
+		}
 		t.podChanged(key)
 	}
 	t.dirtyNodes, t.dirtyPods = t.dirtyNodes[:0], t.dirtyPods[:0]
@@ -285,33 +304,34 @@ func (t *tracker) podChanged(key string) {
 		if p == nil {
 			return
 		}
-		o := t.ownerOf(p)
-		t.apply(p, st, o, 1)
-		t.pods[key] = &podSeen{pod: p, state: st, owner: o}
-		t.touchNode("", p.Spec.NodeName, false, inSnapshot(p, st))
+		seen = &podSeen{}
+		seen.set(p, st, t.ownerOf(p))
+		t.apply(seen, 1)
+		t.pods[key] = seen
+		t.touchNode("", seen.node, false, seen.inSnapshot())
 		return
 	}
 	if seen.pod == p && seen.state == st {
 		return // reported twice
 	}
 	if p == nil {
-		t.apply(seen.pod, seen.state, seen.owner, -1)
+		t.apply(seen, -1)
 		t.releaseOwner(seen.owner)
-		t.touchNode(seen.pod.Spec.NodeName, "", inSnapshot(seen.pod, seen.state), false)
+		t.touchNode(seen.node, "", seen.inSnapshot(), false)
 		delete(t.pods, key)
 		return
 	}
-	t.touchNode(seen.pod.Spec.NodeName, p.Spec.NodeName, inSnapshot(seen.pod, seen.state), inSnapshot(p, st))
-	if seen.owner != nil && sameOwner(seen.owner, p) && sameConstraints(seen.pod, p) {
-		t.move(seen, p, st)
+	was := *seen
+	if seen.owner != nil && sameOwner(seen.owner, p) && sameConstraints(seen.tsc, p.Spec.TopologySpreadConstraints) {
+		seen.set(p, st, seen.owner)
+		t.move(&was, seen)
 	} else {
-		t.apply(seen.pod, seen.state, seen.owner, -1)
+		t.apply(seen, -1)
 		t.releaseOwner(seen.owner)
-		o := t.ownerOf(p)
-		t.apply(p, st, o, 1)
-		seen.owner = o
+		seen.set(p, st, t.ownerOf(p))
+		t.apply(seen, 1)
 	}
-	seen.pod, seen.state = p, st
+	t.touchNode(was.node, seen.node, was.inSnapshot(), seen.inSnapshot())
 }
 
 func (t *tracker) releaseOwner(o *ownerState) {
@@ -327,8 +347,7 @@ func sameOwner(o *ownerState, p *api.Pod) bool {
 
 // sameConstraints: the pod's spread constraints are those it had (a new
 // object of the same pod shares them).
-func sameConstraints(a, b *api.Pod) bool {
-	ca, cb := a.Spec.TopologySpreadConstraints, b.Spec.TopologySpreadConstraints
+func sameConstraints(ca, cb []api.TopologySpreadConstraint) bool {
 	if len(ca) != len(cb) {
 		return false
 	}
@@ -345,18 +364,15 @@ func sameConstraints(a, b *api.Pod) bool {
 
 // move is apply(-1) then apply(1) for a pod whose owner and constraints
 // are those it had: only its state and counted node can have moved.
-func (t *tracker) move(seen *podSeen, p *api.Pod, st engine.PodState) {
-	if st != seen.state {
-		t.countState(seen.state, seen.owner.w, -1)
-		t.countState(st, seen.owner.w, 1)
+func (t *tracker) move(was, now *podSeen) {
+	w := now.owner.w
+	if now.state != was.state {
+		t.countState(was.state, w, -1)
+		t.countState(now.state, w, 1)
 	}
-	w := seen.owner.w
-	if w == nil {
-		return
-	}
-	if from, to := countedNode(seen.pod), countedNode(p); from != to {
-		t.countNode(w, from, -1)
-		t.countNode(w, to, 1)
+	if w != nil && was.counted != now.counted {
+		t.countNode(w, was.counted, -1)
+		t.countNode(w, now.counted, 1)
 	}
 }
 
@@ -397,14 +413,6 @@ func (t *tracker) countNode(w *wlState, node string, sign int) {
 	}
 }
 
-// inSnapshot tells whether a pod is among its node's pods in the
-// scheduler's snapshot (what the node's requests sum): bound and not
-// finished. A pod whose membership and node did not change leaves its
-// node's requests as they were.
-func inSnapshot(p *api.Pod, st engine.PodState) bool {
-	return p.Spec.NodeName != "" && st != engine.StateTerminated
-}
-
 // touchNode marks the nodes whose requests a pod's change may have moved.
 func (t *tracker) touchNode(oldNode, newNode string, wasIn, isIn bool) {
 	if oldNode == newNode && wasIn == isIn {
@@ -428,21 +436,21 @@ func countedNode(p *api.Pod) string {
 }
 
 // apply adds (sign 1) or subtracts (-1) a pod's contribution.
-func (t *tracker) apply(p *api.Pod, st engine.PodState, o *ownerState, sign int) {
+func (t *tracker) apply(seen *podSeen, sign int) {
 	var w *wlState
-	if o != nil {
+	if o := seen.owner; o != nil {
 		o.pods += sign
 		w = o.w
 	}
-	t.countState(st, w, sign)
+	t.countState(seen.state, w, sign)
 	if w == nil {
 		return
 	}
 	w.pods += sign
 	t.touch(w)
-	t.countNode(w, countedNode(p), sign)
+	t.countNode(w, seen.counted, sign)
 	// keys after the node: a key's counts start from perNode
-	for _, c := range p.Spec.TopologySpreadConstraints {
+	for _, c := range seen.tsc {
 		k := c.TopologyKey
 		n := w.keyRefs[k] + sign
 		if n == 0 {
@@ -506,12 +514,12 @@ func (t *tracker) checkOwners() {
 		for _, seen := range t.pods {
 			if seen.owner == o {
 				moved = append(moved, seen)
-				t.apply(seen.pod, seen.state, o, -1)
+				t.apply(seen, -1)
 			}
 		}
 		t.resolve(o)
 		for _, seen := range moved {
-			t.apply(seen.pod, seen.state, o, 1)
+			t.apply(seen, 1)
 		}
 	}
 }
@@ -535,7 +543,10 @@ func (t *tracker) report(m *Metrics, now api.Time) {
 		v    int
 	}{{"evictions", t.evictions}, {"preemptions", t.preempts}, {"pending", t.pending}, {"running", t.running}}
 	for i, g := range globals {
-		t.global[i] = m.reportOrCreate(t.global[i], seriesID{name: g.name}, now, float64(g.v))
+		if t.global[i] == nil || g.v != t.globalLast[i] {
+			t.global[i] = m.reportOrCreate(t.global[i], seriesID{name: g.name}, now, float64(g.v))
+			t.globalLast[i] = g.v
+		}
 	}
 	for _, name := range t.touchedN {
 		t.reportNode(m, name, now)
