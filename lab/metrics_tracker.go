@@ -134,7 +134,9 @@ func (seen *podSeen) set(p *api.Pod, st engine.PodState, o *ownerState) {
 // scheduler's snapshot (what the node's requests sum): bound and not
 // finished. A pod whose membership and node did not change leaves its
 // node's requests as they were.
-func (seen *podSeen) inSnapshot() bool { return seen.node != "" && seen.state != engine.StateTerminated }
+func (seen *podSeen) inSnapshot() bool {
+	return seen.node != "" && seen.state != engine.StateTerminated
+}
 
 // ownerKey is a pod's controller.
 type ownerKey struct{ ns, kind, name string }
