@@ -156,7 +156,8 @@ type wlState struct {
 	pods             int // every pod, whatever its state
 	pending, running int
 	// perNode counts its bound, live pods per node (terminating and
-	// finished ones do not count, as in the spread report)
+	// finished ones do not count, as in the spread report); 0 once a node
+	// had some
 	perNode map[string]int
 	// keyRefs counts the spread constraints per topology key over its
 	// pods; spreads has the zone key and every key with a count
@@ -402,12 +403,10 @@ func (t *tracker) countNode(w *wlState, node string, sign int) {
 		return
 	}
 	t.touch(w)
-	c := w.perNode[node] + sign
-	if c == 0 {
-		delete(w.perNode, node)
-	} else {
-		w.perNode[node] = c
-	}
+	// a count that drops to 0 stays (a node of the cluster, so bounded):
+	// deleting and re-adding keys would leave the map to probe past
+	// tombstones
+	w.perNode[node] += sign
 	for _, sc := range w.spreads {
 		if d, ok := sc.kd.of[node]; ok {
 			sc.add(d, sign)
