@@ -360,3 +360,22 @@ func presetNames(t *testing.T) []string {
 	}
 	return out
 }
+
+// TestMetricsTrackerMatchesReferenceOnDay: ten minutes of BenchmarkMetricsDay's
+// bare engine (churn, memory pressure, a NotReady flap), sampled every
+// second by the tracker and by the reference pass.
+func TestMetricsTrackerMatchesReferenceOnDay(t *testing.T) {
+	e, live := dayEngine(t)
+	source := func() metricsSource { return engineMetricsSource(e) }
+	m := newMetrics(DefaultMetricsPoints)
+	m.shadow = newMetrics(DefaultMetricsPoints)
+	m.shadow.fullPass = referencePass
+	m.sample(e, source)
+	engineDay(t, e, live, 660, func() { m.sample(e, source) })
+	if d := storeDiff(m, m.shadow); d != "" {
+		t.Fatal(d)
+	}
+	if ev := m.Get("evictions", nil); ev == nil || ev.At(e.Now()) == 0 {
+		t.Fatalf("no evictions recorded: the day's pressure episode was not exercised (%v)", ev)
+	}
+}

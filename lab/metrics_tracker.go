@@ -96,7 +96,7 @@ type tracker struct {
 	dirtyPods, dirtyNodes []string
 	overflow              bool
 
-	pods      map[string]podSeen
+	pods      map[string]*podSeen
 	owners    map[ownerKey]*ownerState
 	workloads map[string]*wlState
 	keys      map[string]*keyDomains
@@ -112,13 +112,30 @@ type tracker struct {
 	evictions, preempts int
 	events              int
 	global              [4]*Series // evictions, preemptions, pending, running
+	globalLast          [4]int     // their values last reported
 }
 
-// podSeen is a pod as last counted.
+// podSeen is a pod as last counted, with what it counted for copied out
+// of its object (reading the old object again costs cache misses).
 type podSeen struct {
-	pod   *api.Pod
-	state engine.PodState
-	owner *ownerState
+	pod     *api.Pod
+	state   engine.PodState
+	owner   *ownerState
+	node    string // spec.nodeName
+	counted string // countedNode
+	tsc     []api.TopologySpreadConstraint
+}
+
+func (seen *podSeen) set(p *api.Pod, st engine.PodState, o *ownerState) {
+	*seen = podSeen{pod: p, state: st, owner: o, node: p.Spec.NodeName, counted: countedNode(p), tsc: p.Spec.TopologySpreadConstraints}
+}
+
+// inSnapshot tells whether the pod is among its node's pods in the
+// scheduler's snapshot (what the node's requests sum): bound and not
+// finished. A pod whose membership and node did not change leaves its
+// node's requests as they were.
+func (seen *podSeen) inSnapshot() bool {
+	return seen.node != "" && seen.state != engine.StateTerminated
 }
 
 // ownerKey is a pod's controller.
@@ -139,7 +156,8 @@ type wlState struct {
 	pods             int // every pod, whatever its state
 	pending, running int
 	// perNode counts its bound, live pods per node (terminating and
-	// finished ones do not count, as in the spread report)
+	// finished ones do not count, as in the spread report); 0 once a node
+	// had some
 	perNode map[string]int
 	// keyRefs counts the spread constraints per topology key over its
 	// pods; spreads has the zone key and every key with a count
@@ -147,36 +165,23 @@ type wlState struct {
 	spreads            []*spreadCounts
 	touched            bool
 	sPending, sRunning *Series
+	// the values last reported (a touched workload whose counts did not
+	// move reports nothing)
+	repPending, repRunning int
 }
 
-// keyDomains is a topology key's domains: every node with the key is a
-// domain (as in the spread report).
-type keyDomains struct {
-	key   string
-	of    map[string]string // node → its domain
-	size  map[string]int    // domain → its nodes
-	users map[*wlState]struct{}
+// nodeSeries is a node's two series, and its allocatable as of the node
+// object it was read from.
+type nodeSeries struct {
+	cpu, mem *Series
+	node     *api.Node
+	alloc    api.Resources
 }
-
-// spreadCounts is a workload's pods per domain of one key, with how many
-// domains hold each count so that min and max follow each change.
-type spreadCounts struct {
-	key    string
-	kd     *keyDomains
-	counts map[string]int
-	hist   map[int]int
-	lo, hi int
-	skew   *Series
-	pods   map[string]*Series // per domain, for the zone key
-}
-
-// nodeSeries is a node's two series.
-type nodeSeries struct{ cpu, mem *Series }
 
 func newTracker(src metricsSource) *tracker {
 	t := &tracker{
 		src:       src,
-		pods:      map[string]podSeen{},
+		pods:      map[string]*podSeen{},
 		owners:    map[ownerKey]*ownerState{},
 		workloads: map[string]*wlState{},
 		keys:      map[string]*keyDomains{},
@@ -244,9 +249,10 @@ func (t *tracker) rebuild(m *Metrics, now api.Time) {
 		t.touchedN = append(t.touchedN, n.Name)
 	}
 	t.src.eng.EachPod(func(p *api.Pod, st engine.PodState) {
-		o := t.ownerOf(p)
-		t.apply(p, st, o, 1)
-		t.pods[p.Key()] = podSeen{pod: p, state: st, owner: o}
+		seen := &podSeen{}
+		seen.set(p, st, t.ownerOf(p))
+		t.apply(seen, 1)
+		t.pods[p.Key()] = seen
 	})
 	t.countEvents()
 	t.report(m, now)
@@ -265,7 +271,10 @@ func (t *tracker) update(m *Metrics, now api.Time) {
 	for _, name := range t.dirtyNodes {
 		t.nodeChanged(name)
 	}
-	for _, key := range t.dirtyPods {
+	for i, key := range t.dirtyPods {
+		if i > 0 && key == t.dirtyPods[i-1] {
+			continue // one change told twice (a new object, then its state)
+		}
 		t.podChanged(key)
 	}
 	t.dirtyNodes, t.dirtyPods = t.dirtyNodes[:0], t.dirtyPods[:0]
@@ -290,35 +299,131 @@ func (t *tracker) countEvents() {
 }
 
 // podChanged subtracts what the pod counted for and adds what it counts
-// for now.
+// for now (only the parts that moved, for a pod that keeps its owner).
 func (t *tracker) podChanged(key string) {
-	seen, had := t.pods[key]
-	p := t.src.eng.Pod(key)
-	var st engine.PodState
-	if p != nil {
-		st, _ = t.src.eng.PodState(key)
+	seen := t.pods[key]
+	p, st := t.src.eng.PodWithState(key)
+	if seen == nil {
+		if p == nil {
+			return
+		}
+		seen = &podSeen{}
+		seen.set(p, st, t.ownerOf(p))
+		t.apply(seen, 1)
+		t.pods[key] = seen
+		t.touchNode("", seen.node, false, seen.inSnapshot())
+		return
 	}
-	if had && seen.pod == p && seen.state == st {
+	if seen.pod == p && seen.state == st {
 		return // reported twice
 	}
-	if had {
-		t.apply(seen.pod, seen.state, seen.owner, -1)
-		if seen.owner != nil && seen.owner.pods == 0 {
-			delete(t.owners, seen.owner.key)
-		}
-		if n := seen.pod.Spec.NodeName; n != "" {
-			t.touchedN = append(t.touchedN, n)
-		}
-	}
 	if p == nil {
+		t.apply(seen, -1)
+		t.releaseOwner(seen.owner)
+		t.touchNode(seen.node, "", seen.inSnapshot(), false)
 		delete(t.pods, key)
 		return
 	}
-	o := t.ownerOf(p)
-	t.apply(p, st, o, 1)
-	t.pods[key] = podSeen{pod: p, state: st, owner: o}
-	if n := p.Spec.NodeName; n != "" {
-		t.touchedN = append(t.touchedN, n)
+	was := *seen
+	if seen.owner != nil && sameOwner(seen.owner, p) && sameConstraints(seen.tsc, p.Spec.TopologySpreadConstraints) {
+		seen.set(p, st, seen.owner)
+		t.move(&was, seen)
+	} else {
+		t.apply(seen, -1)
+		t.releaseOwner(seen.owner)
+		seen.set(p, st, t.ownerOf(p))
+		t.apply(seen, 1)
+	}
+	t.touchNode(was.node, seen.node, was.inSnapshot(), seen.inSnapshot())
+}
+
+func (t *tracker) releaseOwner(o *ownerState) {
+	if o != nil && o.pods == 0 {
+		delete(t.owners, o.key)
+	}
+}
+
+func sameOwner(o *ownerState, p *api.Pod) bool {
+	ref := p.ControllerRef()
+	return ref != nil && ref.Kind == o.key.kind && ref.Name == o.key.name && p.Namespace == o.key.ns
+}
+
+// sameConstraints: the pod's spread constraints are those it had (a new
+// object of the same pod shares them).
+func sameConstraints(ca, cb []api.TopologySpreadConstraint) bool {
+	if len(ca) != len(cb) {
+		return false
+	}
+	if len(ca) == 0 || &ca[0] == &cb[0] {
+		return true
+	}
+	for i := range ca {
+		if ca[i].TopologyKey != cb[i].TopologyKey {
+			return false
+		}
+	}
+	return true
+}
+
+// move is apply(-1) then apply(1) for a pod whose owner and constraints
+// are those it had: only its state and counted node can have moved.
+func (t *tracker) move(was, now *podSeen) {
+	w := now.owner.w
+	if now.state != was.state {
+		t.countState(was.state, w, -1)
+		t.countState(now.state, w, 1)
+	}
+	if w != nil && was.counted != now.counted {
+		t.countNode(w, was.counted, -1)
+		t.countNode(w, now.counted, 1)
+	}
+}
+
+// countState counts a pod's state in the totals and its workload's.
+func (t *tracker) countState(st engine.PodState, w *wlState, sign int) {
+	switch st {
+	case engine.StatePending:
+		t.pending += sign
+		if w != nil {
+			w.pending += sign
+			t.touch(w)
+		}
+	case engine.StateRunning:
+		t.running += sign
+		if w != nil {
+			w.running += sign
+			t.touch(w)
+		}
+	}
+}
+
+// countNode counts a pod of w on node ("" : none) in its spreads.
+func (t *tracker) countNode(w *wlState, node string, sign int) {
+	if node == "" {
+		return
+	}
+	t.touch(w)
+	// a count that drops to 0 stays (a node of the cluster, so bounded):
+	// deleting and re-adding keys would leave the map to probe past
+	// tombstones
+	w.perNode[node] += sign
+	for _, sc := range w.spreads {
+		if d, ok := sc.kd.of[node]; ok {
+			sc.add(d, sign)
+		}
+	}
+}
+
+// touchNode marks the nodes whose requests a pod's change may have moved.
+func (t *tracker) touchNode(oldNode, newNode string, wasIn, isIn bool) {
+	if oldNode == newNode && wasIn == isIn {
+		return
+	}
+	if oldNode != "" {
+		t.touchedN = append(t.touchedN, oldNode)
+	}
+	if newNode != "" && newNode != oldNode {
+		t.touchedN = append(t.touchedN, newNode)
 	}
 }
 
@@ -332,44 +437,21 @@ func countedNode(p *api.Pod) string {
 }
 
 // apply adds (sign 1) or subtracts (-1) a pod's contribution.
-func (t *tracker) apply(p *api.Pod, st engine.PodState, o *ownerState, sign int) {
-	switch st {
-	case engine.StatePending:
-		t.pending += sign
-	case engine.StateRunning:
-		t.running += sign
+func (t *tracker) apply(seen *podSeen, sign int) {
+	var w *wlState
+	if o := seen.owner; o != nil {
+		o.pods += sign
+		w = o.w
 	}
-	if o == nil {
-		return
-	}
-	o.pods += sign
-	w := o.w
+	t.countState(seen.state, w, sign)
 	if w == nil {
 		return
 	}
 	w.pods += sign
-	switch st {
-	case engine.StatePending:
-		w.pending += sign
-	case engine.StateRunning:
-		w.running += sign
-	}
 	t.touch(w)
-	if node := countedNode(p); node != "" {
-		c := w.perNode[node] + sign
-		if c == 0 {
-			delete(w.perNode, node)
-		} else {
-			w.perNode[node] = c
-		}
-		for _, sc := range w.spreads {
-			if d, ok := sc.kd.of[node]; ok {
-				sc.add(d, sign)
-			}
-		}
-	}
+	t.countNode(w, seen.counted, sign)
 	// keys after the node: a key's counts start from perNode
-	for _, c := range p.Spec.TopologySpreadConstraints {
+	for _, c := range seen.tsc {
 		k := c.TopologyKey
 		n := w.keyRefs[k] + sign
 		if n == 0 {
@@ -429,17 +511,16 @@ func (t *tracker) checkOwners() {
 		if k, n := t.src.owner(o.key.ns, o.key.kind, o.key.name); k == o.wkind && n == o.wname {
 			continue
 		}
-		var keys []string
-		for key, seen := range t.pods {
+		var moved []*podSeen
+		for _, seen := range t.pods {
 			if seen.owner == o {
-				keys = append(keys, key)
-				t.apply(seen.pod, seen.state, o, -1)
+				moved = append(moved, seen)
+				t.apply(seen, -1)
 			}
 		}
 		t.resolve(o)
-		for _, key := range keys {
-			seen := t.pods[key]
-			t.apply(seen.pod, seen.state, o, 1)
+		for _, seen := range moved {
+			t.apply(seen, 1)
 		}
 	}
 }
@@ -455,178 +536,6 @@ func (t *tracker) workload(name string) *wlState {
 	return w
 }
 
-// keyDomainsOf is a key's domains, from the nodes when first asked.
-func (t *tracker) keyDomainsOf(key string) *keyDomains {
-	if kd := t.keys[key]; kd != nil {
-		return kd
-	}
-	kd := &keyDomains{key: key, of: map[string]string{}, size: map[string]int{}, users: map[*wlState]struct{}{}}
-	for _, n := range t.src.eng.Nodes() {
-		if v, ok := n.Labels[key]; ok {
-			kd.of[n.Name] = v
-			kd.size[v]++
-		}
-	}
-	t.keys[key] = kd
-	return kd
-}
-
-// addKey starts counting a workload's pods per domain of key.
-func (t *tracker) addKey(w *wlState, key string) {
-	kd := t.keyDomainsOf(key)
-	sc := &spreadCounts{key: key, kd: kd, counts: make(map[string]int, len(kd.size)), hist: map[int]int{}}
-	for d := range kd.size {
-		sc.counts[d] = 0
-	}
-	for node, c := range w.perNode {
-		if d, ok := kd.of[node]; ok {
-			sc.counts[d] += c
-		}
-	}
-	for _, c := range sc.counts {
-		sc.hist[c]++
-	}
-	sc.bounds()
-	w.spreads = append(w.spreads, sc)
-	kd.users[w] = struct{}{}
-	t.touch(w)
-}
-
-// removeKey stops counting per domain of key: the skew series stops.
-func (t *tracker) removeKey(w *wlState, key string) {
-	for i, sc := range w.spreads {
-		if sc.key == key {
-			t.goneSpread(sc)
-			w.spreads = append(w.spreads[:i], w.spreads[i+1:]...)
-			delete(sc.kd.users, w)
-			t.touch(w)
-			return
-		}
-	}
-}
-
-func (t *tracker) goneSpread(sc *spreadCounts) {
-	if sc.skew != nil {
-		t.gone = append(t.gone, sc.skew)
-	}
-	for _, sr := range sc.pods {
-		t.gone = append(t.gone, sr)
-	}
-}
-
-func (w *wlState) spread(key string) *spreadCounts {
-	for _, sc := range w.spreads {
-		if sc.key == key {
-			return sc
-		}
-	}
-	return nil
-}
-
-// nodeChanged follows a node into, out of and between the domains of
-// every key counted, moving its pods' counts with it.
-func (t *tracker) nodeChanged(name string) {
-	t.touchedN = append(t.touchedN, name)
-	n := t.src.eng.Node(name)
-	for _, kd := range t.keys {
-		old, had := kd.of[name]
-		var v string
-		has := false
-		if n != nil {
-			v, has = n.Labels[kd.key]
-		}
-		if had == has && old == v {
-			continue
-		}
-		if has {
-			if kd.size[v] == 0 {
-				for w := range kd.users {
-					w.spread(kd.key).addDomain(v)
-					t.touch(w)
-				}
-			}
-			kd.size[v]++
-			kd.of[name] = v
-		} else {
-			delete(kd.of, name)
-		}
-		for w := range kd.users {
-			if c := w.perNode[name]; c != 0 {
-				sc := w.spread(kd.key)
-				if had {
-					sc.add(old, -c)
-				}
-				if has {
-					sc.add(v, c)
-				}
-				t.touch(w)
-			}
-		}
-		if had {
-			if kd.size[old]--; kd.size[old] == 0 {
-				delete(kd.size, old)
-				for w := range kd.users {
-					sc := w.spread(kd.key)
-					sc.removeDomain(old)
-					if sr := sc.pods[old]; sr != nil {
-						t.gone = append(t.gone, sr)
-						delete(sc.pods, old)
-					}
-					t.touch(w)
-				}
-			}
-		}
-	}
-}
-
-func (sc *spreadCounts) addDomain(d string) {
-	sc.counts[d] = 0
-	sc.hist[0]++
-	sc.bounds()
-}
-
-func (sc *spreadCounts) removeDomain(d string) {
-	c := sc.counts[d]
-	delete(sc.counts, d)
-	sc.unhist(c)
-	sc.bounds()
-}
-
-// add changes domain d's count by delta.
-func (sc *spreadCounts) add(d string, delta int) {
-	c := sc.counts[d]
-	sc.counts[d] = c + delta
-	sc.unhist(c)
-	sc.hist[c+delta]++
-	if c+delta < sc.lo {
-		sc.lo = c + delta
-	}
-	if c+delta > sc.hi {
-		sc.hi = c + delta
-	}
-	if (c == sc.lo || c == sc.hi) && sc.hist[c] == 0 {
-		sc.bounds()
-	}
-}
-
-func (sc *spreadCounts) unhist(c int) {
-	if sc.hist[c]--; sc.hist[c] == 0 {
-		delete(sc.hist, c)
-	}
-}
-
-// bounds sets lo and hi from the histogram (its distinct counts).
-func (sc *spreadCounts) bounds() {
-	first := true
-	for c := range sc.hist {
-		if first {
-			sc.lo, sc.hi, first = c, c, false
-			continue
-		}
-		sc.lo, sc.hi = min(sc.lo, c), max(sc.hi, c)
-	}
-}
-
 // report puts every touched series at this sample, then drops to 0 the
 // series that stopped being reported.
 func (t *tracker) report(m *Metrics, now api.Time) {
@@ -635,7 +544,10 @@ func (t *tracker) report(m *Metrics, now api.Time) {
 		v    int
 	}{{"evictions", t.evictions}, {"preemptions", t.preempts}, {"pending", t.pending}, {"running", t.running}}
 	for i, g := range globals {
-		t.global[i] = m.reportOrCreate(t.global[i], seriesID{name: g.name}, now, float64(g.v))
+		if t.global[i] == nil || g.v != t.globalLast[i] {
+			t.global[i] = m.reportOrCreate(t.global[i], seriesID{name: g.name}, now, float64(g.v))
+			t.globalLast[i] = g.v
+		}
 	}
 	for _, name := range t.touchedN {
 		t.reportNode(m, name, now)
@@ -686,10 +598,12 @@ func (t *tracker) reportNode(m *Metrics, name string, now api.Time) {
 		ns = &nodeSeries{}
 		t.nodes[name] = ns
 	}
-	alloc := api.ResourcesOf(n.Status.Allocatable)
+	if ns.node != n {
+		ns.node, ns.alloc = n, api.ResourcesOf(n.Status.Allocatable)
+	}
 	node := labelPair{k1: "node", v1: name}
-	ns.cpu = m.reportOrCreate(ns.cpu, seriesID{"node_cpu_requested_percent", node}, now, percent(req.MilliCPU, alloc.MilliCPU))
-	ns.mem = m.reportOrCreate(ns.mem, seriesID{"node_memory_requested_percent", node}, now, percent(req.Memory, alloc.Memory))
+	ns.cpu = m.reportOrCreate(ns.cpu, seriesID{"node_cpu_requested_percent", node}, now, percent(req.MilliCPU, ns.alloc.MilliCPU))
+	ns.mem = m.reportOrCreate(ns.mem, seriesID{"node_memory_requested_percent", node}, now, percent(req.Memory, ns.alloc.Memory))
 }
 
 func (t *tracker) reportWorkload(m *Metrics, w *wlState, now api.Time) {
@@ -709,28 +623,15 @@ func (t *tracker) reportWorkload(m *Metrics, w *wlState, now api.Time) {
 		return
 	}
 	wl := labelPair{k1: "workload", v1: w.name}
-	w.sPending = m.reportOrCreate(w.sPending, seriesID{"pending", wl}, now, float64(w.pending))
-	w.sRunning = m.reportOrCreate(w.sRunning, seriesID{"running", wl}, now, float64(w.running))
+	if w.sPending == nil || w.pending != w.repPending {
+		w.sPending = m.reportOrCreate(w.sPending, seriesID{"pending", wl}, now, float64(w.pending))
+		w.repPending = w.pending
+	}
+	if w.sRunning == nil || w.running != w.repRunning {
+		w.sRunning = m.reportOrCreate(w.sRunning, seriesID{"running", wl}, now, float64(w.running))
+		w.repRunning = w.running
+	}
 	for _, sc := range w.spreads {
-		if len(sc.counts) == 0 {
-			// no node has the key: no skew to report
-			if sc.skew != nil {
-				t.gone = append(t.gone, sc.skew)
-			}
-			continue
-		}
-		sc.skew = m.reportOrCreate(sc.skew, seriesID{"skew", labelPair{k1: "key", v1: sc.key, k2: "workload", v2: w.name}}, now, float64(sc.hi-sc.lo))
-		if sc.key != t.src.zoneKey {
-			continue
-		}
-		if sc.pods == nil {
-			sc.pods = make(map[string]*Series, len(sc.counts))
-		}
-		for d, c := range sc.counts {
-			sr := m.reportOrCreate(sc.pods[d], seriesID{"pods", labelPair{k1: "workload", v1: w.name, k2: "zone", v2: d}}, now, float64(c))
-			if sr != nil {
-				sc.pods[d] = sr
-			}
-		}
+		t.reportSpread(m, w, sc, now)
 	}
 }
