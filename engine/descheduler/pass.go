@@ -131,6 +131,10 @@ func run(policy *Policy, s *State, dryRun bool, evict EvictFunc, attempted func(
 	return res
 }
 
+// duplicatesPlugin is removeDuplicates (a variable so the equivalence
+// test can run the reference implementation in its place).
+var duplicatesPlugin = removeDuplicates
+
 // plugin runs one plugin; true means the total limit was reached.
 func (ps *pass) plugin(pr *Profile, ev *evictor, name string) (stop bool) {
 	c := &pluginCtx{pass: ps, profile: pr, ev: ev, name: name}
@@ -139,7 +143,7 @@ func (ps *pass) plugin(pr *Profile, ev *evictor, name string) (stop bool) {
 	case TopologySpreadName:
 		err = topologySpread(c, &pr.Args.TopologySpread)
 	case DuplicatesName:
-		err = removeDuplicates(c, &pr.Args.Duplicates)
+		err = duplicatesPlugin(c, &pr.Args.Duplicates)
 	case LowNodeUtilizationName:
 		err = lowNodeUtilization(c, &pr.Args.LowNodeUtilization)
 	case HighNodeUtilizationName:

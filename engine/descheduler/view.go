@@ -46,6 +46,9 @@ type view struct {
 	evicted map[*api.Pod]bool
 	// ownerPods counts pods per owner UID (DefaultEvictor minReplicas).
 	ownerPods map[string]int
+	// variants caches, per duplicates variant key, the nodes it fits
+	// (duplicateTargets).
+	variants map[string]*nodeBits
 }
 
 // resources are quantities by resource name: cpu in millicores, memory
