@@ -149,7 +149,7 @@ func (e *evictor) filter(p *api.Pod) string {
 		why = append(why, "pod labels do not match the labelSelector filter in the policy parameter")
 	}
 	if e.args.MinReplicas > 1 && owners == 1 {
-		if n := e.v.ownerPods[p.OwnerReferences[0].UID]; uint(n) < e.args.MinReplicas {
+		if n := e.v.ownerCount(p.OwnerReferences[0].UID); uint(n) < e.args.MinReplicas {
 			why = append(why, fmt.Sprintf("owner has %d replicas which is less than minReplicas of %d", n, e.args.MinReplicas))
 		}
 	}

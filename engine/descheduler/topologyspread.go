@@ -153,6 +153,12 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 	if len(allowed) == 0 {
 		allowed = []string{api.DoNotSchedule}
 	}
+	// constraints come from the listed pods: when no pod on the pass's
+	// nodes declares one, nothing is listed or matched (a cluster without
+	// spread constraints pays one look at each pod)
+	if !c.v.anySpreadConstraint() {
+		return nil
+	}
 	pods := c.v.podsOnNodes(filter)
 	var namespaces []string
 	byNS := map[string][]*api.Pod{}
