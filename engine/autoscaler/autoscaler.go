@@ -400,6 +400,7 @@ func (a *Autoscaler) simulationOf(e *engine.Engine, nodes []*api.Node) (*simulat
 		return nil, err
 	}
 	a.infos = sim.infos
+	sim.reference = a.reference
 	for _, u := range a.upcoming {
 		if g := a.group(u.Group); g != nil {
 			sim.addNode(g.Template, u.Name)

@@ -18,10 +18,17 @@ type simulation struct {
 	// with the object it was built from.
 	infos map[string]cachedInfo
 	prev  map[string]cachedInfo
+	// origin maps the copies placed puts in the snapshot to the engine's
+	// pod they copy, so a moved pod that moves again is looked up as
+	// itself (its PodInfo to schedule is the same: NodeName is cleared)
+	// instead of replacing the cached entry of the engine's object.
+	origin map[*api.Pod]*api.Pod
 	// journal records what was added since the last fork.
 	forked    bool
 	addedNode []string
 	addedPod  []string
+	// reference turns origin off (equivalence tests).
+	reference bool
 }
 
 // newSimulation builds the simulation; prev (may be nil) is the previous
@@ -79,6 +86,9 @@ func (s *simulation) bound(p *api.Pod) *framework.PodInfo {
 // (one the scale-down simulation moves) is unbound first, or NodeName
 // would pin it to its node. Cached by key and object.
 func (s *simulation) info(p *api.Pod) *framework.PodInfo {
+	if o, ok := s.origin[p]; ok && !s.reference {
+		p = o
+	}
 	key := p.Key()
 	c, ok := s.infos[key]
 	if !ok || c.src != p {
@@ -111,6 +121,13 @@ func (s *simulation) placed(p *api.Pod, node string) *framework.PodInfo {
 	cp.Spec.NodeName = node
 	info := *s.info(p)
 	info.Pod = &cp
+	if o, ok := s.origin[p]; ok {
+		p = o
+	}
+	if s.origin == nil {
+		s.origin = map[*api.Pod]*api.Pod{}
+	}
+	s.origin[&cp] = p
 	return &info
 }
 
