@@ -88,6 +88,11 @@ type Autoscaler struct {
 	// counts the RunOnce calls in progress.
 	buf       loopNodes
 	loopDepth int
+	// statusHandedOut is set once the status left the autoscaler (its
+	// slices may be held); statusNodesBuf is the buffer the loop's node
+	// statuses are written to (nil: a new one).
+	statusHandedOut bool
+	statusNodesBuf  []NodeStatus
 	// reference turns the loop's memos and buffers off (equivalence
 	// tests compare a run with them to one without).
 	reference bool
@@ -165,6 +170,7 @@ func (a *Autoscaler) SetSpreadSelectors(f func(*api.Pod) api.Selector) {
 // CloneFor implements engine.CloneableController.
 func (a *Autoscaler) CloneFor(e *engine.Engine) engine.Controller {
 	c := *a
+	c.statusHandedOut, a.statusHandedOut = true, true // both hold its slices
 	c.rng = a.rng.Clone()
 	c.upcoming = append([]upcoming(nil), a.upcoming...)
 	c.deletions = make([]*deletion, len(a.deletions))
@@ -325,6 +331,13 @@ func (a *Autoscaler) RunOnce(e *engine.Engine, now api.Time) {
 		buf = loopNodes{}
 	}
 	a.loopDepth++
+	// the last status's node list is reused as this loop's when nobody
+	// was handed that status (Status, CloneFor): the quiet day's loops
+	// then allocate no 450-entry list each
+	a.statusNodesBuf = nil
+	if !nested && !a.statusHandedOut && !a.reference {
+		a.statusNodesBuf = a.status.ScaleDown.Nodes[:0]
+	}
 	defer func() {
 		a.loop, a.loopRegistered, a.removedInLoop = outer, outerRegistered, outerRemoved
 		a.loopDepth--
@@ -370,7 +383,7 @@ func (a *Autoscaler) RunOnce(e *engine.Engine, now api.Time) {
 		s, err := getSim()
 		if err != nil {
 			st.Error = err.Error()
-			a.status = st
+			a.status, a.statusHandedOut = st, false
 			return
 		}
 		if remaining := a.processPodList(s, pending, now, &st.ScaleUp); len(remaining) > 0 {
@@ -388,7 +401,7 @@ func (a *Autoscaler) RunOnce(e *engine.Engine, now api.Time) {
 		a.loop = loopNodes{nodes: e.Nodes()}
 	}
 	a.fillGroups(&st)
-	a.status = st
+	a.status, a.statusHandedOut = st, false
 }
 
 // simulationOf builds the simulation: every node with its pods, plus the

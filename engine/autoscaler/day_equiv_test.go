@@ -103,7 +103,9 @@ func runMiniDay(t testing.TB, seconds int, reference bool) *dayTrace {
 		if err := e.Step(time.Second); err != nil {
 			t.Fatal(err)
 		}
-		if st := a.Status(); st.LoopAt != lastLoop {
+		// the status is read without Status() (which hands it out and
+		// stops the reuse of its buffers), and printed at once
+		if st := a.status; st.LoopAt != lastLoop {
 			lastLoop = st.LoopAt
 			tr.loops = append(tr.loops, jsonLine(t, st))
 		}

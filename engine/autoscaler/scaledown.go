@@ -112,7 +112,10 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 	// read before any removal is simulated, so pods moved in the simulation
 	// do not count against their destination.
 	var eligible []int
-	sd.Nodes = make([]NodeStatus, 0, len(nodes))
+	if sd.Nodes = a.statusNodesBuf; sd.Nodes == nil {
+		sd.Nodes = make([]NodeStatus, 0, len(nodes))
+	}
+	a.statusNodesBuf = nil
 	for i, n := range nodes {
 		f := a.loop.factOf(i, n, a)
 		if f.group < 0 {

@@ -126,7 +126,10 @@ type DeletionStatus struct {
 }
 
 // Status returns what the last loop decided.
-func (a *Autoscaler) Status() Status { return a.status }
+func (a *Autoscaler) Status() Status {
+	a.statusHandedOut = true
+	return a.status
+}
 
 // fillGroups adds each group's sizes and nodes to the status, in one
 // pass over the loop's nodes (the cluster's nodes at the end of the
