@@ -63,6 +63,8 @@ func (a *EvictorArgs) protections() map[string]bool {
 type evictor struct {
 	args        EvictorArgs
 	protect     map[string]bool
+	// the protections filter reads for every pod, looked up once
+	protectCritical, protectFailedBare, protectDaemonSets, protectWithoutPDB bool
 	threshold   *int32 // priority at or above which pods are protected; nil without priorityThreshold
 	v           *view
 	pdbSelector []api.Selector
@@ -70,6 +72,8 @@ type evictor struct {
 
 func newEvictor(args EvictorArgs, v *view) (*evictor, error) {
 	e := &evictor{args: args, protect: args.protections(), v: v}
+	e.protectCritical, e.protectFailedBare = e.protect[SystemCriticalPods], e.protect[FailedBarePods]
+	e.protectDaemonSets, e.protectWithoutPDB = e.protect[DaemonSetPods], e.protect[PodsWithoutPDB]
 	// applySystemCriticalPodsProtection (defaultevictor.go:247) resolves
 	// the threshold once, a value or a class's value, and adds its check
 	// only when one is given.
@@ -116,7 +120,7 @@ func (e *evictor) filter(p *api.Pod) string {
 	if e.v.terminating(p) {
 		why = append(why, "pod is terminating")
 	}
-	if e.protect[SystemCriticalPods] {
+	if e.protectCritical {
 		if p.Spec.Priority != nil && *p.Spec.Priority >= api.SystemCriticalPriority {
 			why = append(why, "pod has system critical priority and is protected against eviction")
 		}
@@ -125,7 +129,7 @@ func (e *evictor) filter(p *api.Pod) string {
 		}
 	}
 	owners := len(p.OwnerReferences)
-	if e.protect[FailedBarePods] {
+	if e.protectFailedBare {
 		if owners == 0 {
 			why = append(why, "pod does not have any ownerRefs")
 		}
@@ -134,7 +138,7 @@ func (e *evictor) filter(p *api.Pod) string {
 	}
 	// PodsWithLocalStorage, PodsWithPVC, PodsWithResourceClaims: podlab
 	// pods have no volumes or claims, so these protections never apply.
-	if e.protect[DaemonSetPods] {
+	if e.protectDaemonSets {
 		for _, r := range p.OwnerReferences {
 			if r.Kind == "DaemonSet" {
 				why = append(why, "daemonset pods are protected against eviction")
@@ -142,7 +146,7 @@ func (e *evictor) filter(p *api.Pod) string {
 			}
 		}
 	}
-	if e.protect[PodsWithoutPDB] && !e.coveredByPDB(p) {
+	if e.protectWithoutPDB && !e.coveredByPDB(p) {
 		why = append(why, "pod does not have a PodDisruptionBudget and is protected against eviction")
 	}
 	if s := e.args.LabelSelector; s != nil && !s.Empty() && !s.Matches(p.Labels) {
