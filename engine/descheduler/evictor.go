@@ -61,13 +61,13 @@ func (a *EvictorArgs) protections() map[string]bool {
 // evictor is one profile's DefaultEvictor: Filter (may this pod be
 // evicted at all) and PreEvictionFilter (nodeFit, just before evicting).
 type evictor struct {
-	args        EvictorArgs
-	protect     map[string]bool
+	args    EvictorArgs
+	protect map[string]bool
 	// the protections filter reads for every pod, looked up once
 	protectCritical, protectFailedBare, protectDaemonSets, protectWithoutPDB bool
-	threshold   *int32 // priority at or above which pods are protected; nil without priorityThreshold
-	v           *view
-	pdbSelector []api.Selector
+	threshold                                                                *int32 // priority at or above which pods are protected; nil without priorityThreshold
+	v                                                                        *view
+	pdbSelector                                                              []api.Selector
 }
 
 func newEvictor(args EvictorArgs, v *view) (*evictor, error) {
