@@ -10,6 +10,7 @@ import (
 	"podlab.dev/podlab/engine/clock"
 	"podlab.dev/podlab/engine/controllers"
 	"podlab.dev/podlab/engine/scheduler"
+	"podlab.dev/podlab/engine/scheduler/framework"
 )
 
 // Event reasons, as cluster-autoscaler records them.
@@ -103,6 +104,9 @@ type Autoscaler struct {
 	// infos is the last simulation's PodInfo cache (pods are immutable
 	// objects, so an unchanged pointer means an unchanged pod).
 	infos map[string]cachedInfo
+	// placed is the last simulation's placed copies (read, not written,
+	// by the next: a clone may share it).
+	placed map[placedKey]*framework.PodInfo
 }
 
 // New returns an autoscaler over the groups. schedCfg is the scheduler
@@ -414,6 +418,7 @@ func (a *Autoscaler) simulationOf(e *engine.Engine, nodes []*api.Node) (*simulat
 	}
 	a.infos = sim.infos
 	sim.reference = a.reference
+	sim.placedPrev, a.placed = a.placed, sim.placedCur
 	for _, u := range a.upcoming {
 		if g := a.group(u.Group); g != nil {
 			sim.addNode(g.Template, u.Name)

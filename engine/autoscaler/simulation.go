@@ -27,7 +27,11 @@ type simulation struct {
 	forked    bool
 	addedNode []string
 	addedPod  []string
-	// reference turns origin off (equivalence tests).
+	// placedPrev and placedCur are the last loop's and this loop's
+	// placed copies.
+	placedPrev, placedCur map[placedKey]*framework.PodInfo
+	// reference turns origin and the placed copies' cache off
+	// (equivalence tests).
 	reference bool
 }
 
@@ -41,7 +45,7 @@ func newSimulation(cfg scheduler.Config, nodes []*api.Node, podsOn func(string) 
 	if err != nil {
 		return nil, err
 	}
-	s := &simulation{snap: snap, sched: sched, infos: make(map[string]cachedInfo, len(prev)), prev: prev}
+	s := &simulation{snap: snap, sched: sched, infos: make(map[string]cachedInfo, len(prev)), prev: prev, placedCur: map[placedKey]*framework.PodInfo{}}
 	for _, n := range nodes {
 		snap.AddNode(n)
 	}
@@ -116,19 +120,45 @@ func (s *simulation) info(p *api.Pod) *framework.PodInfo {
 
 // placed returns a PodInfo for the pod bound to node (the object is a
 // shallow copy: the engine's pod is never modified).
+//
+// The copy is remembered by (engine's pod, node) for this loop and the
+// next: the removal simulation moves the same pods to the same nodes
+// loop after loop, and a PodInfo in a snapshot is never modified.
 func (s *simulation) placed(p *api.Pod, node string) *framework.PodInfo {
-	cp := *p
-	cp.Spec.NodeName = node
-	info := *s.info(p)
-	info.Pod = &cp
-	if o, ok := s.origin[p]; ok {
-		p = o
+	o := p
+	if x, ok := s.origin[p]; ok {
+		o = x
 	}
 	if s.origin == nil {
 		s.origin = map[*api.Pod]*api.Pod{}
 	}
-	s.origin[&cp] = p
+	k := placedKey{o, node}
+	if !s.reference {
+		pi, ok := s.placedCur[k]
+		if !ok {
+			pi, ok = s.placedPrev[k]
+		}
+		if ok {
+			s.placedCur[k] = pi
+			s.origin[pi.Pod] = o
+			return pi
+		}
+	}
+	cp := *p
+	cp.Spec.NodeName = node
+	info := *s.info(p)
+	info.Pod = &cp
+	s.origin[&cp] = o
+	if !s.reference {
+		s.placedCur[k] = &info
+	}
 	return &info
+}
+
+// placedKey is a pod (the engine's object) placed on a node.
+type placedKey struct {
+	pod  *api.Pod
+	node string
 }
 
 func (s *simulation) fork() {
