@@ -147,7 +147,6 @@ func newView(s *State, nodeSelector *api.Selector) *view {
 		allOn:     make(map[string][]*api.Pod, len(s.Nodes)),
 		on:        make(map[string][]*api.Pod, len(s.Nodes)),
 		requested: make(map[string]resources, len(s.Nodes)),
-		podReq:    make(map[*api.Pod]resources, len(s.Pods)),
 		alloc:     make(map[string]resources, len(s.Nodes)),
 		classes:   s.Classes,
 		pdbs:      s.PDBs,
@@ -291,6 +290,11 @@ func (v *view) request(p *api.Pod) resources {
 	// request list of a pod with only regular containers
 	r := make(resources, 3)
 	addRequests(r, p)
+	if v.podReq == nil {
+		// made on first use: a pass that asks for no pod's requests
+		// (most) does not allocate a map sized for every pod
+		v.podReq = map[*api.Pod]resources{}
+	}
 	v.podReq[p] = r
 	return r
 }
