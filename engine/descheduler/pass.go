@@ -131,9 +131,13 @@ func run(policy *Policy, s *State, dryRun bool, evict EvictFunc, attempted func(
 	return res
 }
 
-// duplicatesPlugin is removeDuplicates (a variable so the equivalence
-// test can run the reference implementation in its place).
-var duplicatesPlugin = removeDuplicates
+// duplicatesPlugin and topologySpreadPlugin are removeDuplicates and
+// topologySpread (variables so the equivalence tests can run the
+// reference implementations in their place).
+var (
+	duplicatesPlugin     = removeDuplicates
+	topologySpreadPlugin = topologySpread
+)
 
 // plugin runs one plugin; true means the total limit was reached.
 func (ps *pass) plugin(pr *Profile, ev *evictor, name string) (stop bool) {
@@ -141,7 +145,7 @@ func (ps *pass) plugin(pr *Profile, ev *evictor, name string) (stop bool) {
 	var err error
 	switch name {
 	case TopologySpreadName:
-		err = topologySpread(c, &pr.Args.TopologySpread)
+		err = topologySpreadPlugin(c, &pr.Args.TopologySpread)
 	case DuplicatesName:
 		err = duplicatesPlugin(c, &pr.Args.Duplicates)
 	case LowNodeUtilizationName:
