@@ -158,4 +158,3 @@ func topologySpreadReference(c *pluginCtx, args *TopologySpreadArgs) error {
 	}
 	return nil
 }
-
