@@ -104,6 +104,10 @@ type Autoscaler struct {
 	// infos is the last simulation's PodInfo cache (pods are immutable
 	// objects, so an unchanged pointer means an unchanged pod).
 	infos map[string]cachedInfo
+	// sim is the simulation kept from the last loop that built one
+	// (nil: build afresh); it is the autoscaler's own (CloneFor and
+	// SetSpreadSelectors drop it).
+	sim *simulation
 	// placed is the last simulation's placed copies (read, not written,
 	// by the next: a clone may share it).
 	placed map[placedKey]*framework.PodInfo
@@ -169,6 +173,7 @@ func (a *Autoscaler) newNode(g NodeGroup) *api.Node {
 // another answers for its own workloads).
 func (a *Autoscaler) SetSpreadSelectors(f func(*api.Pod) api.Selector) {
 	a.schedCfg.SpreadSelectors = f
+	a.sim = nil
 }
 
 // CloneFor implements engine.CloneableController.
@@ -190,6 +195,7 @@ func (a *Autoscaler) CloneFor(e *engine.Engine) engine.Controller {
 	c.notified = copyMap(a.notified)
 	c.facts, c.buf = nil, loopNodes{} // its own (forks may run concurrently)
 	c.loop, c.loopRegistered, c.loopDepth = loopNodes{}, nil, 0
+	c.sim = nil
 	return &c
 }
 
@@ -411,10 +417,23 @@ func (a *Autoscaler) RunOnce(e *engine.Engine, now api.Time) {
 // simulationOf builds the simulation: every node with its pods, plus the
 // upcoming nodes as template copies (so pods that will fit on them do
 // not trigger another scale-up).
+//
+// Outside the reference mode and a nested loop, the last loop's
+// simulation is kept and synced (simulation_sync.go) instead.
 func (a *Autoscaler) simulationOf(e *engine.Engine, nodes []*api.Node) (*simulation, error) {
-	sim, err := newSimulation(a.schedCfg, nodes, e.PodsOnNode, a.infos)
-	if err != nil {
-		return nil, err
+	var sim *simulation
+	if keep := !a.reference && a.loopDepth == 1; keep && a.sim != nil {
+		sim = a.sim
+		sim.sync(nodes, e.PodsOnNode)
+		sim.placedCur = map[placedKey]*framework.PodInfo{}
+	} else {
+		var err error
+		if sim, err = newSimulation(a.schedCfg, nodes, e.PodsOnNode, a.infos); err != nil {
+			return nil, err
+		}
+		if keep {
+			a.sim = sim
+		}
 	}
 	a.infos = sim.infos
 	sim.reference = a.reference
