@@ -10,6 +10,7 @@ import (
 	"podlab.dev/podlab/engine/clock"
 	"podlab.dev/podlab/engine/controllers"
 	"podlab.dev/podlab/engine/scheduler"
+	"podlab.dev/podlab/engine/scheduler/framework"
 )
 
 // Event reasons, as cluster-autoscaler records them.
@@ -45,11 +46,14 @@ type deletion struct {
 // Autoscaler is the cluster autoscaler, an engine.Controller. Build it
 // with New, then register it with engine.AddController.
 type Autoscaler struct {
-	groups    []NodeGroup
-	opts      Options
-	schedCfg  scheduler.Config
-	zoneLabel string
-	rng       *clock.Rand
+	groups []NodeGroup
+	// groupIndex maps a group's name to its position in groups (read
+	// for every node of every loop).
+	groupIndex map[string]int
+	opts       Options
+	schedCfg   scheduler.Config
+	zoneLabel  string
+	rng        *clock.Rand
 
 	started  bool
 	nextLoop api.Time
@@ -72,10 +76,41 @@ type Autoscaler struct {
 	// recorder aggregates repeats upstream).
 	notified map[string]string
 
+	// loopRegistered is the current loop's registered node count per
+	// group (nil outside RunOnce): counted once per loop, not at every
+	// size check.
+	loopRegistered map[string]int
+	// removedInLoop is set when a node is deleted (an empty node, at
+	// once) during RunOnce: the status then reads the node list again.
+	removedInLoop bool
+	// loop is the current loop's nodes (zero outside RunOnce).
+	loop loopNodes
+	// buf keeps the last loop's node buffers for the next; loopDepth
+	// counts the RunOnce calls in progress.
+	buf       loopNodes
+	loopDepth int
+	// statusHandedOut is set once the status left the autoscaler (its
+	// slices may be held); statusNodesBuf is the buffer the loop's node
+	// statuses are written to (nil: a new one).
+	statusHandedOut bool
+	statusNodesBuf  []NodeStatus
+	// reference turns the loop's memos and buffers off (equivalence
+	// tests compare a run with them to one without).
+	reference bool
+	// facts memoises nodeFacts per node object.
+	facts map[*api.Node]nodeFacts
+
 	status Status
 	// infos is the last simulation's PodInfo cache (pods are immutable
 	// objects, so an unchanged pointer means an unchanged pod).
 	infos map[string]cachedInfo
+	// sim is the simulation kept from the last loop that built one
+	// (nil: build afresh); it is the autoscaler's own (CloneFor and
+	// SetSpreadSelectors drop it).
+	sim *simulation
+	// placed is the last simulation's placed copies (read, not written,
+	// by the next: a clone may share it).
+	placed map[placedKey]*framework.PodInfo
 }
 
 // New returns an autoscaler over the groups. schedCfg is the scheduler
@@ -90,8 +125,13 @@ func New(groups []NodeGroup, opts Options, schedCfg scheduler.Config, zoneLabel 
 	}
 	gs := append([]NodeGroup(nil), groups...)
 	sort.Slice(gs, func(i, j int) bool { return gs[i].Name < gs[j].Name })
+	index := make(map[string]int, len(gs))
+	for i, g := range gs {
+		index[g.Name] = i
+	}
 	return &Autoscaler{
 		groups:        gs,
+		groupIndex:    index,
 		opts:          opts.withDefaults(),
 		schedCfg:      schedCfg,
 		zoneLabel:     zoneLabel,
@@ -133,11 +173,13 @@ func (a *Autoscaler) newNode(g NodeGroup) *api.Node {
 // another answers for its own workloads).
 func (a *Autoscaler) SetSpreadSelectors(f func(*api.Pod) api.Selector) {
 	a.schedCfg.SpreadSelectors = f
+	a.sim = nil
 }
 
 // CloneFor implements engine.CloneableController.
 func (a *Autoscaler) CloneFor(e *engine.Engine) engine.Controller {
 	c := *a
+	c.statusHandedOut, a.statusHandedOut = true, true // both hold its slices
 	c.rng = a.rng.Clone()
 	c.upcoming = append([]upcoming(nil), a.upcoming...)
 	c.deletions = make([]*deletion, len(a.deletions))
@@ -151,6 +193,9 @@ func (a *Autoscaler) CloneFor(e *engine.Engine) engine.Controller {
 	c.unneededSince = copyMap(a.unneededSince)
 	c.unremovable = copyMap(a.unremovable)
 	c.notified = copyMap(a.notified)
+	c.facts, c.buf = nil, loopNodes{} // its own (forks may run concurrently)
+	c.loop, c.loopRegistered, c.loopDepth = loopNodes{}, nil, 0
+	c.sim = nil
 	return &c
 }
 
@@ -220,32 +265,48 @@ func (a *Autoscaler) registerProvisioned(e *engine.Engine, now api.Time) {
 }
 
 func (a *Autoscaler) group(name string) *NodeGroup {
-	for i := range a.groups {
-		if a.groups[i].Name == name {
-			return &a.groups[i]
-		}
+	if i, ok := a.groupIndex[name]; ok {
+		return &a.groups[i]
 	}
 	return nil
 }
 
-// groupOf returns the node's group name ("" when not autoscaled).
-func (a *Autoscaler) groupOf(n *api.Node) string {
-	g := n.Labels[NodeGroupLabel]
-	if a.group(g) == nil {
-		return ""
+// registeredOf counts each group's registered nodes.
+func (a *Autoscaler) registeredOf(nodes []*api.Node) map[string]int {
+	count := make([]int, len(a.groups))
+	for i, n := range nodes {
+		if g := a.loop.factOf(i, n, a).group; g >= 0 {
+			count[g]++
+		}
 	}
-	return g
+	return a.byName(count)
+}
+
+// byName maps the groups with a non-zero count to it.
+func (a *Autoscaler) byName(count []int) map[string]int {
+	m := make(map[string]int, len(a.groups))
+	for g, c := range count {
+		if c > 0 {
+			m[a.groups[g].Name] = c
+		}
+	}
+	return m
 }
 
 // sizes counts each group's registered nodes, upcoming nodes and nodes
-// being deleted.
+// being deleted. Within RunOnce, nodes is the loop's node list, whose
+// count loopRegistered holds.
 func (a *Autoscaler) sizes(nodes []*api.Node) (registered, coming, deleting map[string]int) {
-	registered, coming, deleting = map[string]int{}, map[string]int{}, map[string]int{}
-	for _, n := range nodes {
-		if g := a.groupOf(n); g != "" {
-			registered[g]++
-		}
+	if registered = a.loopRegistered; registered == nil {
+		registered = a.registeredOf(nodes)
 	}
+	coming, deleting = a.inFlight()
+	return
+}
+
+// inFlight counts each group's upcoming nodes and nodes being deleted.
+func (a *Autoscaler) inFlight() (coming, deleting map[string]int) {
+	coming, deleting = map[string]int{}, map[string]int{}
 	for _, u := range a.upcoming {
 		coming[u.Group]++
 	}
@@ -269,7 +330,45 @@ func (a *Autoscaler) record(e *engine.Engine, kind, ns, name, typ, reason, msg s
 // nothing was added, scale-down of unneeded nodes.
 func (a *Autoscaler) RunOnce(e *engine.Engine, now api.Time) {
 	st := Status{LoopAt: now, NextLoop: now.Add(a.opts.ScanInterval), Ran: true}
-	nodes := e.Nodes()
+	// the node list and requests are read into the previous loop's
+	// buffers (nothing published keeps them) — unless this loop runs
+	// inside another (RunOnce called outside the engine's settle: a taint
+	// settles the engine, which reconciles), which keeps its own.
+	outer, outerRegistered, outerRemoved := a.loop, a.loopRegistered, a.removedInLoop
+	nested := a.loopDepth > 0
+	buf := a.buf
+	if nested {
+		buf = loopNodes{}
+	}
+	a.loopDepth++
+	// the last status's node list is reused as this loop's when nobody
+	// was handed that status (Status, CloneFor): the quiet day's loops
+	// then allocate no 450-entry list each
+	a.statusNodesBuf = nil
+	if !nested && !a.statusHandedOut && !a.reference {
+		a.statusNodesBuf = a.status.ScaleDown.Nodes[:0]
+	}
+	defer func() {
+		a.loop, a.loopRegistered, a.removedInLoop = outer, outerRegistered, outerRemoved
+		a.loopDepth--
+	}()
+	var nodes []*api.Node
+	var reqs []engine.NodeRequests
+	if a.reference {
+		nodes = e.Nodes() // reqs nil: NodeRequested per node
+	} else {
+		nodes, reqs = e.NodesRequested(buf.nodes, buf.reqs)
+	}
+	a.pruneFacts(nodes)
+	a.removedInLoop = false
+	a.loop = loopNodes{nodes: nodes, reqs: reqs, facts: buf.facts[:0]}
+	for _, n := range nodes {
+		a.loop.facts = append(a.loop.facts, a.factsOf(n))
+	}
+	if !nested {
+		a.buf = a.loop
+	}
+	a.loopRegistered = a.registeredOf(nodes)
 	// the simulation (every node and pod copied into a snapshot) is built
 	// only when a pod needs a scale-up or a node is a scale-down candidate:
 	// a quiet loop reads sizes and utilisation and stops there.
@@ -294,7 +393,7 @@ func (a *Autoscaler) RunOnce(e *engine.Engine, now api.Time) {
 		s, err := getSim()
 		if err != nil {
 			st.Error = err.Error()
-			a.status = st
+			a.status, a.statusHandedOut = st, false
 			return
 		}
 		if remaining := a.processPodList(s, pending, now, &st.ScaleUp); len(remaining) > 0 {
@@ -308,19 +407,37 @@ func (a *Autoscaler) RunOnce(e *engine.Engine, now api.Time) {
 	} else {
 		st.ScaleDown.Skipped = "scale-down is disabled"
 	}
-	a.fillGroups(e, &st)
-	a.status = st
+	if a.removedInLoop {
+		a.loop = loopNodes{nodes: e.Nodes()}
+	}
+	a.fillGroups(&st)
+	a.status, a.statusHandedOut = st, false
 }
 
 // simulationOf builds the simulation: every node with its pods, plus the
 // upcoming nodes as template copies (so pods that will fit on them do
 // not trigger another scale-up).
+//
+// Outside the reference mode and a nested loop, the last loop's
+// simulation is kept and synced (simulation_sync.go) instead.
 func (a *Autoscaler) simulationOf(e *engine.Engine, nodes []*api.Node) (*simulation, error) {
-	sim, err := newSimulation(a.schedCfg, nodes, e.PodsOnNode, a.infos)
-	if err != nil {
-		return nil, err
+	var sim *simulation
+	if keep := !a.reference && a.loopDepth == 1; keep && a.sim != nil {
+		sim = a.sim
+		sim.sync(nodes, e.PodsOnNode)
+		sim.placedCur = map[placedKey]*framework.PodInfo{}
+	} else {
+		var err error
+		if sim, err = newSimulation(a.schedCfg, nodes, e.PodsOnNode, a.infos); err != nil {
+			return nil, err
+		}
+		if keep {
+			a.sim = sim
+		}
 	}
 	a.infos = sim.infos
+	sim.reference = a.reference
+	sim.placedPrev, a.placed = a.placed, sim.placedCur
 	for _, u := range a.upcoming {
 		if g := a.group(u.Group); g != nil {
 			sim.addNode(g.Template, u.Name)

@@ -68,6 +68,7 @@ func benchCluster(b *testing.B) (*engine.Engine, []NodeGroup) {
 func BenchmarkAutoscalerLoop(b *testing.B) {
 	e, groups := benchCluster(b)
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		a, err := New(groups, Options{Expander: []string{ExpanderLeastWaste}}, scheduler.Config{TieBreak: scheduler.TieBreakByName}, "", 1)
 		if err != nil {
@@ -78,4 +79,5 @@ func BenchmarkAutoscalerLoop(b *testing.B) {
 			b.Fatalf("no scale-up: %+v", a.Status().ScaleUp.Result)
 		}
 	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/loop")
 }

@@ -112,26 +112,30 @@ func (a *Autoscaler) scaleDown(e *engine.Engine, getSim func() (*simulation, err
 	// read before any removal is simulated, so pods moved in the simulation
 	// do not count against their destination.
 	var eligible []int
-	sd.Nodes = make([]NodeStatus, 0, len(nodes))
-	for _, n := range nodes {
-		g := a.groupOf(n)
-		if g == "" {
+	if sd.Nodes = a.statusNodesBuf; sd.Nodes == nil {
+		sd.Nodes = make([]NodeStatus, 0, len(nodes))
+	}
+	a.statusNodesBuf = nil
+	for i, n := range nodes {
+		f := a.loop.factOf(i, n, a)
+		if f.group < 0 {
 			continue
 		}
+		g := a.groups[f.group].Name
 		ns := NodeStatus{Node: n.Name, Group: g}
 		known := true
-		ns.Utilization, ns.Resource, known = a.utilizationOf(e, built(), n, now)
+		ns.Utilization, ns.Resource, known = a.utilizationOf(e, built(), i, n, f, now)
 		switch {
-		case deletingSet[n.Name] || hasTaint(n, ToBeDeletedTaint):
+		case deletingSet[n.Name] || f.toBeDeleted:
 			ns.Removing = true
 			ns.Reason = "CurrentlyBeingDeleted"
 		case atMin[g] != "":
 			ns.Reason = atMin[g]
 		case a.recentlyUnremovable(n.Name, now):
 			ns.Reason = "RecentlyUnremovable: " + a.unremovable[n.Name].reason + " (rechecked after --unremovable-node-recheck-timeout 5m)"
-		case n.Annotations[ScaleDownDisabledAnnotation] == "true":
+		case f.scaleDownDisabled:
 			ns.Reason = "ScaleDownDisabledAnnotation: the node is annotated " + ScaleDownDisabledAnnotation + "=true"
-		case !nodeReady(n) && a.opts.ScaleDownUnreadyDisabled:
+		case !f.ready && a.opts.ScaleDownUnreadyDisabled:
 			ns.Reason = "ScaleDownUnreadyDisabled: the node is not ready and --scale-down-unready-enabled is false"
 		case !known:
 			ns.Reason = "UnexpectedError: the node is not in the snapshot"
@@ -262,7 +266,7 @@ func (a *Autoscaler) unneededTime(node string, e *engine.Engine) time.Duration {
 // was built this loop (it counts the pending pods placed on existing
 // nodes, as upstream's snapshot does), else from the engine's cached
 // request sums; per pod with --ignore-daemonsets-utilization.
-func (a *Autoscaler) utilizationOf(e *engine.Engine, sim *simulation, n *api.Node, now api.Time) (float64, string, bool) {
+func (a *Autoscaler) utilizationOf(e *engine.Engine, sim *simulation, i int, n *api.Node, f nodeFacts, now api.Time) (float64, string, bool) {
 	if sim != nil {
 		ni := sim.snap.Get(n.Name)
 		if ni == nil {
@@ -281,11 +285,15 @@ func (a *Autoscaler) utilizationOf(e *engine.Engine, sim *simulation, n *api.Nod
 		u, r := utilization(ni, true, now)
 		return u, r, true
 	}
+	if i < len(a.loop.reqs) && a.loop.nodes[i] == n {
+		u, r := ratioOf(a.loop.reqs[i].MilliCPU, a.loop.reqs[i].Memory, f)
+		return u, r, true
+	}
 	req, ok := e.NodeRequested(n.Name)
 	if !ok {
 		return 0, "", false
 	}
-	u, r := ratio(req.MilliCPU, req.Memory, n)
+	u, r := ratioOf(req.MilliCPU, req.Memory, f)
 	return u, r, true
 }
 
@@ -452,6 +460,7 @@ func (a *Autoscaler) finishDeletion(e *engine.Engine, d *deletion, now api.Time)
 	}
 	a.record(e, "Node", "", d.Node, engine.EventNormal, ReasonScaleDown, "node removed by cluster autoscaler")
 	_ = e.RemoveNode(d.Node)
+	a.removedInLoop = true
 	a.lastScaleDownDelete = ptrTime(now)
 	for i, x := range a.deletions {
 		if x == d {

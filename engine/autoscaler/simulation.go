@@ -18,10 +18,21 @@ type simulation struct {
 	// with the object it was built from.
 	infos map[string]cachedInfo
 	prev  map[string]cachedInfo
+	// origin maps the copies placed puts in the snapshot to the engine's
+	// pod they copy, so a moved pod that moves again is looked up as
+	// itself (its PodInfo to schedule is the same: NodeName is cleared)
+	// instead of replacing the cached entry of the engine's object.
+	origin map[*api.Pod]*api.Pod
 	// journal records what was added since the last fork.
 	forked    bool
 	addedNode []string
 	addedPod  []string
+	// placedPrev and placedCur are the last loop's and this loop's
+	// placed copies.
+	placedPrev, placedCur map[placedKey]*framework.PodInfo
+	// reference turns origin and the placed copies' cache off
+	// (equivalence tests).
+	reference bool
 }
 
 // newSimulation builds the simulation; prev (may be nil) is the previous
@@ -34,7 +45,7 @@ func newSimulation(cfg scheduler.Config, nodes []*api.Node, podsOn func(string) 
 	if err != nil {
 		return nil, err
 	}
-	s := &simulation{snap: snap, sched: sched, infos: make(map[string]cachedInfo, len(prev)), prev: prev}
+	s := &simulation{snap: snap, sched: sched, infos: make(map[string]cachedInfo, len(prev)), prev: prev, placedCur: map[placedKey]*framework.PodInfo{}}
 	for _, n := range nodes {
 		snap.AddNode(n)
 	}
@@ -79,6 +90,9 @@ func (s *simulation) bound(p *api.Pod) *framework.PodInfo {
 // (one the scale-down simulation moves) is unbound first, or NodeName
 // would pin it to its node. Cached by key and object.
 func (s *simulation) info(p *api.Pod) *framework.PodInfo {
+	if o, ok := s.origin[p]; ok && !s.reference {
+		p = o
+	}
 	key := p.Key()
 	c, ok := s.infos[key]
 	if !ok || c.src != p {
@@ -106,12 +120,45 @@ func (s *simulation) info(p *api.Pod) *framework.PodInfo {
 
 // placed returns a PodInfo for the pod bound to node (the object is a
 // shallow copy: the engine's pod is never modified).
+//
+// The copy is remembered by (engine's pod, node) for this loop and the
+// next: the removal simulation moves the same pods to the same nodes
+// loop after loop, and a PodInfo in a snapshot is never modified.
 func (s *simulation) placed(p *api.Pod, node string) *framework.PodInfo {
+	o := p
+	if x, ok := s.origin[p]; ok {
+		o = x
+	}
+	if s.origin == nil {
+		s.origin = map[*api.Pod]*api.Pod{}
+	}
+	k := placedKey{o, node}
+	if !s.reference {
+		pi, ok := s.placedCur[k]
+		if !ok {
+			pi, ok = s.placedPrev[k]
+		}
+		if ok {
+			s.placedCur[k] = pi
+			s.origin[pi.Pod] = o
+			return pi
+		}
+	}
 	cp := *p
 	cp.Spec.NodeName = node
 	info := *s.info(p)
 	info.Pod = &cp
+	s.origin[&cp] = o
+	if !s.reference {
+		s.placedCur[k] = &info
+	}
 	return &info
+}
+
+// placedKey is a pod (the engine's object) placed on a node.
+type placedKey struct {
+	pod  *api.Pod
+	node string
 }
 
 func (s *simulation) fork() {

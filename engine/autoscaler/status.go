@@ -3,7 +3,6 @@ package autoscaler
 import (
 	"time"
 
-	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
 )
 
@@ -127,20 +126,45 @@ type DeletionStatus struct {
 }
 
 // Status returns what the last loop decided.
-func (a *Autoscaler) Status() Status { return a.status }
+func (a *Autoscaler) Status() Status {
+	a.statusHandedOut = true
+	return a.status
+}
 
-// fillGroups adds each group's sizes and nodes to the status.
-func (a *Autoscaler) fillGroups(e *engine.Engine, st *Status) {
-	nodes := e.Nodes()
-	registered, coming, deleting := a.sizes(nodes)
-	for _, g := range a.groups {
-		gs := GroupStatus{Name: g.Name, Min: g.Min, Max: g.Max, Registered: registered[g.Name], Coming: coming[g.Name], Deleting: deleting[g.Name],
-			Target: a.targetSize(g.Name, registered, coming, deleting), Zone: g.Template.Labels[a.zoneLabel]}
-		for _, n := range nodes {
-			if a.groupOf(n) == g.Name {
-				gs.Nodes = append(gs.Nodes, n.Name)
-			}
+// fillGroups adds each group's sizes and nodes to the status, in one
+// pass over the loop's nodes (the cluster's nodes at the end of the
+// loop). A group's member list is the previous status's when unchanged.
+func (a *Autoscaler) fillGroups(st *Status) {
+	nodes := a.loop.nodes
+	group := make([]int, len(nodes))
+	count := make([]int, len(a.groups))
+	for i, n := range nodes {
+		g := a.loop.factOf(i, n, a).group
+		group[i] = g
+		if g >= 0 {
+			count[g]++
 		}
+	}
+	registered := a.byName(count)
+	members := make([][]string, len(a.groups))
+	fresh := make([]bool, len(a.groups))
+	for gi := range a.groups {
+		if prev := a.previousMembers(gi); len(prev) == count[gi] && sameMembers(prev, nodes, group, gi) {
+			members[gi] = prev // never modified once published
+		} else if count[gi] > 0 {
+			members[gi] = make([]string, 0, count[gi])
+			fresh[gi] = true
+		}
+	}
+	for i, n := range nodes {
+		if g := group[i]; g >= 0 && fresh[g] {
+			members[g] = append(members[g], n.Name)
+		}
+	}
+	coming, deleting := a.inFlight()
+	for gi, g := range a.groups {
+		gs := GroupStatus{Name: g.Name, Min: g.Min, Max: g.Max, Registered: registered[g.Name], Coming: coming[g.Name], Deleting: deleting[g.Name],
+			Target: a.targetSize(g.Name, registered, coming, deleting), Zone: g.Template.Labels[a.zoneLabel], Nodes: members[gi]}
 		for _, u := range a.upcoming {
 			if u.Group == g.Name {
 				gs.Upcoming = append(gs.Upcoming, UpcomingNode{Name: u.Name, ReadyAt: u.ReadyAt})
@@ -163,4 +187,27 @@ func (a *Autoscaler) fillGroups(e *engine.Engine, st *Status) {
 		}
 		st.Groups = append(st.Groups, gs)
 	}
+}
+
+// previousMembers is the last status's node list of group gi.
+func (a *Autoscaler) previousMembers(gi int) []string {
+	if gs := a.status.Groups; !a.reference && gi < len(gs) && gs[gi].Name == a.groups[gi].Name {
+		return gs[gi].Nodes
+	}
+	return nil
+}
+
+// sameMembers reports whether prev lists group gi's nodes in order.
+func sameMembers(prev []string, nodes []*api.Node, group []int, gi int) bool {
+	j := 0
+	for i, n := range nodes {
+		if group[i] != gi {
+			continue
+		}
+		if prev[j] != n.Name {
+			return false
+		}
+		j++
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package descheduler
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -22,15 +23,43 @@ func (o dupOwner) String() string {
 // pods of one owner with the same images on one node are duplicates;
 // where a node holds more than ceil(owner's pods / feasible nodes) of
 // them, the excess is evicted so the scheduler can spread them.
+//
+// Upstream keys each pod by its sorted "namespace/kind/name/image"
+// strings, one per owner reference and image. A pod with one owner and
+// one container (nearly every pod) has the single key
+// namespace/kind/name/image, which is its dupOwner: such pods are
+// compared by that struct, without building strings (namespaces, names
+// and kinds cannot contain "/", so the struct and the joined string are
+// equal together). Other pods take upstream's way.
 func removeDuplicates(c *pluginCtx, args *DuplicatesArgs) error {
 	filter := c.filter(args.Namespaces, nil)
 	podFilter := func(p *api.Pod) bool { return filter(p) && c.ev.preEvictionFilter(p) == "" }
 	dups := map[dupOwner]map[string][]*api.Pod{}
 	occurrences := map[dupOwner]int{}
+	addDup := func(o dupOwner, node string, p *api.Pod) {
+		if dups[o] == nil {
+			dups[o] = map[string][]*api.Pod{}
+		}
+		dups[o][node] = append(dups[o][node], p)
+	}
+	seenOne := map[dupOwner]bool{}
+	var seenKeys map[string][][]string
 	for _, n := range c.v.nodes {
-		seenKeys := map[string][][]string{}
+		clear(seenOne)
+		seenKeys = nil
 		for _, p := range c.v.on[n.Name] {
 			if !podFilter(p) || len(p.OwnerReferences) == 0 || excludedOwnerKind(p.OwnerReferences, args.ExcludeOwnerKinds) {
+				continue
+			}
+			if len(p.OwnerReferences) == 1 && len(p.Spec.Containers) == 1 {
+				ref := &p.OwnerReferences[0]
+				o := dupOwner{p.Namespace, ref.Kind, ref.Name, p.Spec.Containers[0].Image}
+				occurrences[o]++
+				if seenOne[o] {
+					addDup(o, n.Name, p)
+				} else {
+					seenOne[o] = true
+				}
 				continue
 			}
 			var images []string
@@ -50,16 +79,15 @@ func removeDuplicates(c *pluginCtx, args *DuplicatesArgs) error {
 			if len(keys) == 0 {
 				continue
 			}
+			if seenKeys == nil {
+				seenKeys = map[string][][]string{}
+			}
 			matched := false
 			for _, existing := range seenKeys[keys[0]] {
 				if strings.Join(existing, "\x00") == strings.Join(keys, "\x00") {
 					matched = true
 					for _, ref := range p.OwnerReferences {
-						o := dupOwner{p.Namespace, ref.Kind, ref.Name, hash}
-						if dups[o] == nil {
-							dups[o] = map[string][]*api.Pod{}
-						}
-						dups[o][n.Name] = append(dups[o][n.Name], p)
+						addDup(dupOwner{p.Namespace, ref.Kind, ref.Name, hash}, n.Name, p)
 					}
 					break
 				}
@@ -69,12 +97,18 @@ func removeDuplicates(c *pluginCtx, args *DuplicatesArgs) error {
 			}
 		}
 	}
-	owners := make([]dupOwner, 0, len(dups))
-	for o := range dups {
-		owners = append(owners, o)
+	// owners in the order of their String(), each printed once
+	type named struct {
+		o   dupOwner
+		key string
 	}
-	sort.Slice(owners, func(i, j int) bool { return owners[i].String() < owners[j].String() })
-	for _, o := range owners {
+	owners := make([]named, 0, len(dups))
+	for o := range dups {
+		owners = append(owners, named{o, o.String()})
+	}
+	sort.Slice(owners, func(i, j int) bool { return owners[i].key < owners[j].key })
+	for _, on := range owners {
+		o := on.o
 		podNodes := dups[o]
 		targets := c.duplicateTargets(podNodes)
 		if targets < 2 {
@@ -126,9 +160,11 @@ var plainVariantKey = fmt.Sprintf("%+v|%+v|%s", []api.Toleration(nil), nil, sort
 
 // duplicateTargets is getTargetNodes: the nodes at least one distinct
 // (tolerations, node affinity, nodeSelector) variant of the duplicates
-// could run on, counting only variants that fit more than one node.
+// could run on, counting only variants that fit more than one node. The
+// nodes a variant fits depend on nothing else, so they are found once
+// per variant and pass (a bit per node of the pass), not once per owner.
 func (c *pluginCtx) duplicateTargets(podNodes map[string][]*api.Pod) int {
-	var distinct []*api.Pod
+	var distinct []*nodeBits
 	seen := map[string]bool{}
 	nodes := make([]string, 0, len(podNodes))
 	for n := range podNodes {
@@ -147,27 +183,72 @@ func (c *pluginCtx) duplicateTargets(podNodes map[string][]*api.Pod) int {
 			}
 			if !seen[key] {
 				seen[key] = true
-				distinct = append(distinct, p)
+				distinct = append(distinct, c.v.variantNodes(key, p))
 			}
 		}
 	}
-	targets := map[string]bool{}
-	for _, p := range distinct {
-		var matching []string
-		for _, n := range c.v.nodes {
-			if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, api.DoNotScheduleTaint); bad {
-				continue
-			}
-			if !api.PodMatchesNodeSelectorAndAffinityTerms(p, n) {
-				continue
-			}
-			matching = append(matching, n.Name)
+	switch len(distinct) {
+	case 0:
+		return 0
+	case 1:
+		if distinct[0].count > 1 {
+			return distinct[0].count
 		}
-		if len(matching) > 1 {
-			for _, n := range matching {
-				targets[n] = true
-			}
+		return 0
+	}
+	var union nodeBits
+	for _, b := range distinct {
+		if b.count > 1 {
+			union.or(b)
 		}
 	}
-	return len(targets)
+	return union.ones()
+}
+
+// nodeBits is a set of the pass's nodes (bit i: v.nodes[i]).
+type nodeBits struct {
+	words []uint64
+	count int
+}
+
+func (b *nodeBits) or(o *nodeBits) {
+	if len(b.words) < len(o.words) {
+		b.words = append(b.words, make([]uint64, len(o.words)-len(b.words))...)
+	}
+	for i, w := range o.words {
+		b.words[i] |= w
+	}
+}
+
+func (b *nodeBits) ones() int {
+	n := 0
+	for _, w := range b.words {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// variantNodes is the set of nodes whose taints p tolerates
+// (NoSchedule, NoExecute) and that match its nodeSelector and required
+// node affinity, cached by the variant's key for the pass.
+func (v *view) variantNodes(key string, p *api.Pod) *nodeBits {
+	if b, ok := v.variants[key]; ok {
+		return b
+	}
+	b := &nodeBits{words: make([]uint64, (len(v.nodes)+63)/64)}
+	for i, n := range v.nodes {
+		if _, bad := api.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, api.DoNotScheduleTaint); bad {
+			continue
+		}
+		if !api.PodMatchesNodeSelectorAndAffinityTerms(p, n) {
+			continue
+		}
+		b.words[i/64] |= 1 << (i % 64)
+		b.count++
+	}
+	if v.variants == nil {
+		v.variants = map[string]*nodeBits{}
+	}
+	v.variants[key] = b
+	return b
 }

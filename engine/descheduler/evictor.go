@@ -61,15 +61,19 @@ func (a *EvictorArgs) protections() map[string]bool {
 // evictor is one profile's DefaultEvictor: Filter (may this pod be
 // evicted at all) and PreEvictionFilter (nodeFit, just before evicting).
 type evictor struct {
-	args        EvictorArgs
-	protect     map[string]bool
-	threshold   *int32 // priority at or above which pods are protected; nil without priorityThreshold
-	v           *view
-	pdbSelector []api.Selector
+	args    EvictorArgs
+	protect map[string]bool
+	// the protections filter reads for every pod, looked up once
+	protectCritical, protectFailedBare, protectDaemonSets, protectWithoutPDB bool
+	threshold                                                                *int32 // priority at or above which pods are protected; nil without priorityThreshold
+	v                                                                        *view
+	pdbSelector                                                              []api.Selector
 }
 
 func newEvictor(args EvictorArgs, v *view) (*evictor, error) {
 	e := &evictor{args: args, protect: args.protections(), v: v}
+	e.protectCritical, e.protectFailedBare = e.protect[SystemCriticalPods], e.protect[FailedBarePods]
+	e.protectDaemonSets, e.protectWithoutPDB = e.protect[DaemonSetPods], e.protect[PodsWithoutPDB]
 	// applySystemCriticalPodsProtection (defaultevictor.go:247) resolves
 	// the threshold once, a value or a class's value, and adds its check
 	// only when one is given.
@@ -116,7 +120,7 @@ func (e *evictor) filter(p *api.Pod) string {
 	if e.v.terminating(p) {
 		why = append(why, "pod is terminating")
 	}
-	if e.protect[SystemCriticalPods] {
+	if e.protectCritical {
 		if p.Spec.Priority != nil && *p.Spec.Priority >= api.SystemCriticalPriority {
 			why = append(why, "pod has system critical priority and is protected against eviction")
 		}
@@ -125,7 +129,7 @@ func (e *evictor) filter(p *api.Pod) string {
 		}
 	}
 	owners := len(p.OwnerReferences)
-	if e.protect[FailedBarePods] {
+	if e.protectFailedBare {
 		if owners == 0 {
 			why = append(why, "pod does not have any ownerRefs")
 		}
@@ -134,7 +138,7 @@ func (e *evictor) filter(p *api.Pod) string {
 	}
 	// PodsWithLocalStorage, PodsWithPVC, PodsWithResourceClaims: podlab
 	// pods have no volumes or claims, so these protections never apply.
-	if e.protect[DaemonSetPods] {
+	if e.protectDaemonSets {
 		for _, r := range p.OwnerReferences {
 			if r.Kind == "DaemonSet" {
 				why = append(why, "daemonset pods are protected against eviction")
@@ -142,14 +146,14 @@ func (e *evictor) filter(p *api.Pod) string {
 			}
 		}
 	}
-	if e.protect[PodsWithoutPDB] && !e.coveredByPDB(p) {
+	if e.protectWithoutPDB && !e.coveredByPDB(p) {
 		why = append(why, "pod does not have a PodDisruptionBudget and is protected against eviction")
 	}
 	if s := e.args.LabelSelector; s != nil && !s.Empty() && !s.Matches(p.Labels) {
 		why = append(why, "pod labels do not match the labelSelector filter in the policy parameter")
 	}
 	if e.args.MinReplicas > 1 && owners == 1 {
-		if n := e.v.ownerPods[p.OwnerReferences[0].UID]; uint(n) < e.args.MinReplicas {
+		if n := e.v.ownerCount(p.OwnerReferences[0].UID); uint(n) < e.args.MinReplicas {
 			why = append(why, fmt.Sprintf("owner has %d replicas which is less than minReplicas of %d", n, e.args.MinReplicas))
 		}
 	}

@@ -131,15 +131,23 @@ func run(policy *Policy, s *State, dryRun bool, evict EvictFunc, attempted func(
 	return res
 }
 
+// duplicatesPlugin and topologySpreadPlugin are removeDuplicates and
+// topologySpread (variables so the equivalence tests can run the
+// reference implementations in their place).
+var (
+	duplicatesPlugin     = removeDuplicates
+	topologySpreadPlugin = topologySpread
+)
+
 // plugin runs one plugin; true means the total limit was reached.
 func (ps *pass) plugin(pr *Profile, ev *evictor, name string) (stop bool) {
 	c := &pluginCtx{pass: ps, profile: pr, ev: ev, name: name}
 	var err error
 	switch name {
 	case TopologySpreadName:
-		err = topologySpread(c, &pr.Args.TopologySpread)
+		err = topologySpreadPlugin(c, &pr.Args.TopologySpread)
 	case DuplicatesName:
-		err = removeDuplicates(c, &pr.Args.Duplicates)
+		err = duplicatesPlugin(c, &pr.Args.Duplicates)
 	case LowNodeUtilizationName:
 		err = lowNodeUtilization(c, &pr.Args.LowNodeUtilization)
 	case HighNodeUtilizationName:

@@ -153,6 +153,12 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 	if len(allowed) == 0 {
 		allowed = []string{api.DoNotSchedule}
 	}
+	// constraints come from the listed pods: when no pod on the pass's
+	// nodes declares one, nothing is listed or matched (a cluster without
+	// spread constraints pays one look at each pod)
+	if !c.v.anySpreadConstraint() {
+		return nil
+	}
 	pods := c.v.podsOnNodes(filter)
 	var namespaces []string
 	byNS := map[string][]*api.Pod{}
@@ -217,11 +223,25 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 			}
 			groupOf[i] = g
 		}
-		matched := make([]bool, len(groupLabels))
+		// each group's pods (indexes into nsPods, in order): a constraint
+		// walks the pods of the groups it matches, not every pod
+		members := make([][]int32, len(groupLabels))
+		for i, g := range groupOf {
+			members[g] = append(members[g], int32(i))
+		}
+		var picks []int32
 		for ci := range constraints {
 			sc := &constraints[ci]
+			picks = picks[:0]
+			groups := 0
 			for g, l := range groupLabels {
-				matched[g] = sc.selector.Matches(l)
+				if sc.selector.Matches(l) {
+					picks = append(picks, members[g]...)
+					groups++
+				}
+			}
+			if groups > 1 {
+				slices.Sort(picks) // nsPods order, as a walk over them
 			}
 			domains := map[string]*domain{}
 			for _, n := range c.v.nodes {
@@ -232,8 +252,9 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 				}
 			}
 			sum := 0
-			for i, p := range nsPods {
-				if !matched[groupOf[i]] || c.v.terminating(p) {
+			for _, i := range picks {
+				p := nsPods[i]
+				if c.v.terminating(p) {
 					continue
 				}
 				val, ok := c.v.node[p.Spec.NodeName].Labels[sc.key]

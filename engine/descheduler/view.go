@@ -44,8 +44,13 @@ type view struct {
 	// them terminating, as upstream's informer does once the API server
 	// set their deletionTimestamp.
 	evicted map[*api.Pod]bool
-	// ownerPods counts pods per owner UID (DefaultEvictor minReplicas).
+	// ownerPods counts pods per owner UID (DefaultEvictor minReplicas),
+	// counted over allPods on first use (ownerCount).
 	ownerPods map[string]int
+	allPods   []*api.Pod
+	// variants caches, per duplicates variant key, the nodes it fits
+	// (duplicateTargets).
+	variants map[string]*nodeBits
 }
 
 // resources are quantities by resource name: cpu in millicores, memory
@@ -142,12 +147,11 @@ func newView(s *State, nodeSelector *api.Selector) *view {
 		allOn:     make(map[string][]*api.Pod, len(s.Nodes)),
 		on:        make(map[string][]*api.Pod, len(s.Nodes)),
 		requested: make(map[string]resources, len(s.Nodes)),
-		podReq:    make(map[*api.Pod]resources, len(s.Pods)),
 		alloc:     make(map[string]resources, len(s.Nodes)),
 		classes:   s.Classes,
 		pdbs:      s.PDBs,
 		evicted:   map[*api.Pod]bool{},
-		ownerPods: map[string]int{},
+		allPods:   s.Pods,
 	}
 	for _, n := range s.Nodes {
 		if !isReady(n) || (nodeSelector != nil && !nodeSelector.Matches(n.Labels)) {
@@ -173,28 +177,27 @@ func newView(s *State, nodeSelector *api.Selector) *view {
 	}
 	// cpu and memory of single-container pods are summed in plain
 	// integers per node and added to requested at the end (a map update
-	// per pod and resource was a sixth of the pass)
+	// per pod and resource was a sixth of the pass); the node's pod lists
+	// are built beside them, one map lookup per pod
 	type sum struct {
 		cpu, mem, pods int64
 		hasCPU, hasMem bool
+		allOn, on      []*api.Pod
 	}
 	sums := make(map[string]*sum, len(v.nodes))
 	for _, n := range v.nodes {
 		sums[n.Name] = &sum{}
 	}
 	for _, p := range pods {
-		for _, ref := range p.OwnerReferences {
-			v.ownerPods[ref.UID]++
-		}
 		acc, ok := sums[p.Spec.NodeName]
 		if !ok {
 			continue
 		}
-		v.allOn[p.Spec.NodeName] = append(v.allOn[p.Spec.NodeName], p)
+		acc.allOn = append(acc.allOn, p)
 		if p.IsTerminal() {
 			continue
 		}
-		v.on[p.Spec.NodeName] = append(v.on[p.Spec.NodeName], p)
+		acc.on = append(acc.on, p)
 		if len(p.Spec.Containers) == 1 && simpleRequests(p) {
 			req := p.Spec.Containers[0].Resources.Requests
 			cpu, hasCPU := req[api.ResourceCPU]
@@ -216,6 +219,12 @@ func newView(s *State, nodeSelector *api.Selector) *view {
 	}
 	for _, n := range v.nodes {
 		acc, r := sums[n.Name], v.requested[n.Name]
+		if acc.allOn != nil {
+			v.allOn[n.Name] = acc.allOn
+		}
+		if acc.on != nil {
+			v.on[n.Name] = acc.on
+		}
 		if acc.hasCPU {
 			r[api.ResourceCPU] += acc.cpu
 		}
@@ -227,6 +236,33 @@ func newView(s *State, nodeSelector *api.Selector) *view {
 		}
 	}
 	return v
+}
+
+// anySpreadConstraint reports whether a non-terminal pod on the view's
+// nodes declares a topology spread constraint.
+func (v *view) anySpreadConstraint() bool {
+	for _, n := range v.nodes {
+		for _, p := range v.on[n.Name] {
+			if len(p.Spec.TopologySpreadConstraints) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ownerCount is the number of pods (every pod of the state) with an
+// owner reference of that UID.
+func (v *view) ownerCount(uid string) int {
+	if v.ownerPods == nil {
+		v.ownerPods = map[string]int{}
+		for _, p := range v.allPods {
+			for _, ref := range p.OwnerReferences {
+				v.ownerPods[ref.UID]++
+			}
+		}
+	}
+	return v.ownerPods[uid]
 }
 
 // terminating is utils.IsPodTerminating, counting this pass's evictions.
@@ -254,6 +290,11 @@ func (v *view) request(p *api.Pod) resources {
 	// request list of a pod with only regular containers
 	r := make(resources, 3)
 	addRequests(r, p)
+	if v.podReq == nil {
+		// made on first use: a pass that asks for no pod's requests
+		// (most) does not allocate a map sized for every pod
+		v.podReq = map[*api.Pod]resources{}
+	}
 	v.podReq[p] = r
 	return r
 }
