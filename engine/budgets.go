@@ -92,7 +92,7 @@ func (e *Engine) evict(key string, opts DeleteOptions) (disruption.Decision, err
 		c.Status.DisruptedPods = dp
 		e.pdbs[d.Budget] = &c
 	}
-	e.addDisruptionTarget(ps, disruption.ReasonEvictionByEvictionAPI, disruption.MessageEvictionByEvictionAPI)
+	e.addDisruptionTarget(e.mut(ps), disruption.ReasonEvictionByEvictionAPI, disruption.MessageEvictionByEvictionAPI)
 	e.changes++
 	if err := e.deletePod(key, opts); err != nil {
 		return d, err

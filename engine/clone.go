@@ -1,7 +1,9 @@
 package engine
 
 import (
-	"podlab.dev/podlab/engine/api"
+	"maps"
+	"slices"
+
 	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/framework"
 )
@@ -20,20 +22,24 @@ func (e *Engine) Clone() *Engine { return e.CloneWith(nil) }
 // asks the copy — not the original — for what its factory looks up
 // (owners' selectors for default spreading).
 func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
+	// from here on both engines copy a shared pod state, timeline or
+	// node's pod set before changing it (cow.go)
+	e.own = &owner{}
 	c := &Engine{
 		cfg:         e.cfg,
+		own:         &owner{},
 		eviction:    e.eviction,
 		clock:       e.clock.Clone(),
 		rand:        e.rand.Clone(),
 		nodes:       make(map[string]*nodeState, len(e.nodes)),
 		nodeNames:   append([]string(nil), e.nodeNames...),
-		pods:        make(map[string]*podState, len(e.pods)),
-		podsByNode:  make(map[string]map[string]struct{}, len(e.podsByNode)),
-		pdbs:        make(map[string]*api.PodDisruptionBudget, len(e.pdbs)),
-		classes:     make(map[string]*api.PriorityClass, len(e.classes)),
-		namespaces:  make(map[string]*api.Namespace, len(e.namespaces)),
-		timelines:   make(map[string]*podTimeline, len(e.timelines)),
-		snap:        framework.NewSnapshot(),
+		pods:        maps.Clone(e.pods),
+		podsByNode:  maps.Clone(e.podsByNode),
+		pdbs:        maps.Clone(e.pdbs),
+		classes:     maps.Clone(e.classes),
+		namespaces:  maps.Clone(e.namespaces),
+		timelines:   maps.Clone(e.timelines),
+		snap:        e.snap.Clone(),
 		queue:       scheduler.NewQueue(),
 		controllers: append([]Controller(nil), e.controllers...),
 		events:      e.events[:len(e.events):len(e.events)],
@@ -43,6 +49,21 @@ func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 		changes:     e.changes,
 		ctrlSeen:    e.ctrlSeen,
 	}
+	if c.pods == nil {
+		c.pods = map[string]*podState{}
+	}
+	if c.podsByNode == nil {
+		c.podsByNode = map[string]*podSet{}
+	}
+	if c.timelines == nil {
+		c.timelines = map[string]*podTimeline{}
+	}
+	if e.podKeysOK {
+		// the sorted keys are never modified in place (mergePodKeys makes
+		// a new slice)
+		e.mergePodKeys()
+		c.podKeys, c.podKeysOK = e.podKeys, true
+	}
 	if factory != nil {
 		c.cfg.NewScheduler = factory
 	}
@@ -50,48 +71,45 @@ func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 		w := *e.schedWake
 		c.schedWake = &w
 	}
-	for k, v := range e.pdbs {
-		c.pdbs[k] = v
-	}
-	for k, v := range e.classes {
-		c.classes[k] = v
-	}
-	for k, v := range e.namespaces {
-		c.namespaces[k] = v
-		c.snap.SetNamespace(k, v.Labels)
-	}
 	for k, ns := range e.nodes {
 		cp := *ns
 		cp.pressure = ns.pressure.Clone()
 		c.nodes[k] = &cp
-		c.snap.AddNode(ns.node)
 	}
+	// The timelines of pods still alive change in place (a write from
+	// the controllers' API does not go through timelineW): the clone gets
+	// its own, allocated together, and the origin keeps its (only it
+	// refers to them). Finished ones are shared.
+	live := 0
+	for _, tl := range e.timelines {
+		if tl.gone == nil {
+			live++
+		}
+	}
+	theirs := make([]podTimeline, 0, live)
 	for k, tl := range e.timelines {
-		cp := *tl
-		cp.plans = tl.plans[:len(tl.plans):len(tl.plans)]
-		c.timelines[k] = &cp
+		if tl.gone != nil {
+			continue
+		}
+		tl.owner, tl.plans = e.own, slices.Clip(tl.plans)
+		theirs = append(theirs, *tl)
+		t := &theirs[len(theirs)-1]
+		t.owner = c.own
+		c.timelines[k] = t
 	}
-	for _, key := range e.sortedPodKeys() {
-		ps := e.pods[key]
-		cp := *ps
+	// Pending pods change in place in the scheduling queue (attempts,
+	// the PodInfo the queue holds): each engine keeps its own.
+	for key, ps := range e.pods {
+		if ps.state != StatePending {
+			continue
+		}
+		ps.owner = e.own
+		cp := ps.copyFor(c.own)
 		if ps.info != nil {
 			info := *ps.info
-			cp.info = &info
+			cp.info, cp.infoShared = &info, false
 		}
-		if ps.kill != nil {
-			k := *ps.kill
-			cp.kill = &k
-		}
-		if ps.taintAt != nil {
-			at := *ps.taintAt
-			cp.taintAt = &at
-		}
-		cp.rt = ps.rt.clone()
-		c.pods[key] = &cp
-		c.indexPod(key, cp.pod.Spec.NodeName)
-		if e.snap.NodeOfPod(key) != nil {
-			c.snap.AddPod(cp.info)
-		}
+		c.pods[key] = cp
 	}
 	for i, ctl := range c.controllers {
 		if cc, ok := ctl.(CloneableController); ok {

@@ -21,6 +21,7 @@ import (
 // (143) or is killed when the time is up (137). A readiness failure never
 // kills.
 func (e *Engine) killContainer(ps *podState, c *containerRT, why string) {
+	ps = e.owned(ps)
 	now := e.Now()
 	e.record(EventNormal, ReasonKilling, podObject(ps.pod.Key()), fmt.Sprintf("Container %s %s, will be restarted", c.name, why))
 	reason := kubelet.ReasonLivenessProbe
@@ -51,6 +52,7 @@ func (e *Engine) killContainer(ps *podState, c *containerRT, why string) {
 // containerExited handles a container that ended: restart per policy
 // (with CrashLoopBackOff), or stay terminated.
 func (e *Engine) containerExited(ps *podState, c *containerRT, code int32, reason string) {
+	ps = e.owned(ps)
 	now := e.Now()
 	c.term = &api.ContainerStateTerminated{ExitCode: code, Reason: reason, StartedAt: c.start, FinishedAt: now}
 	c.running, c.ready, c.killing = false, false, false

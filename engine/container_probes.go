@@ -114,6 +114,7 @@ func (e *Engine) BreakProbe(key, probe string) error {
 	if err != nil {
 		return err
 	}
+	ps = e.mut(ps)
 	ps.rt.overrides = append(ps.rt.overrides, probeOverride{At: e.Now(), Kind: kind, Broken: true})
 	e.rescheduleRuntime(ps)
 	return nil
@@ -129,6 +130,7 @@ func (e *Engine) HealProbes(key string) error {
 	if ps.rt == nil || len(ps.rt.overrides) == 0 {
 		return fmt.Errorf("pod %s has no broken probe to heal", key)
 	}
+	ps = e.mut(ps)
 	ps.rt.overrides = append(ps.rt.overrides, probeOverride{At: e.Now(), Broken: false})
 	e.rescheduleRuntime(ps)
 	return nil
@@ -174,6 +176,7 @@ func hasProbe(p *api.Pod, kind probeKind) bool {
 
 // rescheduleRuntime re-plans a pod after its probe outcomes changed.
 func (e *Engine) rescheduleRuntime(ps *podState) {
+	ps = e.owned(ps)
 	ps.rt.scheduled = false
 	e.advanceRuntime(ps)
 	e.settle()

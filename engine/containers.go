@@ -167,6 +167,7 @@ func newRuntime(p *api.Pod) *podRuntime {
 // startRuntime begins a modelled pod once the kubelet has set it up (the
 // start-up delay elapsed): init containers one by one, then the others.
 func (e *Engine) startRuntime(ps *podState) {
+	ps = e.owned(ps)
 	ps.rt = newRuntime(ps.pod)
 	e.advanceRuntime(ps)
 }
@@ -175,6 +176,7 @@ func (e *Engine) startRuntime(ps *podState) {
 // status: containers run since their recorded start with their recorded
 // restarts and readiness; the next probe runs one period from now.
 func (e *Engine) restoreRuntime(ps *podState) {
+	ps = e.owned(ps)
 	rt := newRuntime(ps.pod)
 	ps.rt = rt
 	now := e.Now()
@@ -266,6 +268,7 @@ func (c *containerRT) probes() [3]*api.Probe {
 
 // startContainer runs (or reruns) a container now.
 func (e *Engine) startContainer(ps *podState, c *containerRT) {
+	ps = e.owned(ps)
 	now := e.Now()
 	if c.term != nil || c.waiting != "" {
 		// a restart: the run that ended becomes lastState
@@ -328,6 +331,7 @@ func (rt *podRuntime) containerNext(c *containerRT) (api.Time, bool) {
 
 // scheduleRuntime schedules the pod's next container change.
 func (e *Engine) scheduleRuntime(ps *podState) {
+	ps = e.owned(ps)
 	rt := ps.rt
 	best, ok := api.Time(0), false
 	for _, c := range rt.containers {
@@ -356,6 +360,7 @@ func (e *Engine) containersDue(key string, gen int64) {
 	if ps == nil || ps.rt == nil || ps.rt.gen != gen || ps.state != StateRunning {
 		return
 	}
+	ps = e.mut(ps)
 	ps.rt.scheduled = false
 	if !e.kubeletAlive(ps.pod.Spec.NodeName) {
 		return
@@ -367,6 +372,7 @@ func (e *Engine) containersDue(key string, gen int64) {
 // through its init containers, publishes the status and schedules what
 // comes next.
 func (e *Engine) advanceRuntime(ps *podState) {
+	ps = e.owned(ps)
 	rt := ps.rt
 	now := e.Now()
 	for range 1000 {
@@ -395,6 +401,7 @@ func (e *Engine) advanceRuntime(ps *podState) {
 
 // containerStep applies one change of c due at now, if any.
 func (e *Engine) containerStep(ps *podState, c *containerRT, now api.Time) bool {
+	ps = e.owned(ps)
 	rt := ps.rt
 	key := ps.pod.Key()
 	switch {
@@ -470,6 +477,7 @@ func (e *Engine) containerStep(ps *podState, c *containerRT, now api.Time) bool 
 // initStep moves the pod through its init containers one by one, then
 // starts the regular containers together.
 func (e *Engine) initStep(ps *podState) bool {
+	ps = e.owned(ps)
 	rt := ps.rt
 	if rt.mainStarted {
 		return false
@@ -508,6 +516,7 @@ func (e *Engine) initStep(ps *podState) bool {
 // publishRuntime writes the containers' state into the pod's status:
 // container statuses, phase, Initialized, ContainersReady and Ready.
 func (e *Engine) publishRuntime(ps *podState) {
+	ps = e.owned(ps)
 	rt := ps.rt
 	now := e.Now()
 	p := copyPod(ps.pod)

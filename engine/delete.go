@@ -67,7 +67,7 @@ func (e *Engine) DeletePod(key string, opts DeleteOptions) error {
 }
 
 func (e *Engine) deletePod(key string, opts DeleteOptions) error {
-	ps := e.pods[key]
+	ps := e.podW(key)
 	if ps == nil {
 		return fmt.Errorf("delete pod %s: not found", key)
 	}
@@ -128,6 +128,7 @@ func (e *Engine) deletePod(key string, opts DeleteOptions) error {
 // grace period, then kubelet.PlanKill. override is the kubelet's own
 // (eviction) grace; evicted marks a kubelet eviction.
 func (e *Engine) startKill(ps *podState, override *int64, evicted bool) {
+	ps = e.owned(ps)
 	now := e.Now()
 	key := ps.pod.Key()
 	node := ps.pod.Spec.NodeName
@@ -145,7 +146,7 @@ func (e *Engine) startKill(ps *podState, override *int64, evicted bool) {
 		ps.state = StateTerminating
 		e.podChanged(key)
 		e.clock.Schedule(now, action{kind: actPodGone, key: key, gen: ps.kill.gen})
-		e.timelines[key].killGen = ps.kill.gen
+		e.timelineW(key).killGen = ps.kill.gen
 		return
 	}
 	grace, changed := kubelet.EffectiveGracePeriod(prev, ps.pod.DeletionGracePeriodSeconds, override, ps.pod.Spec.TerminationGracePeriodSeconds)
@@ -156,7 +157,7 @@ func (e *Engine) startKill(ps *podState, override *int64, evicted bool) {
 	ps.kill = ks
 	ps.state = StateTerminating
 	e.podChanged(key)
-	e.timelines[key].killGen = ks.gen
+	e.timelineW(key).killGen = ks.gen
 	if !e.kubeletAlive(node) {
 		ks.awaitingKubelet = true
 		return
@@ -167,7 +168,7 @@ func (e *Engine) startKill(ps *podState, override *int64, evicted bool) {
 		plan = kubelet.KillPlan{Start: now, Grace: grace, Gone: now}
 	}
 	ks.plan = plan
-	tl := e.timelines[key]
+	tl := e.timelineW(key)
 	tl.plans = append(tl.plans, plan)
 	if prev == 0 {
 		for _, c := range plan.Containers {
@@ -183,6 +184,7 @@ func (e *Engine) startKill(ps *podState, override *int64, evicted bool) {
 func (e *Engine) podGone(key string, gen int64) {
 	tl := e.timelines[key]
 	if tl != nil && tl.killGen == gen && tl.gone == nil {
+		tl = e.timelineW(key)
 		at := e.Now()
 		tl.gone = &at
 		tl.killGen = 0
@@ -191,6 +193,7 @@ func (e *Engine) podGone(key string, gen int64) {
 	if ps == nil || ps.kill == nil || ps.kill.gen != gen {
 		return
 	}
+	ps = e.mut(ps)
 	if ps.pod.DeletionTimestamp != nil {
 		e.removePod(key)
 		return
@@ -204,6 +207,8 @@ func (e *Engine) podGone(key string, gen int64) {
 // place in the scheduler's snapshot (terminal pods hold nothing), and
 // wakes the pods its going may help.
 func (e *Engine) markTerminated(ps *podState, phase, reason, readyReason string) {
+	// the controllers' FinishPod hands a state straight from the map
+	ps = e.mut(ps)
 	p := copyPod(ps.pod)
 	p.Status.Phase = phase
 	if reason != "" {

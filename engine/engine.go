@@ -97,6 +97,7 @@ const (
 // Engine is the simulated cluster. It is not safe for concurrent use.
 type Engine struct {
 	cfg      Config
+	own      *owner // the token of the pod states it may modify (cow.go)
 	eviction kubelet.EvictionConfig
 	clock    *clock.Clock[action]
 	rand     *clock.Rand
@@ -113,7 +114,7 @@ type Engine struct {
 	podKeysNew  []string
 	podKeysGone map[string]bool
 	// podsByNode indexes pods (any state) by spec.nodeName.
-	podsByNode map[string]map[string]struct{}
+	podsByNode map[string]*podSet
 	pdbs       map[string]*api.PodDisruptionBudget
 	classes    map[string]*api.PriorityClass
 	namespaces map[string]*api.Namespace
@@ -149,11 +150,12 @@ type Engine struct {
 func New(cfg Config) *Engine {
 	e := &Engine{
 		cfg:        cfg,
+		own:        &owner{},
 		clock:      clock.New[action](0),
 		rand:       clock.NewRand(cfg.Seed),
 		nodes:      map[string]*nodeState{},
 		pods:       map[string]*podState{},
-		podsByNode: map[string]map[string]struct{}{},
+		podsByNode: map[string]*podSet{},
 		pdbs:       map[string]*api.PodDisruptionBudget{},
 		classes:    map[string]*api.PriorityClass{},
 		namespaces: map[string]*api.Namespace{},

@@ -240,7 +240,10 @@ func (e *Engine) kubeletAlive(name string) bool {
 
 // podKeysOnNode lists the pods bound to a node (any state), sorted.
 func (e *Engine) podKeysOnNode(name string) []string {
-	m := e.podsByNode[name]
+	var m map[string]struct{}
+	if set := e.podsByNode[name]; set != nil {
+		m = set.keys
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -253,10 +256,5 @@ func (e *Engine) indexPod(key, node string) {
 	if node == "" {
 		return
 	}
-	m := e.podsByNode[node]
-	if m == nil {
-		m = map[string]struct{}{}
-		e.podsByNode[node] = m
-	}
-	m[key] = struct{}{}
+	e.podSetW(node).keys[key] = struct{}{}
 }

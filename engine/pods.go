@@ -62,12 +62,12 @@ func (e *Engine) createPod(p *api.Pod, rec *api.Pod) error {
 		p.CreationTimestamp = now
 	}
 	p.Status.Phase = api.PodPending
-	ps := &podState{pod: p, usage: usage}
+	ps := &podState{owner: e.own, pod: p, usage: usage}
 	e.pods[key] = ps
 	e.podKeyAdded(key)
 	e.podChanged(key)
 	e.indexPod(key, p.Spec.NodeName)
-	e.timelines[key] = &podTimeline{created: now}
+	e.timelines[key] = &podTimeline{owner: e.own, created: now}
 	e.changes++
 	if rec != nil && rec.IsTerminal() {
 		e.restoreTerminal(ps, rec)
@@ -95,7 +95,7 @@ func (e *Engine) createPod(p *api.Pod, rec *api.Pod) error {
 		at := now
 		p.Status.StartTime = &at
 		ps.state = StateTerminated
-		e.timelines[key].gone = &at
+		e.timelineW(key).gone = &at
 		e.record(EventWarning, reason, podObject(key), msg)
 		e.settle()
 		return nil
@@ -142,6 +142,7 @@ func (e *Engine) kubeletAdmit(p *api.Pod) (reason, message string) {
 // bind assigns a pending pod to a node (binding + the kubelet accepting
 // it): PodScheduled, status.startTime, ContainerCreating.
 func (e *Engine) bind(ps *podState, node string, preBound bool) {
+	ps = e.owned(ps)
 	now := e.Now()
 	p := copyPod(ps.pod)
 	p.Spec.NodeName = node
@@ -159,9 +160,10 @@ func (e *Engine) bind(ps *podState, node string, preBound bool) {
 		info.Pod = p
 		ps.info = &info
 	}
+	ps.infoShared = false
 	e.snap.AddPod(ps.info)
 	ps.state = StateStarting
-	tl := e.timelines[p.Key()]
+	tl := e.timelineW(p.Key())
 	tl.scheduled = &at
 	tl.node = node
 	ps.startGen = e.nextGen()
@@ -185,13 +187,14 @@ func (e *Engine) podStarted(key string, gen int64) {
 		// the kubelet is unreachable: it starts the pod when it is back
 		return
 	}
+	ps = e.mut(ps)
 	now := e.Now()
 	if needsRuntime(ps.pod) {
 		ps.state = StateRunning
 		e.podChanged(key) // the state changed, not the object
 		e.countMemory(ps, true)
 		at := now
-		e.timelines[key].running = &at
+		e.timelineW(key).running = &at
 		e.startRuntime(ps)
 		e.ensurePressurePass(ps.pod.Spec.NodeName)
 		e.changes++
@@ -218,7 +221,7 @@ func (e *Engine) podStarted(key string, gen int64) {
 	ps.state = StateRunning
 	e.countMemory(ps, true)
 	at := now
-	e.timelines[key].running = &at
+	e.timelineW(key).running = &at
 	if e.started {
 		for _, c := range p.Spec.Containers {
 			e.record(EventNormal, ReasonStarted, podObject(key), "Started container "+c.Name)
@@ -232,23 +235,35 @@ func (e *Engine) podStarted(key string, gen int64) {
 // scheduling (status: phase, conditions, nomination): the PodInfo the
 // snapshot and queue hold now points at it.
 func (e *Engine) setPodObject(ps *podState, p *api.Pod) {
+	ps = e.mut(ps)
 	ps.pod = p
 	e.podChanged(p.Key())
-	if ps.info != nil {
-		ps.info.Pod = p
+	if ps.info == nil {
+		return
 	}
+	if ps.infoShared {
+		// a clone's snapshot holds this PodInfo: install a new one in its
+		// place in ours
+		info := *ps.info
+		info.Pod = p
+		e.snap.ReplacePodInfo(ps.info, &info)
+		ps.info, ps.infoShared = &info, false
+		return
+	}
+	ps.info.Pod = p
 }
 
 // setPodObjectForScheduler installs a pod object whose change matters to
 // scheduling (labels, deletionTimestamp): the snapshot updates its
 // indexes.
 func (e *Engine) setPodObjectForScheduler(ps *podState, p *api.Pod) {
+	ps = e.mut(ps)
 	ps.pod = p
 	e.podChanged(p.Key())
 	if ps.info != nil {
 		info := *ps.info
 		info.Pod = p
-		ps.info = &info
+		ps.info, ps.infoShared = &info, false
 		if e.snap.NodeOfPod(p.Key()) != nil {
 			e.snap.UpdatePod(ps.info)
 		}
@@ -258,7 +273,7 @@ func (e *Engine) setPodObjectForScheduler(ps *podState, p *api.Pod) {
 // removePod deletes a pod object from the store ("Deleted" event). A
 // pod whose containers still run on a live node keeps dying there.
 func (e *Engine) removePod(key string) {
-	ps := e.pods[key]
+	ps := e.podW(key)
 	if ps == nil {
 		return
 	}
@@ -266,10 +281,11 @@ func (e *Engine) removePod(key string) {
 	delete(e.pods, key)
 	e.podKeyRemoved(key)
 	e.podChanged(key)
-	if m := e.podsByNode[ps.pod.Spec.NodeName]; m != nil {
+	if node := ps.pod.Spec.NodeName; e.podsByNode[node] != nil {
+		m := e.podSetW(node).keys
 		delete(m, key)
 		if len(m) == 0 {
-			delete(e.podsByNode, ps.pod.Spec.NodeName)
+			delete(e.podsByNode, node)
 		}
 	}
 	bound := e.snap.NodeOfPod(key) != nil
@@ -283,6 +299,7 @@ func (e *Engine) removePod(key string) {
 	// Without a kill in progress on a live kubelet the containers are
 	// gone with the object (never started, or their node went away).
 	if tl := e.timelines[key]; tl != nil && tl.gone == nil && (ps.kill == nil || ps.kill.awaitingKubelet || e.nodes[ps.pod.Spec.NodeName] == nil) {
+		tl = e.timelineW(key)
 		at := e.Now()
 		tl.gone = &at
 		tl.killGen = 0
@@ -333,7 +350,7 @@ func (e *Engine) Pods() []*api.Pod {
 // SetPodUsage sets a pod's modelled memory working set ("900Mi", or a
 // percentage of its request, else limit: "120%").
 func (e *Engine) SetPodUsage(key, spec string) error {
-	ps := e.pods[key]
+	ps := e.podW(key)
 	if ps == nil {
 		return fmt.Errorf("usage pod %s: not found", key)
 	}

@@ -54,6 +54,7 @@ func (e *Engine) countMemory(ps *podState, on bool) {
 	if ps.memCounted == on {
 		return
 	}
+	ps = e.owned(ps)
 	ns := e.nodes[ps.pod.Spec.NodeName]
 	if ns == nil {
 		ps.memCounted = false
@@ -167,7 +168,7 @@ func (e *Engine) pressurePass(name string, gen int64) {
 			if r.Critical {
 				continue
 			}
-			ps := byKey[r.Pod]
+			ps := e.mut(byKey[r.Pod])
 			e.kubeletEvict(ps, d)
 			if ps.kill != nil && !ps.kill.awaitingKubelet {
 				e.schedulePass(ns, ps.kill.plan.Gone.Add(time.Second))
@@ -211,6 +212,7 @@ func (e *Engine) EvictionRanking(name string) []kubelet.RankEntry {
 // DisruptionTarget condition (TerminationByKubelet), and a kill with the
 // eviction's grace override; the pod ends Failed and is not deleted.
 func (e *Engine) kubeletEvict(ps *podState, d kubelet.Decision) {
+	ps = e.owned(ps)
 	key := ps.pod.Key()
 	msg := kubelet.EvictionMessage(ps.pod, ps.usage, d.ThresholdQuantity, d.Available)
 	e.record(EventWarning, ReasonEvicted, podObject(key), msg)

@@ -45,6 +45,7 @@ func (e *Engine) RestorePod(p *api.Pod) error {
 // restoreStatus lays the recorded status over the one the engine gave
 // the pod when it bound and started it at t=0.
 func (e *Engine) restoreStatus(ps *podState, rec *api.Pod) {
+	ps = e.owned(ps)
 	p := copyPod(ps.pod)
 	st := &rec.Status
 	if st.Phase == api.PodRunning || st.Phase == api.PodUnknown {
@@ -100,6 +101,7 @@ func (e *Engine) restoreStatus(ps *podState, rec *api.Pod) {
 // restoreTerminal stores a pod that had finished before the scenario
 // started: it holds nothing on its node and waits for whatever deletes it.
 func (e *Engine) restoreTerminal(ps *podState, rec *api.Pod) {
+	ps = e.owned(ps)
 	p := copyPod(ps.pod)
 	p.Status = rec.Status
 	p.Status.Conditions = append([]api.Condition(nil), rec.Status.Conditions...)
@@ -110,7 +112,7 @@ func (e *Engine) restoreTerminal(ps *podState, rec *api.Pod) {
 	e.podChanged(p.Key())
 	ps.state = StateTerminated
 	at := e.Now()
-	e.timelines[p.Key()].gone = &at
+	e.timelineW(p.Key()).gone = &at
 	e.changes++
 	e.settle()
 }

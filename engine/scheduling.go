@@ -33,6 +33,7 @@ func (e *Engine) scheduleAll() bool {
 			e.queue.Done(key)
 			continue
 		}
+		ps = e.mut(ps) // pending: always owned (Clone copies pending pods)
 		if attempted[key] {
 			// popped again from backoffQ at the same instant: it waits
 			// for its backoff (a wake-up is scheduled below).
@@ -90,12 +91,14 @@ func (e *Engine) scheduleAll() bool {
 // nominated to the node lose their nomination, and the preemptor is
 // nominated to the node.
 func (e *Engine) preempt(preemptor *podState, node string, victims []*framework.PodInfo) {
+	preemptor = e.owned(preemptor)
 	for _, v := range victims {
 		key := v.Pod.Key()
 		ps := e.pods[key]
 		if ps == nil || ps.pod.DeletionTimestamp != nil {
 			continue
 		}
+		ps = e.mut(ps)
 		e.record(EventNormal, ReasonPreempted, podObject(key), fmt.Sprintf("Preempted by pod %s on node %s", preemptor.pod.UID, node))
 		e.addDisruptionTarget(ps, ReasonPreemptionByScheduler, preemptionMessage(preemptor.pod))
 		_ = e.deletePod(key, DeleteOptions{})
@@ -109,6 +112,7 @@ func (e *Engine) preempt(preemptor *podState, node string, victims []*framework.
 			continue
 		}
 		nom.DeleteNominatedPod(okey)
+		ops = e.mut(ops)
 		p := copyPod(ops.pod)
 		p.Status.NominatedNodeName = ""
 		e.setPodObject(ops, p)
@@ -133,6 +137,7 @@ func preemptionMessage(preemptor *api.Pod) string {
 
 // addDisruptionTarget sets the DisruptionTarget condition on a pod.
 func (e *Engine) addDisruptionTarget(ps *podState, reason, message string) {
+	ps = e.owned(ps)
 	p := copyPod(ps.pod)
 	p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{
 		Type: api.DisruptionTarget, Status: api.ConditionTrue, Reason: reason, Message: message, LastTransitionTime: e.Now(),

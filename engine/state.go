@@ -42,9 +42,14 @@ func (s PodState) String() string {
 }
 
 type podState struct {
-	pod   *api.Pod
-	info  *framework.PodInfo
-	state PodState
+	// owner is the engine that may modify this state in place (cow.go).
+	owner *owner
+	// infoShared: info is shared with a clone's snapshot, so a change
+	// replaces it instead of modifying it (setPodObject).
+	infoShared bool
+	pod        *api.Pod
+	info       *framework.PodInfo
+	state      PodState
 	// startGen guards the start-up action.
 	startGen int64
 	// usage is the modelled memory working set (bytes).
@@ -84,6 +89,7 @@ type killState struct {
 
 // podTimeline is what the UI's Gantt bar needs; it outlives the pod.
 type podTimeline struct {
+	owner     *owner // the engine that may modify it in place (cow.go)
 	created   api.Time
 	scheduled *api.Time
 	running   *api.Time

@@ -96,7 +96,7 @@ func (e *Engine) setPodsReadiness(node string, ready bool) {
 		}
 		p := copyPod(ps.pod)
 		setReady(p, st, "", e.Now())
-		e.setPodObject(ps, p)
+		e.setPodObject(e.mut(ps), p)
 		if !ready {
 			e.record(EventWarning, ReasonNodeNotReady, podObject(key), "Node is not ready")
 		}
@@ -109,6 +109,9 @@ func (e *Engine) setPodsReadiness(node string, ready bool) {
 func (e *Engine) resumeKubelet(node string) {
 	for _, key := range e.podKeysOnNode(node) {
 		ps := e.pods[key]
+		if ps.state == StateStarting || ps.kill != nil && ps.kill.awaitingKubelet || ps.state == StateRunning && ps.rt != nil {
+			ps = e.mut(ps)
+		}
 		switch {
 		case ps.state == StateStarting:
 			// the start-up delay runs again from now
@@ -153,7 +156,9 @@ func (e *Engine) taintCheckPod(ps *podState) {
 	}
 	now := e.Now()
 	if len(taints) == 0 {
-		e.cancelTaintEviction(ps)
+		if ps.taintAt != nil {
+			e.cancelTaintEviction(e.mut(ps))
+		}
 		return
 	}
 	var used []api.Toleration
@@ -167,6 +172,7 @@ func (e *Engine) taintCheckPod(ps *podState) {
 			}
 		}
 		if !found {
+			ps = e.mut(ps)
 			e.cancelTaintEviction(ps)
 			e.taintEvict(ps)
 			return
@@ -174,12 +180,15 @@ func (e *Engine) taintCheckPod(ps *podState) {
 	}
 	min := minTolerationTime(used)
 	if min < 0 {
-		e.cancelTaintEviction(ps)
+		if ps.taintAt != nil {
+			e.cancelTaintEviction(e.mut(ps))
+		}
 		return
 	}
 	if ps.taintAt != nil && ps.taintCreated < now {
 		return // the earlier-scheduled deletion stands
 	}
+	ps = e.mut(ps)
 	e.cancelTaintEviction(ps)
 	at := now.Add(min)
 	ps.taintAt = &at
@@ -214,6 +223,7 @@ func (e *Engine) cancelTaintEviction(ps *podState) {
 	if ps.taintAt == nil {
 		return
 	}
+	ps = e.owned(ps)
 	ps.taintAt = nil
 	ps.taintGen = e.nextGen()
 	e.record(EventNormal, ReasonTaintManagerEviction, podObject(ps.pod.Key()), "Cancelling deletion of Pod "+ps.pod.Key())
@@ -224,12 +234,14 @@ func (e *Engine) taintEvictionDue(key string, gen int64) {
 	if ps == nil || ps.taintGen != gen || ps.taintAt == nil {
 		return
 	}
+	ps = e.mut(ps)
 	ps.taintAt = nil
 	e.taintEvict(ps)
 }
 
 // taintEvict deletes a pod for a NoExecute taint (addConditionAndDeletePod).
 func (e *Engine) taintEvict(ps *podState) {
+	ps = e.owned(ps)
 	key := ps.pod.Key()
 	e.record(EventNormal, ReasonTaintManagerEviction, podObject(key), "Marking for deletion Pod "+key)
 	e.addDisruptionTarget(ps, ReasonDeletionByTaintManager, MessageDeletionByTaintManager)

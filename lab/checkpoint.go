@@ -39,12 +39,13 @@ const (
 	// checkpointEvery is the virtual time between chances to checkpoint
 	// while the clock runs.
 	checkpointEvery = 5 * time.Minute
-	// maxCheckpoints bounds the store. A clone shares the immutable API
-	// objects with its original and copies the engine's indexes: about
-	// 0.27 of the session's heap at 1,000 nodes / 30,000 pods
-	// (BenchmarkUndo reports the ratio), so seven stay within twice the
+	// maxCheckpoints bounds the store. A clone shares the API objects
+	// and, copy-on-write, the pods' states with its original (engine
+	// cow.go): about 0.08 of the session's heap at 1,000 nodes / 30,000
+	// pods when taken, 0.12–0.15 once the two have drifted apart
+	// (BenchmarkUndo reports the ratio), so twelve stay within twice the
 	// engine's own memory.
-	maxCheckpoints = 7
+	maxCheckpoints = 12
 )
 
 // checkpoint is a frozen copy of the cluster at an instant: what replay
@@ -96,7 +97,49 @@ func (s *Session) maybeCheckpoint() error {
 	if s.opts.NoCheckpoints || s.work < s.checkpointCost() {
 		return nil
 	}
+	if !s.wouldKeep(s.livePosition()) {
+		// a replay far back, in a stretch the store already covers as
+		// densely as it can: the clone would be thinned away at once
+		return nil
+	}
 	return s.takeCheckpoint(false)
+}
+
+// livePosition is position (below) for the live state.
+func (s *Session) livePosition() float64 {
+	return float64(len(s.appliedHistory())) + float64(s.eng.Now())/float64(api.Time(checkpointEvery))
+}
+
+// wouldKeep reports whether a checkpoint at position p would survive
+// thinCheckpoints: the store has room, or another would be dropped first.
+func (s *Session) wouldKeep(p float64) bool {
+	if len(s.checkpoints) < maxCheckpoints {
+		return true
+	}
+	pos := make([]float64, 0, len(s.checkpoints)+1)
+	for _, c := range s.checkpoints {
+		pos = append(pos, s.position(c))
+	}
+	pos = append(pos, p)
+	slices.Sort(pos)
+	drop := thinningVictim(pos)
+	return drop < 0 || pos[drop] != p
+}
+
+// thinningVictim returns the index (in pos, sorted) of the checkpoint
+// thinCheckpoints drops: the one whose removal leaves the smallest gap
+// relative to its age; -1 when there are too few to drop one.
+func thinningVictim(pos []float64) int {
+	head := pos[len(pos)-1]
+	drop, best := -1, 0.0
+	for j := 1; j < len(pos)-1; j++ {
+		gap := pos[j+1] - pos[j-1]
+		cost := gap / (head - pos[j] + 1)
+		if drop < 0 || cost < best {
+			drop, best = j, cost
+		}
+	}
+	return drop
 }
 
 // checkpointCost is the work that earns a checkpoint: what a clone costs
@@ -298,15 +341,11 @@ func (s *Session) thinCheckpoints() {
 		slices.SortStableFunc(s.checkpoints, func(a, b *checkpoint) int {
 			return cmpFloat(s.position(a), s.position(b))
 		})
-		head := s.position(s.checkpoints[len(s.checkpoints)-1])
-		drop, best := -1, 0.0
-		for j := 1; j < len(s.checkpoints)-1; j++ {
-			gap := s.position(s.checkpoints[j+1]) - s.position(s.checkpoints[j-1])
-			cost := gap / (head - s.position(s.checkpoints[j]) + 1)
-			if drop < 0 || cost < best {
-				drop, best = j, cost
-			}
+		pos := make([]float64, len(s.checkpoints))
+		for i, c := range s.checkpoints {
+			pos[i] = s.position(c)
 		}
+		drop := thinningVictim(pos)
 		s.checkpoints = slices.Delete(s.checkpoints, drop, drop+1)
 	}
 }

@@ -71,12 +71,18 @@ func heapMB() float64 {
 	return float64(m.HeapAlloc) / (1 << 20)
 }
 
+// farRewinds is how many rewinds to a random instant BenchmarkUndo times
+// after its loop.
+const farRewinds = 9
+
 // BenchmarkUndo measures undo, redo and rewind on 1,000 nodes and 30,000
 // pods after 100 commands (5 virtual seconds apart), and the memory the
 // checkpoints hold against the session's own. One iteration: undo the
 // last command, redo it, step back (rewind to the instant of one of the
-// last three commands: ctrl+←) and resume. After the loop, three rewinds
-// to a random earlier instant (a time slider dragged far back).
+// last three commands: ctrl+←) and resume. After the loop, farRewinds
+// rewinds to a random earlier instant (a time slider dragged far back),
+// each resumed. Wall and process CPU times (…-cpu-…) are reported: the
+// machine may be shared.
 //
 //	go test ./lab -run '^$' -bench BenchmarkUndo -benchtime 20x
 func BenchmarkUndo(b *testing.B) {
@@ -99,7 +105,7 @@ func BenchmarkUndo(b *testing.B) {
 		}
 	}
 	b.Logf("100 commands in %v, %d pods, %d checkpoints", time.Since(start), len(s.Engine().Pods()), s.CheckpointCount())
-	var undo, redo, step []time.Duration
+	var undo, redo, step, stepCPU []time.Duration
 	i := 0
 	for b.Loop() {
 		t0 := time.Now()
@@ -110,25 +116,26 @@ func BenchmarkUndo(b *testing.B) {
 		if _, err := s.Redo(); err != nil {
 			b.Fatal(err)
 		}
-		t2 := time.Now()
+		t2, c2 := time.Now(), processCPU(b)
 		h := s.History()
 		if err := s.RewindTo(h[len(h)-1-i%3].At); err != nil {
 			b.Fatal(err)
 		}
-		t3 := time.Now()
+		t3, c3 := time.Now(), processCPU(b)
 		s.Resume()
 		undo, redo, step = append(undo, t1.Sub(t0)), append(redo, t2.Sub(t1)), append(step, t3.Sub(t2))
+		stepCPU = append(stepCPU, c3-c2)
 		i++
 	}
 	b.StopTimer()
 	r := rand.New(rand.NewPCG(1, 1))
-	var far []time.Duration
-	for range 3 {
-		t0 := time.Now()
+	var far, farCPU []time.Duration
+	for range farRewinds {
+		t0, c0 := time.Now(), processCPU(b)
 		if err := s.RewindTo(api.Time(r.Int64N(int64(s.Now())))); err != nil {
 			b.Fatal(err)
 		}
-		far = append(far, time.Since(t0))
+		far, farCPU = append(far, time.Since(t0)), append(farCPU, processCPU(b)-c0)
 		s.Resume()
 	}
 	report := func(name string, ds []time.Duration) {
@@ -140,6 +147,8 @@ func BenchmarkUndo(b *testing.B) {
 	report("redo", redo)
 	report("stepback", step)
 	report("farrewind", far)
+	report("stepback-cpu", stepCPU)
+	report("farrewind-cpu", farCPU)
 	withCheckpoints := heapMB() - base
 	n := s.CheckpointCount()
 	s.checkpoints = nil

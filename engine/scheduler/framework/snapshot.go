@@ -35,8 +35,9 @@ type Snapshot struct {
 	// Nodes sorted by name; NodeInfo.Index is the position.
 	Nodes  []*NodeInfo
 	byName map[string]*NodeInfo
-	// pods by namespace/name → the NodeInfo they are on.
-	podNode map[string]*NodeInfo
+	// pods by namespace/name → the name of the node they are on (a name,
+	// not the NodeInfo: Clone copies the map as it is).
+	podNode map[string]string
 	// NamespaceLabels holds each namespace's labels (namespaceSelector).
 	NamespaceLabels map[string]map[string]string
 
@@ -49,7 +50,7 @@ type Snapshot struct {
 func NewSnapshot() *Snapshot {
 	return &Snapshot{
 		byName:          map[string]*NodeInfo{},
-		podNode:         map[string]*NodeInfo{},
+		podNode:         map[string]string{},
 		NamespaceLabels: map[string]map[string]string{},
 		indexes:         map[string]PodIndex{},
 		topologies:      map[string]*Topology{},
@@ -63,7 +64,12 @@ func (s *Snapshot) Generation() int64 { return s.generation }
 func (s *Snapshot) Get(name string) *NodeInfo { return s.byName[name] }
 
 // NodeOfPod returns the NodeInfo a pod (namespace/name) is assigned to.
-func (s *Snapshot) NodeOfPod(key string) *NodeInfo { return s.podNode[key] }
+func (s *Snapshot) NodeOfPod(key string) *NodeInfo {
+	if name, ok := s.podNode[key]; ok {
+		return s.byName[name]
+	}
+	return nil
+}
 
 // NumNodes returns the number of nodes.
 func (s *Snapshot) NumNodes() int { return len(s.Nodes) }
@@ -154,11 +160,11 @@ func (s *Snapshot) AddPod(pi *PodInfo) {
 	if ni == nil {
 		return
 	}
-	if old := s.podNode[p.Key()]; old != nil {
+	if _, ok := s.podNode[p.Key()]; ok {
 		s.RemovePod(p.Key())
 	}
 	ni.AddPodInfo(pi)
-	s.podNode[p.Key()] = ni
+	s.podNode[p.Key()] = ni.Node.Name
 	s.generation++
 	for _, idx := range s.indexes {
 		idx.PodAdded(ni, pi)
@@ -167,7 +173,7 @@ func (s *Snapshot) AddPod(pi *PodInfo) {
 
 // RemovePod removes an assigned pod by namespace/name.
 func (s *Snapshot) RemovePod(key string) {
-	ni := s.podNode[key]
+	ni := s.NodeOfPod(key)
 	if ni == nil {
 		return
 	}
