@@ -39,6 +39,7 @@ func Load(name string, data []byte, opts Options) (objs *Objects, err error) {
 	if opts.fastListMin > 0 {
 		threshold = opts.fastListMin
 	}
+	defer limitMemory(len(data), threshold)()
 	if !d.fastList(data, objs, threshold) {
 		d.loadStream(data, objs)
 	}
