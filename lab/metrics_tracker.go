@@ -174,8 +174,11 @@ type wlState struct {
 // object it was read from.
 type nodeSeries struct {
 	cpu, mem *Series
-	node     *api.Node
+	node     *api.Node // nil: read it again (it changed)
 	alloc    api.Resources
+	// the sample that last reported it, and the values reported
+	stamp      int
+	cpuV, memV float64
 }
 
 func newTracker(src metricsSource) *tracker {
@@ -574,10 +577,15 @@ func (m *Metrics) reportOrCreate(sr *Series, id seriesID, now api.Time, v float6
 
 func (t *tracker) reportNode(m *Metrics, name string, now api.Time) {
 	ns := t.nodes[name]
-	if ns != nil && ns.cpu != nil && ns.cpu.stamp == m.stamp && ns.mem != nil && ns.mem.stamp == m.stamp {
+	if ns != nil && ns.stamp == m.stamp {
 		return // already reported at this sample
 	}
-	n := t.src.eng.Node(name)
+	var n *api.Node
+	if ns != nil && ns.node != nil {
+		n = ns.node // NodeChanged clears it
+	} else {
+		n = t.src.eng.Node(name)
+	}
 	var req api.Resources
 	ok := n != nil
 	if ok {
@@ -601,9 +609,16 @@ func (t *tracker) reportNode(m *Metrics, name string, now api.Time) {
 	if ns.node != n {
 		ns.node, ns.alloc = n, api.ResourcesOf(n.Status.Allocatable)
 	}
+	ns.stamp = m.stamp
 	node := labelPair{k1: "node", v1: name}
-	ns.cpu = m.reportOrCreate(ns.cpu, seriesID{"node_cpu_requested_percent", node}, now, percent(req.MilliCPU, ns.alloc.MilliCPU))
-	ns.mem = m.reportOrCreate(ns.mem, seriesID{"node_memory_requested_percent", node}, now, percent(req.Memory, ns.alloc.Memory))
+	// a value that did not move is not reported again (its series is not
+	// even read): the step function holds it
+	if v := percent(req.MilliCPU, ns.alloc.MilliCPU); ns.cpu == nil || v != ns.cpuV {
+		ns.cpu, ns.cpuV = m.reportOrCreate(ns.cpu, seriesID{"node_cpu_requested_percent", node}, now, v), v
+	}
+	if v := percent(req.Memory, ns.alloc.Memory); ns.mem == nil || v != ns.memV {
+		ns.mem, ns.memV = m.reportOrCreate(ns.mem, seriesID{"node_memory_requested_percent", node}, now, v), v
+	}
 }
 
 func (t *tracker) reportWorkload(m *Metrics, w *wlState, now api.Time) {
