@@ -124,10 +124,12 @@ type podSeen struct {
 	node    string // spec.nodeName
 	counted string // countedNode
 	tsc     []api.TopologySpreadConstraint
+	refs    []api.OwnerReference
 }
 
 func (seen *podSeen) set(p *api.Pod, st engine.PodState, o *ownerState) {
-	*seen = podSeen{pod: p, state: st, owner: o, node: p.Spec.NodeName, counted: countedNode(p), tsc: p.Spec.TopologySpreadConstraints}
+	*seen = podSeen{pod: p, state: st, owner: o, node: p.Spec.NodeName, counted: countedNode(p),
+		tsc: p.Spec.TopologySpreadConstraints, refs: p.OwnerReferences}
 }
 
 // inSnapshot tells whether the pod is among its node's pods in the
@@ -328,7 +330,7 @@ func (t *tracker) podChanged(key string) {
 		return
 	}
 	was := *seen
-	if seen.owner != nil && sameOwner(seen.owner, p) && sameConstraints(seen.tsc, p.Spec.TopologySpreadConstraints) {
+	if seen.owner != nil && sameOwner(seen, p) && sameConstraints(seen.tsc, p.Spec.TopologySpreadConstraints) {
 		seen.set(p, st, seen.owner)
 		t.move(&was, seen)
 	} else {
@@ -346,7 +348,13 @@ func (t *tracker) releaseOwner(o *ownerState) {
 	}
 }
 
-func sameOwner(o *ownerState, p *api.Pod) bool {
+// sameOwner: the pod's controller is the one it counted for (a new
+// object of the same pod shares its owner references).
+func sameOwner(seen *podSeen, p *api.Pod) bool {
+	if len(p.OwnerReferences) == len(seen.refs) && len(seen.refs) > 0 && &p.OwnerReferences[0] == &seen.refs[0] {
+		return true
+	}
+	o := seen.owner
 	ref := p.ControllerRef()
 	return ref != nil && ref.Kind == o.key.kind && ref.Name == o.key.name && p.Namespace == o.key.ns
 }
