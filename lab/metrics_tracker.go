@@ -91,8 +91,9 @@ func (m *Metrics) dropTracker() {
 type tracker struct {
 	src    metricsSource
 	cancel func()
-	// changes reported since the last sample (a key may repeat); past
-	// maxQueued the queue is dropped and the tracker rebuilt
+	// changes reported since the last sample (a key may repeat); past a
+	// few times the pods (checkQueue) the queue is dropped and the
+	// tracker rebuilt
 	dirtyPods, dirtyNodes []string
 	overflow              bool
 
