@@ -30,7 +30,11 @@ func (e *Engine) Watch(w Watcher) (cancel func()) {
 	return func() {
 		for i, x := range e.watchers {
 			if x == w {
-				e.watchers = append(e.watchers[:i:i], e.watchers[i+1:]...)
+				// a new slice: a notification may be iterating the old
+				// one, and the old array must not keep w reachable
+				ws := make([]Watcher, 0, len(e.watchers)-1)
+				ws = append(ws, e.watchers[:i]...)
+				e.watchers = append(ws, e.watchers[i+1:]...)
 				return
 			}
 		}

@@ -3,7 +3,9 @@ package engine
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
+	"weak"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -100,5 +102,26 @@ func TestWatchersSeeEveryChange(t *testing.T) {
 		if c := e.Clone(); len(c.watchers) != 0 {
 			t.Fatalf("a clone inherited watchers")
 		}
+	}
+}
+
+// A cancelled watcher is no longer reachable from the engine: a watcher
+// holds its owner's state (the lab's metrics tracker holds counters for
+// every pod), and an engine kept as a checkpoint must not keep it alive.
+func TestCancelledWatcherIsCollectable(t *testing.T) {
+	e := New(Config{Seed: 1})
+	other := &mirror{e: e, pods: map[string]*api.Pod{}, states: map[string]PodState{}, nodes: map[string]*api.Node{}, dirtyPods: map[string]bool{}, dirtyNodes: map[string]bool{}}
+	e.Watch(other)
+	m := &mirror{e: e, pods: map[string]*api.Pod{}, states: map[string]PodState{}, nodes: map[string]*api.Node{}, dirtyPods: map[string]bool{}, dirtyNodes: map[string]bool{}}
+	wp := weak.Make(m)
+	cancel := e.Watch(m)
+	cancel()
+	m = nil
+	runtime.GC()
+	if wp.Value() != nil {
+		t.Fatal("a cancelled watcher is still reachable from the engine")
+	}
+	if len(e.watchers) != 1 || e.watchers[0] != Watcher(other) {
+		t.Fatalf("cancel removed the wrong watchers: %v", e.watchers)
 	}
 }

@@ -234,6 +234,14 @@ func (s *Session) restore(what string, keep bool, n int, t api.Time) error {
 	start := 0
 	// checkpoints taken on the way record what is replayed so far
 	defer func() { s.replayed = -1 }()
+	if m := s.metrics; m != nil {
+		// The store already holds every instant replayed here (the
+		// session lived them): it is cut back to t and sampled once, at
+		// the end, so that it does not depend on which checkpoint the
+		// replay started from (metrics_tracker.go).
+		s.metrics = nil
+		defer func() { s.metrics = m; s.sample() }()
+	}
 	if c := s.nearestCheckpoint(n, t); c != nil {
 		eng, ctl := c.eng, c.ctl
 		if c.root {

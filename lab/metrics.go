@@ -108,6 +108,9 @@ func (s *Session) EnableMetrics(maxPoints int) {
 	if maxPoints <= 0 {
 		maxPoints = DefaultMetricsPoints
 	}
+	if s.metrics != nil {
+		s.metrics.dropTracker() // unregister the old store's watcher
+	}
 	s.metrics = newMetrics(maxPoints)
 	s.metrics.record(s)
 }

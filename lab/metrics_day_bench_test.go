@@ -25,8 +25,8 @@ func benchFullPass() bool { return os.Getenv("PODLAB_FULL_PASS") == "1" }
 // PODLAB_DAY_SECONDS) on a bare engine, without and with the lab's metrics
 // recorder sampling every virtual second: the difference in cpu-ns/op is
 // what recording costs. With the recorder it reports the store after the
-// run: series, points, its estimated bytes (what the budget bounds) and
-// store-heap-bytes, the heap freed by dropping it (store and tracker);
+// run: series, points, its estimated bytes (what the budget bounds), and
+// the heap freed by dropping the tracker, then the store;
 // With PODLAB_SAMPLE_CPU=1, sample-cpu-ns/s is the CPU the samples
 // themselves used per virtual second (thread CPU time around each sample,
 // two system calls a second that the other numbers then include): the
@@ -91,14 +91,19 @@ func BenchmarkMetricsDay(b *testing.B) {
 					b.ReportMetric(float64(len(m.series)), "series")
 					b.ReportMetric(float64(pts), "points")
 					b.ReportMetric(float64(bytes), "store-bytes")
-					var before, after runtime.MemStats
+					// the heap each frees: the tracker, then the store
+					var withAll, withStore, without runtime.MemStats
 					runtime.GC()
-					runtime.ReadMemStats(&before)
+					runtime.ReadMemStats(&withAll)
 					m.dropTracker()
+					runtime.GC()
+					runtime.ReadMemStats(&withStore)
+					runtime.KeepAlive(m)
 					m = nil
 					runtime.GC()
-					runtime.ReadMemStats(&after)
-					b.ReportMetric(float64(int64(before.HeapAlloc)-int64(after.HeapAlloc)), "store-heap-bytes")
+					runtime.ReadMemStats(&without)
+					b.ReportMetric(float64(int64(withAll.HeapAlloc)-int64(withStore.HeapAlloc)), "tracker-heap-bytes")
+					b.ReportMetric(float64(int64(withStore.HeapAlloc)-int64(without.HeapAlloc)), "store-heap-bytes")
 				}
 				runtime.KeepAlive(e)
 				b.StartTimer()

@@ -273,26 +273,54 @@ func TestMetricsTrackerMatchesReferenceForked(t *testing.T) {
 // TestMetricsTrackerMatchesReferenceUnderBudget: with a budget small
 // enough to thin the store many times, the tracker's and the reference's
 // stores are still identical (thinning happens after a sample, in an
-// order that depends only on the store) and within the budget.
+// order that depends only on the store) and within the budget, unless
+// nothing is left to thin.
 func TestMetricsTrackerMatchesReferenceUnderBudget(t *testing.T) {
-	s := withReference(exampleSession(t))
-	const budget = 12_000
+	s := withReference(presetSession(t, "spread-basics"))
+	unbounded := presetSession(t, "spread-basics")
+	unbounded.EnableMetrics(0)
+	// room for the series and about 30 points
+	budget := s.Metrics().Bytes() + 480
 	for _, m := range []*Metrics{s.metrics, s.metrics.shadow} {
 		m.maxBytes, m.maxPoints = budget, 64
 	}
 	r := rand.New(rand.NewPCG(7, 7))
-	most := 0
-	for i := range 80 {
+	for i := range 60 {
 		line := metricsCommand(r, s)
-		_, _ = s.Apply(line)
-		requireSameStore(t, s, fmt.Sprintf("command %d %q", i, line))
-		if got := s.Metrics().Bytes(); got > budget {
-			t.Fatalf("store %d bytes after a sample, budget %d", got, budget)
+		// and churn: a pod deleted (its ReplicaSet replaces it)
+		var pods []string
+		for _, p := range s.Engine().Pods() {
+			if p.DeletionTimestamp == nil && !p.IsTerminal() {
+				pods = append(pods, p.Name)
+			}
 		}
-		most = max(most, s.Metrics().Bytes())
+		victim := ""
+		if len(pods) > 0 {
+			victim = "delete pod " + pods[r.IntN(len(pods))] + " --grace-period=0"
+		}
+		for _, x := range []*Session{s, unbounded} {
+			_, _ = x.Apply(line)
+			if victim != "" {
+				_, _ = x.Apply(victim)
+			}
+			if err := x.Advance(20 * time.Second); err != nil {
+				t.Fatal(err)
+			}
+		}
+		requireSameStore(t, s, fmt.Sprintf("command %d %q", i, line))
+		m := s.Metrics()
+		if m.Bytes() > m.maxBytes {
+			for _, sr := range m.Series() {
+				if len(sr.Points) >= 4 {
+					t.Fatalf("after command %d: store %d bytes, budget %d, and %s still has %d points", i, m.Bytes(), m.maxBytes, sr.Key(), len(sr.Points))
+				}
+			}
+		}
 	}
-	if most < budget/2 {
-		t.Fatalf("the store never came near its budget (at most %d bytes): the test thins nothing", most)
+	kept, _ := s.Metrics().size()
+	all, _ := unbounded.Metrics().size()
+	if kept >= all*3/4 {
+		t.Fatalf("the budget kept %d of %d points: the test thins too little", kept, all)
 	}
 }
 
@@ -377,5 +405,54 @@ func TestMetricsTrackerMatchesReferenceOnDay(t *testing.T) {
 	}
 	if ev := m.Get("evictions", nil); ev == nil || ev.At(e.Now()) == 0 {
 		t.Fatalf("no evictions recorded: the day's pressure episode was not exercised (%v)", ev)
+	}
+}
+
+// TestMetricsRestoreMatchesReplay: undo and redo restore a checkpoint and
+// replay the history from it; the metric store afterwards must not depend
+// on which checkpoint was used — a session without checkpoints (every
+// restore replays from t=0) records exactly the same store.
+func TestMetricsRestoreMatchesReplay(t *testing.T) {
+	for seed := uint64(1); seed <= 24; seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			open := func(noCheckpoints bool) *Session {
+				f, err := LoadFile("example.yaml", mustRead(t, "testdata/example.yaml"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, err := NewSession(f, SessionOptions{NoCheckpoints: noCheckpoints})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !noCheckpoints {
+					// a checkpoint wherever the session may take one
+					s.costOverride = new(time.Duration)
+				}
+				s.EnableMetrics(0)
+				return s
+			}
+			a, b := open(false), open(true)
+			r := rand.New(rand.NewPCG(seed, 17))
+			undos := 0
+			for i := range 40 {
+				line := metricsCommand(r, a)
+				if r.IntN(5) == 0 && a.CanUndo() {
+					line, undos = "undo", undos+1
+				} else if r.IntN(8) == 0 && a.CanRedo() {
+					line = "redo"
+				}
+				_, errA := a.Apply(line)
+				_, errB := b.Apply(line)
+				if (errA == nil) != (errB == nil) {
+					t.Fatalf("%q: %v vs %v", line, errA, errB)
+				}
+				if d := storeDiff(a.Metrics(), b.Metrics()); d != "" {
+					t.Fatalf("after command %d %q: with checkpoints vs replaying from t=0:\n%s", i, line, d)
+				}
+			}
+			if undos == 0 {
+				t.Fatal("no undo: the test restores nothing")
+			}
+		})
 	}
 }

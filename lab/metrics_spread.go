@@ -23,6 +23,9 @@ type spreadCounts struct {
 	counts []int // by domain number (missing: 0)
 	skew   *Series
 	pods   []*Series // by domain number, for the zone key
+	// the values last reported (skipped when they did not move)
+	lastSkew int
+	last     []int
 	// what changed since the last report: the domains whose count moved,
 	// or every domain (a new spread, a domain added or removed)
 	changed []int
@@ -162,6 +165,9 @@ func (sc *spreadCounts) skewNow() (int, bool) {
 // every key counted, moving its pods' counts with it.
 func (t *tracker) nodeChanged(name string) {
 	t.touchedN = append(t.touchedN, name)
+	if ns := t.nodes[name]; ns != nil {
+		ns.node = nil // read it again: its allocatable may have changed
+	}
 	n := t.src.eng.Node(name)
 	for _, kd := range t.keys {
 		old, had := kd.of[name]
@@ -218,19 +224,25 @@ func (t *tracker) reportSpread(m *Metrics, w *wlState, sc *spreadCounts, now api
 		}
 		return
 	}
-	sc.skew = m.reportOrCreate(sc.skew, seriesID{"skew", labelPair{k1: "key", v1: sc.key, k2: "workload", v2: w.name}}, now, float64(skew))
+	if sc.skew == nil || skew != sc.lastSkew {
+		sc.skew = m.reportOrCreate(sc.skew, seriesID{"skew", labelPair{k1: "key", v1: sc.key, k2: "workload", v2: w.name}}, now, float64(skew))
+		sc.lastSkew = skew
+	}
 	if sc.key != t.src.zoneKey {
 		return
 	}
-	if len(sc.pods) < len(sc.kd.names) {
-		sc.pods = append(sc.pods, make([]*Series, len(sc.kd.names)-len(sc.pods))...)
+	if n := len(sc.kd.names); len(sc.pods) < n {
+		sc.pods = append(sc.pods, make([]*Series, n-len(sc.pods))...)
+		sc.last = append(sc.last, make([]int, n-len(sc.last))...)
 	}
 	put := func(d int) {
 		if sc.kd.size[d] == 0 {
 			return
 		}
-		id := seriesID{"pods", labelPair{k1: "workload", v1: w.name, k2: "zone", v2: sc.kd.names[d]}}
-		sc.pods[d] = m.reportOrCreate(sc.pods[d], id, now, float64(sc.count(d)))
+		if c := sc.count(d); sc.pods[d] == nil || c != sc.last[d] {
+			id := seriesID{"pods", labelPair{k1: "workload", v1: w.name, k2: "zone", v2: sc.kd.names[d]}}
+			sc.pods[d], sc.last[d] = m.reportOrCreate(sc.pods[d], id, now, float64(c)), c
+		}
 	}
 	if all {
 		for d := range sc.kd.names {

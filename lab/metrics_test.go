@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -129,4 +131,62 @@ func TestMetricsLaneB(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMetricsStoreHeapWithinBudget fills a store with its maximum number
+// of series and keeps every series changing until the store has been
+// thinned several times: the heap it holds stays under 50 MB, its
+// estimate within the budget and close to the heap, and the newest points
+// stay.
+func TestMetricsStoreHeapWithinBudget(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m := newMetrics(DefaultMetricsPoints)
+	const rounds = 150
+	shrunk := 0
+	for r := range rounds {
+		m.stamp++
+		at := api.Time(time.Duration(r) * time.Second)
+		for i := range DefaultMetricsSeries {
+			l := labelPair{k1: "node", v1: fmt.Sprintf("node-%05d", i)}
+			if i%2 == 1 {
+				l = labelPair{k1: "workload", v1: fmt.Sprintf("deployment/app-%d", i), k2: "zone", v2: "zone-1"}
+			}
+			m.putCached(seriesID{"pods", l}, at, float64((r+i)%7))
+		}
+		b := m.Bytes()
+		m.shrink()
+		if m.Bytes() < b {
+			shrunk++
+		}
+		if m.Bytes() > DefaultMetricsBytes {
+			t.Fatalf("round %d: store %d bytes, budget %d", r, m.Bytes(), DefaultMetricsBytes)
+		}
+	}
+	if shrunk < 2 {
+		t.Fatalf("the store was thinned %d times: the test does not reach the budget", shrunk)
+	}
+	if m.Dropped() != 0 || len(m.series) != DefaultMetricsSeries {
+		t.Fatalf("%d series, %d dropped", len(m.series), m.Dropped())
+	}
+	m.putCached(seriesID{"pods", labelPair{k1: "node", v1: "one-more"}}, 0, 1)
+	if m.Dropped() != 1 {
+		t.Fatalf("a series past the maximum was recorded (%d dropped)", m.Dropped())
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	heap := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	if heap >= 50_000_000 {
+		t.Fatalf("the store holds %d bytes of heap, over 50 MB", heap)
+	}
+	if est := int64(m.Bytes()); heap > est*5/4 || heap < est*3/4 {
+		t.Fatalf("the estimate %d is not within 25%% of the heap held, %d", est, heap)
+	}
+	sr := m.Get("pods", map[string]string{"node": "node-00000"})
+	if last := sr.Points[len(sr.Points)-1]; last.T != api.Time(time.Duration(rounds-1)*time.Second) {
+		t.Fatalf("the newest point was thinned: %v", last)
+	}
+	t.Logf("%d series, heap %d, estimate %d, thinned %d times", len(m.series), heap, m.Bytes(), shrunk)
+	runtime.KeepAlive(m)
 }

@@ -91,8 +91,9 @@ func (m *Metrics) dropTracker() {
 type tracker struct {
 	src    metricsSource
 	cancel func()
-	// changes reported since the last sample (a key may repeat); past
-	// maxQueued the queue is dropped and the tracker rebuilt
+	// changes reported since the last sample (a key may repeat); past a
+	// few times the pods (checkQueue) the queue is dropped and the
+	// tracker rebuilt
 	dirtyPods, dirtyNodes []string
 	overflow              bool
 
@@ -124,10 +125,12 @@ type podSeen struct {
 	node    string // spec.nodeName
 	counted string // countedNode
 	tsc     []api.TopologySpreadConstraint
+	refs    []api.OwnerReference
 }
 
 func (seen *podSeen) set(p *api.Pod, st engine.PodState, o *ownerState) {
-	*seen = podSeen{pod: p, state: st, owner: o, node: p.Spec.NodeName, counted: countedNode(p), tsc: p.Spec.TopologySpreadConstraints}
+	*seen = podSeen{pod: p, state: st, owner: o, node: p.Spec.NodeName, counted: countedNode(p),
+		tsc: p.Spec.TopologySpreadConstraints, refs: p.OwnerReferences}
 }
 
 // inSnapshot tells whether the pod is among its node's pods in the
@@ -174,8 +177,11 @@ type wlState struct {
 // object it was read from.
 type nodeSeries struct {
 	cpu, mem *Series
-	node     *api.Node
+	node     *api.Node // nil: read it again (it changed)
 	alloc    api.Resources
+	// the sample that last reported it, and the values reported
+	stamp      int
+	cpuV, memV float64
 }
 
 func newTracker(src metricsSource) *tracker {
@@ -325,7 +331,7 @@ func (t *tracker) podChanged(key string) {
 		return
 	}
 	was := *seen
-	if seen.owner != nil && sameOwner(seen.owner, p) && sameConstraints(seen.tsc, p.Spec.TopologySpreadConstraints) {
+	if seen.owner != nil && sameOwner(seen, p) && sameConstraints(seen.tsc, p.Spec.TopologySpreadConstraints) {
 		seen.set(p, st, seen.owner)
 		t.move(&was, seen)
 	} else {
@@ -343,7 +349,13 @@ func (t *tracker) releaseOwner(o *ownerState) {
 	}
 }
 
-func sameOwner(o *ownerState, p *api.Pod) bool {
+// sameOwner: the pod's controller is the one it counted for (a new
+// object of the same pod shares its owner references).
+func sameOwner(seen *podSeen, p *api.Pod) bool {
+	if len(p.OwnerReferences) == len(seen.refs) && len(seen.refs) > 0 && &p.OwnerReferences[0] == &seen.refs[0] {
+		return true
+	}
+	o := seen.owner
 	ref := p.ControllerRef()
 	return ref != nil && ref.Kind == o.key.kind && ref.Name == o.key.name && p.Namespace == o.key.ns
 }
@@ -574,10 +586,15 @@ func (m *Metrics) reportOrCreate(sr *Series, id seriesID, now api.Time, v float6
 
 func (t *tracker) reportNode(m *Metrics, name string, now api.Time) {
 	ns := t.nodes[name]
-	if ns != nil && ns.cpu != nil && ns.cpu.stamp == m.stamp && ns.mem != nil && ns.mem.stamp == m.stamp {
+	if ns != nil && ns.stamp == m.stamp {
 		return // already reported at this sample
 	}
-	n := t.src.eng.Node(name)
+	var n *api.Node
+	if ns != nil && ns.node != nil {
+		n = ns.node // NodeChanged clears it
+	} else {
+		n = t.src.eng.Node(name)
+	}
 	var req api.Resources
 	ok := n != nil
 	if ok {
@@ -601,9 +618,16 @@ func (t *tracker) reportNode(m *Metrics, name string, now api.Time) {
 	if ns.node != n {
 		ns.node, ns.alloc = n, api.ResourcesOf(n.Status.Allocatable)
 	}
+	ns.stamp = m.stamp
 	node := labelPair{k1: "node", v1: name}
-	ns.cpu = m.reportOrCreate(ns.cpu, seriesID{"node_cpu_requested_percent", node}, now, percent(req.MilliCPU, ns.alloc.MilliCPU))
-	ns.mem = m.reportOrCreate(ns.mem, seriesID{"node_memory_requested_percent", node}, now, percent(req.Memory, ns.alloc.Memory))
+	// a value that did not move is not reported again (its series is not
+	// even read): the step function holds it
+	if v := percent(req.MilliCPU, ns.alloc.MilliCPU); ns.cpu == nil || v != ns.cpuV {
+		ns.cpu, ns.cpuV = m.reportOrCreate(ns.cpu, seriesID{"node_cpu_requested_percent", node}, now, v), v
+	}
+	if v := percent(req.Memory, ns.alloc.Memory); ns.mem == nil || v != ns.memV {
+		ns.mem, ns.memV = m.reportOrCreate(ns.mem, seriesID{"node_memory_requested_percent", node}, now, v), v
+	}
 }
 
 func (t *tracker) reportWorkload(m *Metrics, w *wlState, now api.Time) {
