@@ -154,14 +154,21 @@ func (q *workQueues) apply() {
 		if old == cur {
 			continue
 		}
-		if old != nil {
-			q.unindex(old)
-		}
-		if cur != nil {
+		switch {
+		case old != nil && cur != nil && sameIndexEntry(old, cur):
+			// the common change (status): same place in every list
 			q.byKey[k] = cur
-			q.index(cur)
-		} else {
-			delete(q.byKey, k)
+			q.replace(old, cur)
+		default:
+			if old != nil {
+				q.unindex(old)
+			}
+			if cur != nil {
+				q.byKey[k] = cur
+				q.index(cur)
+			} else {
+				delete(q.byKey, k)
+			}
 		}
 		q.gcPending[k] = struct{}{}
 		q.sorted = nil
@@ -214,6 +221,45 @@ func (q *workQueues) unindex(p *api.Pod) {
 		}
 		q.bump(nil, p)
 	}
+}
+
+// sameIndexEntry reports two objects of one pod that sit in the same
+// index lists: same controller and the same labels map (the engine shares
+// it between a pod's objects until the labels change).
+func sameIndexEntry(a, b *api.Pod) bool {
+	ra, rb := a.ControllerRef(), b.ControllerRef()
+	if (ra == nil) != (rb == nil) || (ra != nil && (ra.UID != rb.UID || ra.Kind != rb.Kind || ra.Name != rb.Name)) {
+		return false
+	}
+	return reflect.ValueOf(a.Labels).UnsafePointer() == reflect.ValueOf(b.Labels).UnsafePointer() && len(a.Labels) == len(b.Labels)
+}
+
+// replace puts cur where old was in its lists and moves the same versions
+// as unindex and index would.
+func (q *workQueues) replace(old, cur *api.Pod) {
+	for k, v := range cur.Labels {
+		if list, ok := q.byLabel[labelPair{cur.Namespace, k, v}]; ok {
+			q.byLabel[labelPair{cur.Namespace, k, v}] = replacePod(list, old, cur)
+		}
+	}
+	if ref := cur.ControllerRef(); ref != nil {
+		q.byOwner[ref.UID] = replacePod(q.byOwner[ref.UID], old, cur)
+		q.bump(ref, cur)
+	} else {
+		q.orphans[cur.Namespace] = replacePod(q.orphans[cur.Namespace], old, cur)
+		q.bump(nil, cur)
+	}
+}
+
+// replacePod returns a new list with cur in place of old (same key).
+func replacePod(list []*api.Pod, old, cur *api.Pod) []*api.Pod {
+	i := sort.Search(len(list), func(i int) bool { return !podLess(list[i], old) })
+	if i >= len(list) || list[i] != old {
+		return list
+	}
+	out := append([]*api.Pod(nil), list...)
+	out[i] = cur
+	return out
 }
 
 // insertPod returns a new list with p in key order (callers may still
