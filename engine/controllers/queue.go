@@ -13,26 +13,30 @@ import (
 // event handlers enqueued (addPod/updatePod/deletePod enqueue the pod's
 // controller, a ReplicaSet change its Deployment). The lab keeps the
 // fixed pass order of Reconcile (it decides the order of actions and
-// events) but, when the cluster reports pod changes (UseWorkQueues), it
-// keeps its pod indexes up to date from those reports instead of listing
-// every pod, and a controller sync is skipped when nothing it reads has
-// changed since its last sync, which changed nothing:
+// events), but when the cluster reports pod changes (UseWorkQueues):
 //
-//   - pods: the manager's own index (by key, by controller UID, orphans by
-//     namespace), updated from PodChanged; each controller UID and each
+//   - the manager keeps its own pod indexes from PodChanged instead of
+//     listing every pod: by key, by controller UID, orphans by namespace,
+//     by label pair once asked for; each controller UID and each
 //     namespace's orphans carry a version that moves when one of their
-//     pods changes (the "enqueue the pod's controller" of upstream);
-//   - workload objects: a fingerprint of what a sync reads of the object
-//     itself, plus the manager's epoch, which moves on anything that
-//     changes the set or ownership of workloads (adds, removals,
-//     adoptions, user operations);
-//   - the clock: the earliest wake the skipped sync asked for; once it has
-//     come, the object syncs again (AddAfter).
+//     pods changes;
+//   - a pod change queues its controller (a ReplicaSet), an orphan's
+//     change every ReplicaSet of its namespace, a ReplicaSet status change
+//     its Deployment, a Deployment that acted its ReplicaSets; a new epoch
+//     (any change to the set or ownership of workloads, any user
+//     operation) queues everything;
+//   - a ReplicaSet or Deployment that is not queued, whose last sync
+//     changed nothing and whose wake has not come is not visited: only
+//     its wake request is repeated. A visited one still checks its memo
+//     (the inputs of its last sync, by version), so a spurious queueing
+//     costs one comparison, and a missing one would show as a different
+//     outcome in TestWorkQueuesAreInvisible;
+//   - the garbage collector judges only changed pods within an epoch.
 //
 // The full path (every object synced on every pass) stays for clusters
 // that edit pods in place (the controllers' test harness) and is the
-// reference: TestWorkQueuesAreInvisible (engine) requires identical
-// events, pods and statuses in both modes.
+// reference: TestWorkQueuesAreInvisible and TestSkipUnchangedSyncsIsInvisible
+// (engine) require identical events, pods and statuses in both modes.
 
 // PodLookup is implemented by a Cluster that can return one pod by key;
 // UseWorkQueues needs it.
