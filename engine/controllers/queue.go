@@ -412,24 +412,57 @@ func (m *Manager) synced(s *queueState, memo *syncMemo) {
 	}
 }
 
-// enqueueOwner queues the pod's controller (a ReplicaSet; other kinds
-// sync on every pass).
+// enqueueOwner queues the pod's controller (a ReplicaSet or a Job;
+// other kinds sync on every pass).
 func (m *Manager) enqueueOwner(namespace string, ref *api.OwnerReference) {
-	if ref.Kind == KindReplicaSet {
+	switch ref.Kind {
+	case KindReplicaSet:
 		if rs := m.replicaSets[key(namespace, ref.Name)]; rs != nil {
 			rs.queue.queued = true
+		}
+	case KindJob:
+		if j := m.jobs[key(namespace, ref.Name)]; j != nil {
+			j.queue.queued = true
 		}
 	}
 }
 
-// enqueueNamespace queues every ReplicaSet of the namespace (an orphan
-// changed: any of them may adopt it).
+// enqueueNamespace queues every ReplicaSet and Job of the namespace (an
+// orphan changed: any of them may adopt it).
 func (m *Manager) enqueueNamespace(namespace string) {
 	for _, rs := range m.replicaSets {
 		if rs.Namespace == namespace {
 			rs.queue.queued = true
 		}
 	}
+	for _, j := range m.jobs {
+		if j.Namespace == namespace {
+			j.queue.queued = true
+		}
+	}
+}
+
+// enqueueCronJobOf queues the CronJob controlling a Job that acted (it
+// reads its Jobs' status).
+func (m *Manager) enqueueCronJobOf(j *Job) {
+	if ref := j.ControllerRef(); ref != nil && ref.Kind == KindCronJob {
+		if cj := m.cronJobs[key(j.Namespace, ref.Name)]; cj != nil {
+			cj.queue.queued = true
+		}
+	}
+}
+
+// memoised runs a sync and returns its memo (nil when it acted) in the
+// work-queue mode. Jobs and CronJobs have no memo key: what they read
+// queues them (their pods, their Jobs, the epoch, their wake).
+func (m *Manager) memoised(sync func()) *syncMemo {
+	if m.q == nil {
+		sync()
+		return nil
+	}
+	done := m.beginMemo()
+	sync()
+	return done(nil, nil)
 }
 
 // enqueueReplicaSetsOf queues the ReplicaSets a Deployment controls.
