@@ -20,17 +20,22 @@ import (
 //     by label pair once asked for; each controller UID and each
 //     namespace's orphans carry a version that moves when one of their
 //     pods changes;
-//   - a pod change queues its controller (a ReplicaSet), an orphan's
-//     change every ReplicaSet of its namespace, a ReplicaSet status change
-//     its Deployment, a Deployment that acted its ReplicaSets; a new epoch
-//     (any change to the set or ownership of workloads, any user
-//     operation) queues everything;
-//   - a ReplicaSet or Deployment that is not queued, whose last sync
-//     changed nothing and whose wake has not come is not visited: only
-//     its wake request is repeated. A visited one still checks its memo
-//     (the inputs of its last sync, by version), so a spurious queueing
-//     costs one comparison, and a missing one would show as a different
-//     outcome in TestWorkQueuesAreInvisible;
+//   - a pod change queues its controller (a ReplicaSet or Job), an
+//     orphan's change every ReplicaSet and Job of its namespace, a
+//     ReplicaSet status change its Deployment, a Deployment that acted its
+//     ReplicaSets, a Job that acted its CronJob; a new epoch (any change
+//     to the set or ownership of workloads, any user operation) queues
+//     everything;
+//   - a ReplicaSet, RollingUpdate Deployment, Job or CronJob that is not
+//     queued, whose last sync changed nothing and whose wake has not come
+//     is not visited: only its wake request is repeated. A visited
+//     ReplicaSet or Deployment still checks its memo (the inputs of its
+//     last sync, by version). A missing queueing would show as a
+//     different outcome in TestWorkQueuesAreInvisible;
+//   - StatefulSets and DaemonSets sync on every pass: their syncs read
+//     pod availability under minReadySeconds without asking for a wake
+//     (and DaemonSets read nodes), so skipping them would change when
+//     they act;
 //   - the garbage collector judges only changed pods within an epoch.
 //
 // The full path (every object synced on every pass) stays for clusters
