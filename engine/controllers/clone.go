@@ -82,6 +82,7 @@ func (m *Manager) Clone(c Cluster) *Manager {
 		cp.counted = maps.Clone(j.counted)
 		cp.completedIndexes = maps.Clone(j.completedIndexes)
 		cp.runningSince = maps.Clone(j.runningSince)
+		cp.memo = nil
 		out.jobs[k] = &cp
 	}
 	m.cloneHPAState(out)
@@ -93,6 +94,7 @@ func (m *Manager) Clone(c Cluster) *Manager {
 			cp.skipped = &t
 		}
 		cp.Status = deepCopy(cj.Status)
+		cp.memo = nil
 		out.cronJobs[k] = &cp
 	}
 	return out

@@ -174,12 +174,21 @@ func (m *Manager) claimReplicaSets(d *Deployment) []*ReplicaSet {
 	// every Deployment was quadratic on an imported cluster (3,000
 	// Deployments took seconds).
 	var keys []string
-	for k, rs := range m.replicaSets {
-		if rs.Namespace == d.Namespace {
-			keys = append(keys, k)
+	if m.q != nil {
+		// the sorted keys are cached per epoch (keysOf)
+		for _, k := range keysOf(m, m.replicaSets) {
+			if m.replicaSets[k].Namespace == d.Namespace {
+				keys = append(keys, k)
+			}
 		}
+	} else {
+		for k, rs := range m.replicaSets {
+			if rs.Namespace == d.Namespace {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
 	}
-	sort.Strings(keys)
 	var out []*ReplicaSet
 	for _, k := range keys {
 		rs := m.replicaSets[k]

@@ -163,11 +163,23 @@ func (m *Manager) syncAll() {
 	m.resolveLoads()
 	m.syncHPAs()
 	for _, k := range keysOf(m, m.cronJobs) {
-		m.syncCronJob(m.cronJobs[k])
+		cj := m.cronJobs[k]
+		if m.skipQueued(&cj.queue, cj.memo) {
+			continue
+		}
+		cj.memo = m.memoised(func() { m.syncCronJob(cj) })
+		m.synced(&cj.queue, cj.memo)
 	}
 	for _, k := range keysOf(m, m.jobs) {
 		if j, ok := m.jobs[k]; ok {
-			m.syncJob(j)
+			if m.skipQueued(&j.queue, j.memo) {
+				continue
+			}
+			j.memo = m.memoised(func() { m.syncJob(j) })
+			m.synced(&j.queue, j.memo)
+			if j.memo == nil {
+				m.enqueueCronJobOf(j)
+			}
 		}
 	}
 	for _, k := range keysOf(m, m.deployments) {

@@ -146,6 +146,9 @@ type Job struct {
 	// runningSince records when the controller first saw a pod running
 	// without a startTime (the run-for model's fallback).
 	runningSince map[string]api.Time
+	// memo and queue: the work queue (queue.go).
+	memo  *syncMemo
+	queue queueState
 }
 
 // JobStatus is batch/v1 JobStatus.
@@ -168,6 +171,9 @@ type CronJob struct {
 	// the lab's controllers run on every cluster change, so each skip is
 	// reported once (upstream syncs on its own requeue times).
 	skipped *api.Time
+	// memo and queue: the work queue (queue.go).
+	memo  *syncMemo
+	queue queueState
 }
 
 // CronJobStatus is batch/v1 CronJobStatus.

@@ -13,26 +13,35 @@ import (
 // event handlers enqueued (addPod/updatePod/deletePod enqueue the pod's
 // controller, a ReplicaSet change its Deployment). The lab keeps the
 // fixed pass order of Reconcile (it decides the order of actions and
-// events) but, when the cluster reports pod changes (UseWorkQueues), it
-// keeps its pod indexes up to date from those reports instead of listing
-// every pod, and a controller sync is skipped when nothing it reads has
-// changed since its last sync, which changed nothing:
+// events), but when the cluster reports pod changes (UseWorkQueues):
 //
-//   - pods: the manager's own index (by key, by controller UID, orphans by
-//     namespace), updated from PodChanged; each controller UID and each
+//   - the manager keeps its own pod indexes from PodChanged instead of
+//     listing every pod: by key, by controller UID, orphans by namespace,
+//     by label pair once asked for; each controller UID and each
 //     namespace's orphans carry a version that moves when one of their
-//     pods changes (the "enqueue the pod's controller" of upstream);
-//   - workload objects: a fingerprint of what a sync reads of the object
-//     itself, plus the manager's epoch, which moves on anything that
-//     changes the set or ownership of workloads (adds, removals,
-//     adoptions, user operations);
-//   - the clock: the earliest wake the skipped sync asked for; once it has
-//     come, the object syncs again (AddAfter).
+//     pods changes;
+//   - a pod change queues its controller (a ReplicaSet or Job), an
+//     orphan's change every ReplicaSet and Job of its namespace, a
+//     ReplicaSet status change its Deployment, a Deployment that acted its
+//     ReplicaSets, a Job that acted its CronJob; a new epoch (any change
+//     to the set or ownership of workloads, any user operation) queues
+//     everything;
+//   - a ReplicaSet, RollingUpdate Deployment, Job or CronJob that is not
+//     queued, whose last sync changed nothing and whose wake has not come
+//     is not visited: only its wake request is repeated. A visited
+//     ReplicaSet or Deployment still checks its memo (the inputs of its
+//     last sync, by version). A missing queueing would show as a
+//     different outcome in TestWorkQueuesAreInvisible;
+//   - StatefulSets and DaemonSets sync on every pass: their syncs read
+//     pod availability under minReadySeconds without asking for a wake
+//     (and DaemonSets read nodes), so skipping them would change when
+//     they act;
+//   - the garbage collector judges only changed pods within an epoch.
 //
 // The full path (every object synced on every pass) stays for clusters
 // that edit pods in place (the controllers' test harness) and is the
-// reference: TestWorkQueuesAreInvisible (engine) requires identical
-// events, pods and statuses in both modes.
+// reference: TestWorkQueuesAreInvisible and TestSkipUnchangedSyncsIsInvisible
+// (engine) require identical events, pods and statuses in both modes.
 
 // PodLookup is implemented by a Cluster that can return one pod by key;
 // UseWorkQueues needs it.
@@ -154,14 +163,21 @@ func (q *workQueues) apply() {
 		if old == cur {
 			continue
 		}
-		if old != nil {
-			q.unindex(old)
-		}
-		if cur != nil {
+		switch {
+		case old != nil && cur != nil && sameIndexEntry(old, cur):
+			// the common change (status): same place in every list
 			q.byKey[k] = cur
-			q.index(cur)
-		} else {
-			delete(q.byKey, k)
+			q.replace(old, cur)
+		default:
+			if old != nil {
+				q.unindex(old)
+			}
+			if cur != nil {
+				q.byKey[k] = cur
+				q.index(cur)
+			} else {
+				delete(q.byKey, k)
+			}
 		}
 		q.gcPending[k] = struct{}{}
 		q.sorted = nil
@@ -214,6 +230,45 @@ func (q *workQueues) unindex(p *api.Pod) {
 		}
 		q.bump(nil, p)
 	}
+}
+
+// sameIndexEntry reports two objects of one pod that sit in the same
+// index lists: same controller and the same labels map (the engine shares
+// it between a pod's objects until the labels change).
+func sameIndexEntry(a, b *api.Pod) bool {
+	ra, rb := a.ControllerRef(), b.ControllerRef()
+	if (ra == nil) != (rb == nil) || (ra != nil && (ra.UID != rb.UID || ra.Kind != rb.Kind || ra.Name != rb.Name)) {
+		return false
+	}
+	return reflect.ValueOf(a.Labels).UnsafePointer() == reflect.ValueOf(b.Labels).UnsafePointer() && len(a.Labels) == len(b.Labels)
+}
+
+// replace puts cur where old was in its lists and moves the same versions
+// as unindex and index would.
+func (q *workQueues) replace(old, cur *api.Pod) {
+	for k, v := range cur.Labels {
+		if list, ok := q.byLabel[labelPair{cur.Namespace, k, v}]; ok {
+			q.byLabel[labelPair{cur.Namespace, k, v}] = replacePod(list, old, cur)
+		}
+	}
+	if ref := cur.ControllerRef(); ref != nil {
+		q.byOwner[ref.UID] = replacePod(q.byOwner[ref.UID], old, cur)
+		q.bump(ref, cur)
+	} else {
+		q.orphans[cur.Namespace] = replacePod(q.orphans[cur.Namespace], old, cur)
+		q.bump(nil, cur)
+	}
+}
+
+// replacePod returns a new list with cur in place of old (same key).
+func replacePod(list []*api.Pod, old, cur *api.Pod) []*api.Pod {
+	i := sort.Search(len(list), func(i int) bool { return !podLess(list[i], old) })
+	if i >= len(list) || list[i] != old {
+		return list
+	}
+	out := append([]*api.Pod(nil), list...)
+	out[i] = cur
+	return out
 }
 
 // insertPod returns a new list with p in key order (callers may still
@@ -362,24 +417,57 @@ func (m *Manager) synced(s *queueState, memo *syncMemo) {
 	}
 }
 
-// enqueueOwner queues the pod's controller (a ReplicaSet; other kinds
-// sync on every pass).
+// enqueueOwner queues the pod's controller (a ReplicaSet or a Job;
+// other kinds sync on every pass).
 func (m *Manager) enqueueOwner(namespace string, ref *api.OwnerReference) {
-	if ref.Kind == KindReplicaSet {
+	switch ref.Kind {
+	case KindReplicaSet:
 		if rs := m.replicaSets[key(namespace, ref.Name)]; rs != nil {
 			rs.queue.queued = true
+		}
+	case KindJob:
+		if j := m.jobs[key(namespace, ref.Name)]; j != nil {
+			j.queue.queued = true
 		}
 	}
 }
 
-// enqueueNamespace queues every ReplicaSet of the namespace (an orphan
-// changed: any of them may adopt it).
+// enqueueNamespace queues every ReplicaSet and Job of the namespace (an
+// orphan changed: any of them may adopt it).
 func (m *Manager) enqueueNamespace(namespace string) {
 	for _, rs := range m.replicaSets {
 		if rs.Namespace == namespace {
 			rs.queue.queued = true
 		}
 	}
+	for _, j := range m.jobs {
+		if j.Namespace == namespace {
+			j.queue.queued = true
+		}
+	}
+}
+
+// enqueueCronJobOf queues the CronJob controlling a Job that acted (it
+// reads its Jobs' status).
+func (m *Manager) enqueueCronJobOf(j *Job) {
+	if ref := j.ControllerRef(); ref != nil && ref.Kind == KindCronJob {
+		if cj := m.cronJobs[key(j.Namespace, ref.Name)]; cj != nil {
+			cj.queue.queued = true
+		}
+	}
+}
+
+// memoised runs a sync and returns its memo (nil when it acted) in the
+// work-queue mode. Jobs and CronJobs have no memo key: what they read
+// queues them (their pods, their Jobs, the epoch, their wake).
+func (m *Manager) memoised(sync func()) *syncMemo {
+	if m.q == nil {
+		sync()
+		return nil
+	}
+	done := m.beginMemo()
+	sync()
+	return done(nil, nil)
 }
 
 // enqueueReplicaSetsOf queues the ReplicaSets a Deployment controls.
