@@ -77,6 +77,33 @@ type quickKey struct {
 	labels  labelsKey
 }
 
+// quickEligible is quickIdentity's condition: matchLabels only, no
+// matchLabelKeys or inclusion policies, no node selector or affinity.
+func quickEligible(c *api.TopologySpreadConstraint, p *api.Pod) bool {
+	return c.LabelSelector != nil && len(c.LabelSelector.MatchExpressions) == 0 && len(c.MatchLabelKeys) == 0 &&
+		c.NodeAffinityPolicy == nil && c.NodeTaintsPolicy == nil &&
+		len(p.Spec.NodeSelector) == 0 && (p.Spec.Affinity == nil || p.Spec.Affinity.NodeAffinity == nil)
+}
+
+// sameQuickConstraint reports whether two quick-eligible constraints have
+// the same quickKey, without building it.
+func sameQuickConstraint(a, b *api.TopologySpreadConstraint) bool {
+	return a.MaxSkew == b.MaxSkew && a.TopologyKey == b.TopologyKey && sameLabels(a.LabelSelector.MatchLabels, b.LabelSelector.MatchLabels)
+}
+
+// sameLabels reports whether two label sets are equal.
+func sameLabels(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
 // quickIdentity is a key of everything the identity depends on for the
 // common constraint — matchLabels only, no matchLabelKeys or inclusion
 // policies, and no node selector or node affinity on the pod — and false
@@ -179,6 +206,7 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 		var constraints []spreadConstraint
 		seen := map[string]bool{}
 		seenQuick := map[quickKey]bool{}
+		var lastQuick *api.TopologySpreadConstraint // seen, quick-keyed
 		for _, p := range byNS[ns] {
 			for i := range p.Spec.TopologySpreadConstraints {
 				tc := &p.Spec.TopologySpreadConstraints[i]
@@ -188,8 +216,14 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 				// most pods repeat their workload's constraint: a cheap key
 				// of everything the identity depends on skips compiling it
 				// again (the identity would be seen already)
+				// and pods of a workload sit next to each other: a
+				// constraint equal to the last quick one has its key
+				if lastQuick != nil && quickEligible(tc, p) && sameQuickConstraint(lastQuick, tc) {
+					continue
+				}
 				pk, fast := quickIdentity(tc, p)
 				if fast && seenQuick[pk] {
+					lastQuick = tc
 					continue
 				}
 				sc, err := newSpreadConstraint(tc, p)
@@ -198,6 +232,7 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 				}
 				if fast {
 					seenQuick[pk] = true
+					lastQuick = tc
 				}
 				if seen[sc.identity] {
 					continue
@@ -213,7 +248,14 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 		groupOf := make([]int, len(nsPods))
 		groupIndex := map[labelsKey]int{}
 		var groupLabels []map[string]string
+		lastGroup := -1
+		var lastLabels map[string]string
 		for i, p := range nsPods {
+			// neighbours (a workload's pods) mostly share their labels
+			if lastGroup >= 0 && sameLabels(lastLabels, p.Labels) {
+				groupOf[i] = lastGroup
+				continue
+			}
 			k := keyOfLabels(p.Labels)
 			g, ok := groupIndex[k]
 			if !ok {
@@ -222,6 +264,7 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 				groupLabels = append(groupLabels, p.Labels)
 			}
 			groupOf[i] = g
+			lastGroup, lastLabels = g, p.Labels
 		}
 		// each group's pods (indexes into nsPods, in order): a constraint
 		// walks the pods of the groups it matches, not every pod
