@@ -379,6 +379,7 @@ func balanceDomains(c *pluginCtx, sc *spreadConstraint, domains map[string]*doma
 		}
 	}
 	below := nodesBelowIdealAvg(eligible, sorted, sc.key, idealAvg)
+	var memo map[plainRequests][2]string // for below
 	var out []spreadChoice
 	i, j := 0, len(sorted)-1
 	for i < j {
@@ -400,13 +401,16 @@ func balanceDomains(c *pluginCtx, sc *spreadConstraint, domains map[string]*doma
 		}
 		src := sorted[j].pods
 		fits := make(map[*api.Pod]bool, len(src))
+		if memo == nil {
+			memo = map[plainRequests][2]string{}
+		}
 		// prefer pods that fit below-average domains at the back (the
 		// end is evicted first); stable, so the sort above holds
 		// otherwise: a stable partition, non-fitting first
 		var fitting []*api.Pod
 		k := 0
 		for _, p := range src {
-			f := c.v.fitsAnyOtherNode(p, below)
+			f := c.v.fitsAnyOtherNodeMemo(p, below, memo)
 			fits[p] = f
 			if f {
 				fitting = append(fitting, p)
