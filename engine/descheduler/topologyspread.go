@@ -85,23 +85,15 @@ func quickEligible(c *api.TopologySpreadConstraint, p *api.Pod) bool {
 		len(p.Spec.NodeSelector) == 0 && (p.Spec.Affinity == nil || p.Spec.Affinity.NodeAffinity == nil)
 }
 
-// sameQuickConstraint reports whether two quick-eligible constraints have
-// the same quickKey, without building it.
-func sameQuickConstraint(a, b *api.TopologySpreadConstraint) bool {
-	return a.MaxSkew == b.MaxSkew && a.TopologyKey == b.TopologyKey && sameLabels(a.LabelSelector.MatchLabels, b.LabelSelector.MatchLabels)
-}
-
-// sameLabels reports whether two label sets are equal.
-func sameLabels(a, b map[string]string) bool {
-	if len(a) != len(b) {
+// matches reports whether k is a single label and m that label alone
+// (keyOfLabels(m) == k), by one lookup; false otherwise (a caller then
+// builds m's key).
+func (k labelsKey) matches(m map[string]string) bool {
+	if !k.single || len(m) != 1 {
 		return false
 	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
+	v, ok := m[k.k]
+	return ok && v == k.v
 }
 
 // quickIdentity is a key of everything the identity depends on for the
@@ -206,7 +198,8 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 		var constraints []spreadConstraint
 		seen := map[string]bool{}
 		seenQuick := map[quickKey]bool{}
-		var lastQuick *api.TopologySpreadConstraint // seen, quick-keyed
+		var lastQuick quickKey // seen
+		hasLastQuick := false
 		for _, p := range byNS[ns] {
 			for i := range p.Spec.TopologySpreadConstraints {
 				tc := &p.Spec.TopologySpreadConstraints[i]
@@ -218,12 +211,13 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 				// again (the identity would be seen already)
 				// and pods of a workload sit next to each other: a
 				// constraint equal to the last quick one has its key
-				if lastQuick != nil && quickEligible(tc, p) && sameQuickConstraint(lastQuick, tc) {
+				if hasLastQuick && quickEligible(tc, p) && lastQuick.maxSkew == tc.MaxSkew && lastQuick.topo == tc.TopologyKey &&
+					lastQuick.labels.matches(tc.LabelSelector.MatchLabels) {
 					continue
 				}
 				pk, fast := quickIdentity(tc, p)
 				if fast && seenQuick[pk] {
-					lastQuick = tc
+					lastQuick, hasLastQuick = pk, true
 					continue
 				}
 				sc, err := newSpreadConstraint(tc, p)
@@ -232,7 +226,7 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 				}
 				if fast {
 					seenQuick[pk] = true
-					lastQuick = tc
+					lastQuick, hasLastQuick = pk, true
 				}
 				if seen[sc.identity] {
 					continue
@@ -249,10 +243,10 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 		groupIndex := map[labelsKey]int{}
 		var groupLabels []map[string]string
 		lastGroup := -1
-		var lastLabels map[string]string
+		var lastKey labelsKey
 		for i, p := range nsPods {
 			// neighbours (a workload's pods) mostly share their labels
-			if lastGroup >= 0 && sameLabels(lastLabels, p.Labels) {
+			if lastGroup >= 0 && lastKey.matches(p.Labels) {
 				groupOf[i] = lastGroup
 				continue
 			}
@@ -264,7 +258,7 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 				groupLabels = append(groupLabels, p.Labels)
 			}
 			groupOf[i] = g
-			lastGroup, lastLabels = g, p.Labels
+			lastGroup, lastKey = g, k
 		}
 		// each group's pods (indexes into nsPods, in order): a constraint
 		// walks the pods of the groups it matches, not every pod
