@@ -349,7 +349,8 @@ func (a *Autoscaler) RunOnce(e *engine.Engine, now api.Time) {
 		a.statusNodesBuf = a.status.ScaleDown.Nodes[:0]
 	}
 	defer func() {
-		a.loop, a.loopRegistered, a.removedInLoop = outer, outerRegistered, outerRemoved
+		// a node this loop removed is gone for the outer loop too
+		a.loop, a.loopRegistered, a.removedInLoop = outer, outerRegistered, outerRemoved || a.removedInLoop
 		a.loopDepth--
 	}()
 	var nodes []*api.Node

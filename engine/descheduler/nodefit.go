@@ -143,3 +143,54 @@ func (v *view) fitsAnyNode(p *api.Pod, nodes []*api.Node) bool {
 	}
 	return false
 }
+
+// plainRequests is a pod whose node fit depends on nothing but its cpu
+// and memory requests and the node: one container with only cpu and/or
+// memory requests (no init containers, overhead or pod-level resources),
+// no nodeSelector, affinity or tolerations.
+type plainRequests struct {
+	cpu, mem       int64
+	hasCPU, hasMem bool
+}
+
+func plainRequestsOf(p *api.Pod) (plainRequests, bool) {
+	if len(p.Spec.NodeSelector) > 0 || p.Spec.Affinity != nil || len(p.Spec.Tolerations) > 0 ||
+		len(p.Spec.Containers) != 1 || !simpleRequests(p) {
+		return plainRequests{}, false
+	}
+	req := p.Spec.Containers[0].Resources.Requests
+	cpu, hasCPU := req[api.ResourceCPU]
+	mem, hasMem := req[api.ResourceMemory]
+	if b2i(hasCPU)+b2i(hasMem) != len(req) {
+		return plainRequests{}, false
+	}
+	return plainRequests{cpu.MilliValue(), mem.Value(), hasCPU, hasMem}, true
+}
+
+// fitsAnyOtherNodeMemo is fitsAnyOtherNode(p, nodes), remembering for
+// pods with plain requests the first two nodes they fit (memo belongs to
+// one nodes list): the pod fits another node when the first is not its
+// own or there is a second. The answer is nodeFit's, which for such a
+// pod reads only the node and the requests.
+func (v *view) fitsAnyOtherNodeMemo(p *api.Pod, nodes []*api.Node, memo map[plainRequests][2]string) bool {
+	pr, ok := plainRequestsOf(p)
+	if !ok {
+		return v.fitsAnyOtherNode(p, nodes)
+	}
+	first, found := memo[pr]
+	if !found {
+		k := 0
+		for _, n := range nodes {
+			// nodeFit leaves requests out on the pod's own node: the
+			// memo, shared by pods on other nodes, needs them there too
+			if v.nodeFit(p, n) == "" && (n.Name != p.Spec.NodeName || v.fitsRequest(p, n) == "") {
+				first[k] = n.Name
+				if k++; k == 2 {
+					break
+				}
+			}
+		}
+		memo[pr] = first
+	}
+	return (first[0] != "" && first[0] != p.Spec.NodeName) || first[1] != ""
+}

@@ -77,6 +77,25 @@ type quickKey struct {
 	labels  labelsKey
 }
 
+// quickEligible is quickIdentity's condition: matchLabels only, no
+// matchLabelKeys or inclusion policies, no node selector or affinity.
+func quickEligible(c *api.TopologySpreadConstraint, p *api.Pod) bool {
+	return c.LabelSelector != nil && len(c.LabelSelector.MatchExpressions) == 0 && len(c.MatchLabelKeys) == 0 &&
+		c.NodeAffinityPolicy == nil && c.NodeTaintsPolicy == nil &&
+		len(p.Spec.NodeSelector) == 0 && (p.Spec.Affinity == nil || p.Spec.Affinity.NodeAffinity == nil)
+}
+
+// matches reports whether k is a single label and m that label alone
+// (keyOfLabels(m) == k), by one lookup; false otherwise (a caller then
+// builds m's key).
+func (k labelsKey) matches(m map[string]string) bool {
+	if !k.single || len(m) != 1 {
+		return false
+	}
+	v, ok := m[k.k]
+	return ok && v == k.v
+}
+
 // quickIdentity is a key of everything the identity depends on for the
 // common constraint — matchLabels only, no matchLabelKeys or inclusion
 // policies, and no node selector or node affinity on the pod — and false
@@ -179,6 +198,8 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 		var constraints []spreadConstraint
 		seen := map[string]bool{}
 		seenQuick := map[quickKey]bool{}
+		var lastQuick quickKey // seen
+		hasLastQuick := false
 		for _, p := range byNS[ns] {
 			for i := range p.Spec.TopologySpreadConstraints {
 				tc := &p.Spec.TopologySpreadConstraints[i]
@@ -188,8 +209,15 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 				// most pods repeat their workload's constraint: a cheap key
 				// of everything the identity depends on skips compiling it
 				// again (the identity would be seen already)
+				// and pods of a workload sit next to each other: a
+				// constraint equal to the last quick one has its key
+				if hasLastQuick && quickEligible(tc, p) && lastQuick.maxSkew == tc.MaxSkew && lastQuick.topo == tc.TopologyKey &&
+					lastQuick.labels.matches(tc.LabelSelector.MatchLabels) {
+					continue
+				}
 				pk, fast := quickIdentity(tc, p)
 				if fast && seenQuick[pk] {
+					lastQuick, hasLastQuick = pk, true
 					continue
 				}
 				sc, err := newSpreadConstraint(tc, p)
@@ -198,6 +226,7 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 				}
 				if fast {
 					seenQuick[pk] = true
+					lastQuick, hasLastQuick = pk, true
 				}
 				if seen[sc.identity] {
 					continue
@@ -213,7 +242,14 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 		groupOf := make([]int, len(nsPods))
 		groupIndex := map[labelsKey]int{}
 		var groupLabels []map[string]string
+		lastGroup := -1
+		var lastKey labelsKey
 		for i, p := range nsPods {
+			// neighbours (a workload's pods) mostly share their labels
+			if lastGroup >= 0 && lastKey.matches(p.Labels) {
+				groupOf[i] = lastGroup
+				continue
+			}
 			k := keyOfLabels(p.Labels)
 			g, ok := groupIndex[k]
 			if !ok {
@@ -222,6 +258,7 @@ func topologySpread(c *pluginCtx, args *TopologySpreadArgs) error {
 				groupLabels = append(groupLabels, p.Labels)
 			}
 			groupOf[i] = g
+			lastGroup, lastKey = g, k
 		}
 		// each group's pods (indexes into nsPods, in order): a constraint
 		// walks the pods of the groups it matches, not every pod
@@ -336,6 +373,7 @@ func balanceDomains(c *pluginCtx, sc *spreadConstraint, domains map[string]*doma
 		}
 	}
 	below := nodesBelowIdealAvg(eligible, sorted, sc.key, idealAvg)
+	var memo map[plainRequests][2]string // for below
 	var out []spreadChoice
 	i, j := 0, len(sorted)-1
 	for i < j {
@@ -357,13 +395,16 @@ func balanceDomains(c *pluginCtx, sc *spreadConstraint, domains map[string]*doma
 		}
 		src := sorted[j].pods
 		fits := make(map[*api.Pod]bool, len(src))
+		if memo == nil {
+			memo = map[plainRequests][2]string{}
+		}
 		// prefer pods that fit below-average domains at the back (the
 		// end is evicted first); stable, so the sort above holds
 		// otherwise: a stable partition, non-fitting first
 		var fitting []*api.Pod
 		k := 0
 		for _, p := range src {
-			f := c.v.fitsAnyOtherNode(p, below)
+			f := c.v.fitsAnyOtherNodeMemo(p, below, memo)
 			fits[p] = f
 			if f {
 				fitting = append(fitting, p)

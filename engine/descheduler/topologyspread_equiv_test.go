@@ -40,6 +40,12 @@ func randomSpreadState(r *rand.Rand) *State {
 			labels("app", app, "tier", []string{"web", "db"}[r.IntN(2)]))
 		p.Namespace = []string{"default", "team"}[r.IntN(2)]
 		p.OwnerReferences[0].UID = app
+		if r.IntN(2) == 0 {
+			p.Labels = map[string]string{"app": app} // one label: the neighbour shortcut
+		}
+		if r.IntN(10) == 0 {
+			p.Spec.Tolerations = []api.Toleration{{Key: "gpu", Operator: api.TolerationOpExists}}
+		}
 		if r.IntN(12) == 0 {
 			at := api.Time(0)
 			p.DeletionTimestamp = &at
