@@ -138,6 +138,8 @@ type Engine struct {
 	flushSchedule bool
 	inSettle      bool
 	schedWake     *api.Time
+	// frozen holds the packed maps of a frozen engine (freeze.go).
+	frozen *frozenMaps
 	// PDB status cache, valid while nothing changed at the same instant
 	pdbCache        []*api.PodDisruptionBudget
 	pdbCacheChanges int64

@@ -45,7 +45,10 @@ const (
 	// pods when taken, 0.12–0.15 once the two have drifted apart
 	// (BenchmarkUndo reports the ratio), so twelve stay within twice the
 	// engine's own memory.
-	maxCheckpoints = 12
+	maxCheckpoints = 16
+	// hotCheckpoints is how many of the newest checkpoints stay unpacked
+	// (packCold).
+	hotCheckpoints = 3
 )
 
 // checkpoint is a frozen copy of the cluster at an instant: what replay
@@ -237,7 +240,9 @@ func (s *Session) restore(what string, keep bool, n int, t api.Time) error {
 	if c := s.nearestCheckpoint(n, t); c != nil {
 		eng, ctl := c.eng, c.ctl
 		if c.root {
+			c.eng.Thaw()
 			eng = c.eng.Clone()
+			c.eng.Freeze()
 			var err error
 			if ctl, err = c.ctl.Clone(eng); err != nil {
 				return err
@@ -347,6 +352,32 @@ func (s *Session) thinCheckpoints() {
 		}
 		drop := thinningVictim(pos)
 		s.checkpoints = slices.Delete(s.checkpoints, drop, drop+1)
+	}
+	s.packCold()
+}
+
+// packCold freezes (engine freeze.go: a third smaller, thawed in a few
+// milliseconds when restored) every checkpoint but the hotCheckpoints
+// newest, which undo and redo hand over as they are.
+func (s *Session) packCold() {
+	hot := make([]*checkpoint, 0, hotCheckpoints+1)
+	for _, c := range s.checkpoints {
+		// insertion into the few newest, by position
+		i := len(hot)
+		for i > 0 && s.position(hot[i-1]) < s.position(c) {
+			i--
+		}
+		if i < hotCheckpoints {
+			hot = slices.Insert(hot, i, c)
+			if len(hot) > hotCheckpoints {
+				hot = hot[:hotCheckpoints]
+			}
+		}
+	}
+	for _, c := range s.checkpoints {
+		if !slices.Contains(hot, c) && (s.rewind == nil || c != s.rewind.present) {
+			c.eng.Freeze()
+		}
 	}
 }
 
