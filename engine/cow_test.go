@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// Tests run with the ownership check on: a pod state shared with a clone
-// that reaches a modifying function without podW/mut panics.
-func init() { cowStrict = true }
+// Tests run with the ownership check on (a pod state shared with a clone
+// that reaches a modifying function without podW/mut panics) and small
+// event chunks, so that the event log's sealing is exercised.
+func init() { cowStrict, eventChunk = true, 7 }
 
 // stateOf is everything observable about a cluster, for comparing an
 // engine with an independent replay: pods with their state, usage and

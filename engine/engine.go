@@ -128,10 +128,16 @@ type Engine struct {
 	controllers []Controller
 	drains      []*Drain
 
-	events  []Event
-	uidSeq  int64
-	genSeq  int64
-	started bool // the clock moved or an action ran after load
+	// events is the open tail of the event log, sealed the sealed chunks
+	// before it (sealedLen events), flat a flat copy for Events()
+	// (events.go).
+	events    []Event
+	sealed    [][]Event
+	sealedLen int
+	flat      []Event
+	uidSeq    int64
+	genSeq    int64
+	started   bool // the clock moved or an action ran after load
 	// changes counts mutations; controllers run when it moved.
 	changes       int64
 	ctrlSeen      int64

@@ -33,6 +33,7 @@ func (e *Engine) Freeze() {
 		f.timelines = append(f.timelines, tl)
 	}
 	e.pods, e.timelines = nil, nil
+	e.flat = nil // Events() rebuilds it from the shared chunks
 	e.snap.Freeze()
 	e.frozen = f
 }
