@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// Tests run with the ownership check on: a pod state shared with a clone
-// that reaches a modifying function without podW/mut panics.
-func init() { cowStrict = true }
+// Tests run with the ownership check on (a pod state shared with a clone
+// that reaches a modifying function without podW/mut panics) and small
+// event chunks, so that the event log's sealing is exercised.
+func init() { cowStrict, eventChunk = true, 7 }
 
 // stateOf is everything observable about a cluster, for comparing an
 // engine with an independent replay: pods with their state, usage and
@@ -61,8 +62,9 @@ func stateOf(t *testing.T, e *Engine) string {
 
 // A clone and its origin share pod states, timelines and per-node pod
 // sets until one changes them (cow.go). Both are driven on, alternately
-// and differently, and each must end exactly where an independent replay
-// of its own actions ends: nothing one does leaks into the other.
+// and differently (the clone first frozen while the origin runs ahead,
+// freeze.go), and each must end exactly where an independent replay of
+// its own actions ends: nothing one does leaks into the other.
 func TestCloneAndOriginDoNotShareChanges(t *testing.T) {
 	saved := propertyScheduler
 	defer func() { propertyScheduler = saved }()
@@ -77,6 +79,12 @@ func TestCloneAndOriginDoNotShareChanges(t *testing.T) {
 		a, b := drive(e, 100+seed), drive(c, 200+seed)
 		var g *randomActions
 		var logA, logB, logG []string
+		// the clone packed (a checkpoint) while its origin runs on
+		c.Freeze()
+		for range 5 {
+			a.step()
+		}
+		c.Thaw()
 		for i := 0; i < 40; i++ {
 			logA = append(logA, a.step())
 			logB = append(logB, b.step())
@@ -100,7 +108,7 @@ func TestCloneAndOriginDoNotShareChanges(t *testing.T) {
 			}
 			return r
 		}
-		refA := replay(100+seed, 40, nil)
+		refA := replay(100+seed, 45, nil)
 		refB := replay(200+seed, 40, nil)
 		if got, want := stateOf(t, e), stateOf(t, refA); got != want {
 			t.Fatalf("seed %d: the origin differs from a replay of its own actions after its clone was driven on\n%s", seed, firstDiff(got, want))

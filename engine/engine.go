@@ -130,16 +130,24 @@ type Engine struct {
 	watchers []Watcher
 	drains   []*Drain
 
-	events  []Event
-	uidSeq  int64
-	genSeq  int64
-	started bool // the clock moved or an action ran after load
+	// events is the open tail of the event log, sealed the sealed chunks
+	// before it (sealedLen events), flat a flat copy for Events()
+	// (events.go).
+	events    []Event
+	sealed    [][]Event
+	sealedLen int
+	flat      []Event
+	uidSeq    int64
+	genSeq    int64
+	started   bool // the clock moved or an action ran after load
 	// changes counts mutations; controllers run when it moved.
 	changes       int64
 	ctrlSeen      int64
 	flushSchedule bool
 	inSettle      bool
 	schedWake     *api.Time
+	// frozen holds the packed maps of a frozen engine (freeze.go).
+	frozen *frozenMaps
 	// PDB status cache, valid while nothing changed at the same instant
 	pdbCache        []*api.PodDisruptionBudget
 	pdbCacheChanges int64

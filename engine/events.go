@@ -62,17 +62,68 @@ func podObject(key string) string   { return "pod/" + key }
 func nodeObject(name string) string { return "node/" + name }
 
 func (e *Engine) record(typ, reason, object, message string) {
+	e.sealFullTail()
 	e.events = append(e.events, Event{Time: e.clock.Now(), Type: typ, Reason: reason, Object: object, Message: message})
 }
 
 // Events returns the events recorded so far, oldest first. The slice is
 // shared: do not modify it.
-func (e *Engine) Events() []Event { return e.events[:len(e.events):len(e.events)] }
+func (e *Engine) Events() []Event {
+	flat := e.flatEvents()
+	return flat[:len(flat):len(flat)]
+}
 
 // EventsSince returns the events recorded after the first n.
 func (e *Engine) EventsSince(n int) []Event {
-	if n >= len(e.events) {
+	flat := e.flatEvents()
+	if n >= len(flat) {
 		return nil
 	}
-	return e.events[n:len(e.events):len(e.events)]
+	return flat[n:len(flat):len(flat)]
+}
+
+// The event log is kept in chunks so that clones share it: sealed
+// chunks (eventChunk events or more) never change and are shared by
+// every clone; e.events is the open tail (the controllers' Record
+// appends to it directly), which a clone gets clipped, so whichever side
+// appends first copies only the tail. Events() reads a flat copy, kept
+// up to date by appending what is new, and dropped by Freeze: a line of
+// history that diverged from its origin (a restored checkpoint) shares
+// all but its tail, instead of copying the whole log on its first event.
+var eventChunk = 4096 // tests make it small
+
+// sealFullTail seals the open tail once it holds eventChunk events.
+func (e *Engine) sealFullTail() {
+	if len(e.events) < eventChunk {
+		return
+	}
+	e.sealed = append(e.sealed, e.events[:len(e.events):len(e.events)])
+	e.sealedLen += len(e.events)
+	e.events = make([]Event, 0, eventChunk)
+}
+
+// flatEvents returns every event in order, extending the flat copy with
+// what was recorded since it was last brought up to date.
+func (e *Engine) flatEvents() []Event {
+	n := e.sealedLen + len(e.events)
+	if len(e.flat) == n {
+		return e.flat
+	}
+	if len(e.flat) > n {
+		e.flat = nil // not ours (cannot happen: the log only grows)
+	}
+	from := len(e.flat)
+	if e.flat == nil {
+		e.flat = make([]Event, 0, n+n/4)
+	}
+	at := 0
+	for _, c := range e.sealed {
+		if from < at+len(c) {
+			e.flat = append(e.flat, c[from-at:]...)
+			from = at + len(c)
+		}
+		at += len(c)
+	}
+	e.flat = append(e.flat, e.events[from-at:]...)
+	return e.flat
 }

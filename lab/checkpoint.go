@@ -29,23 +29,33 @@ import (
 // checkpointing at most doubles the work, and a restore replays at most
 // about one clone's worth of work — on a large cluster, where a command
 // costs about as much as a clone, there is a checkpoint before nearly
-// every command and undo replays nothing. A restore hands the checkpoint
-// over to the live session instead of cloning it again (the state at t=0
-// excepted: it is cloned, so nothing ever needs a reload); the store
-// keeps at most maxCheckpoints, thinned so that they are dense near the
-// present and logarithmically sparse towards t=0.
+// every command and undo replays nothing. A clone is cheap: it shares
+// the pods' states with its original copy-on-write (engine cow.go). A
+// restore hands the checkpoint over to the live session instead of
+// cloning it again (the state at t=0 excepted: it is cloned, so nothing
+// ever needs a reload). The store keeps at most maxCheckpoints: the
+// newest few (undo, redo, stepping back) and the others thinned to be
+// spread evenly over the history (thinningVictim); all but the newest
+// few are packed (engine freeze.go). During a replay, a checkpoint that
+// thinning would drop at once is not taken.
 
 const (
 	// checkpointEvery is the virtual time between chances to checkpoint
 	// while the clock runs.
 	checkpointEvery = 5 * time.Minute
-	// maxCheckpoints bounds the store. A clone shares the API objects
-	// and, copy-on-write, the pods' states with its original (engine
-	// cow.go): about 0.08 of the session's heap at 1,000 nodes / 30,000
-	// pods when taken, 0.12–0.15 once the two have drifted apart
-	// (BenchmarkUndo reports the ratio), so twelve stay within twice the
-	// engine's own memory.
-	maxCheckpoints = 12
+	// maxCheckpoints bounds the store. A packed checkpoint (a clone
+	// sharing the API objects, the event log and, copy-on-write, the
+	// pods' states with its original) holds about 0.05 of the session's
+	// heap at 1,000 nodes / 30,000 pods; the state at t=0, whose pod
+	// objects all differ from the present's, 0.4. BenchmarkUndo reports
+	// the ratio: twenty-four stay within about 1.6× the engine's own
+	// memory (the goal is ≤ 2×; twenty-eight measured 1.78×).
+	maxCheckpoints = 24
+	// hotCheckpoints is how many of the newest checkpoints stay unpacked
+	// (packCold).
+	hotCheckpoints = 3
+	// keepRecent is how many of the newest checkpoints thinning keeps.
+	keepRecent = 4
 )
 
 // checkpoint is a frozen copy of the cluster at an instant: what replay
@@ -127,17 +137,23 @@ func (s *Session) wouldKeep(p float64) bool {
 }
 
 // thinningVictim returns the index (in pos, sorted) of the checkpoint
-// thinCheckpoints drops: the one whose removal leaves the smallest gap
-// relative to its age; -1 when there are too few to drop one.
+// thinCheckpoints drops; -1 when there are too few to drop one. The
+// first (the root) and the keepRecent newest stay: undo, redo and
+// stepping back land on those. Among the others it is the one whose
+// removal widens the gaps the least: a rewind to a random instant
+// replays the gap it falls in, on average its square over the span, and
+// removing a checkpoint between gaps l and r adds 2·l·r to that sum —
+// so the checkpoints left are spread evenly over the history.
 func thinningVictim(pos []float64) int {
-	head := pos[len(pos)-1]
 	drop, best := -1, 0.0
-	for j := 1; j < len(pos)-1; j++ {
-		gap := pos[j+1] - pos[j-1]
-		cost := gap / (head - pos[j] + 1)
-		if drop < 0 || cost < best {
+	for j := 1; j < len(pos)-1-keepRecent; j++ {
+		left, right := pos[j]-pos[j-1], pos[j+1]-pos[j]
+		if cost := left * right; drop < 0 || cost < best {
 			drop, best = j, cost
 		}
+	}
+	if drop < 0 && len(pos) > 2 {
+		drop = 1 // too few to keep keepRecent: the oldest after the root
 	}
 	return drop
 }
@@ -245,7 +261,9 @@ func (s *Session) restore(what string, keep bool, n int, t api.Time) error {
 	if c := s.nearestCheckpoint(n, t); c != nil {
 		eng, ctl := c.eng, c.ctl
 		if c.root {
+			c.eng.Thaw()
 			eng = c.eng.Clone()
+			c.eng.Freeze()
 			var err error
 			if ctl, err = c.ctl.Clone(eng); err != nil {
 				return err
@@ -355,6 +373,32 @@ func (s *Session) thinCheckpoints() {
 		}
 		drop := thinningVictim(pos)
 		s.checkpoints = slices.Delete(s.checkpoints, drop, drop+1)
+	}
+	s.packCold()
+}
+
+// packCold freezes (engine freeze.go: a third smaller, thawed in a few
+// milliseconds when restored) every checkpoint but the hotCheckpoints
+// newest, which undo and redo hand over as they are.
+func (s *Session) packCold() {
+	hot := make([]*checkpoint, 0, hotCheckpoints+1)
+	for _, c := range s.checkpoints {
+		// insertion into the few newest, by position
+		i := len(hot)
+		for i > 0 && s.position(hot[i-1]) < s.position(c) {
+			i--
+		}
+		if i < hotCheckpoints {
+			hot = slices.Insert(hot, i, c)
+			if len(hot) > hotCheckpoints {
+				hot = hot[:hotCheckpoints]
+			}
+		}
+	}
+	for _, c := range s.checkpoints {
+		if !slices.Contains(hot, c) && (s.rewind == nil || c != s.rewind.present) {
+			c.eng.Freeze()
+		}
 	}
 }
 

@@ -105,14 +105,14 @@ func BenchmarkUndo(b *testing.B) {
 		}
 	}
 	b.Logf("100 commands in %v, %d pods, %d checkpoints", time.Since(start), len(s.Engine().Pods()), s.CheckpointCount())
-	var undo, redo, step, stepCPU []time.Duration
+	var undo, redo, step, undoCPU, redoCPU, stepCPU []time.Duration
 	i := 0
 	for b.Loop() {
-		t0 := time.Now()
+		t0, c0 := time.Now(), processCPU(b)
 		if _, err := s.Undo(); err != nil {
 			b.Fatal(err)
 		}
-		t1 := time.Now()
+		t1, c1 := time.Now(), processCPU(b)
 		if _, err := s.Redo(); err != nil {
 			b.Fatal(err)
 		}
@@ -124,7 +124,7 @@ func BenchmarkUndo(b *testing.B) {
 		t3, c3 := time.Now(), processCPU(b)
 		s.Resume()
 		undo, redo, step = append(undo, t1.Sub(t0)), append(redo, t2.Sub(t1)), append(step, t3.Sub(t2))
-		stepCPU = append(stepCPU, c3-c2)
+		undoCPU, redoCPU, stepCPU = append(undoCPU, c1-c0), append(redoCPU, c2-c1), append(stepCPU, c3-c2)
 		i++
 	}
 	b.StopTimer()
@@ -147,6 +147,8 @@ func BenchmarkUndo(b *testing.B) {
 	report("redo", redo)
 	report("stepback", step)
 	report("farrewind", far)
+	report("undo-cpu", undoCPU)
+	report("redo-cpu", redoCPU)
 	report("stepback-cpu", stepCPU)
 	report("farrewind-cpu", farCPU)
 	withCheckpoints := heapMB() - base

@@ -200,6 +200,7 @@ func (s *Session) reset() error {
 
 // use makes eng and its controllers the session's cluster.
 func (s *Session) use(eng *engine.Engine, ctl *attach.Controllers) {
+	eng.Thaw() // a checkpoint handed over (checkpoint.go)
 	s.eng, s.ctl = eng, ctl
 	s.sched, _ = eng.Scheduler().(*scheduler.Scheduler)
 	// the autoscaler is one of the engine's controllers (cloned with it)

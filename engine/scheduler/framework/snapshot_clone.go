@@ -73,3 +73,25 @@ func replaceIn(list []*PodInfo, old, pi *PodInfo) bool {
 	}
 	return false
 }
+
+// Freeze drops the pod → node index (the engine's Freeze: a snapshot
+// kept only to be restored later); Thaw rebuilds it from the nodes' pod
+// lists. A frozen snapshot must not be used until Thaw.
+func (s *Snapshot) Freeze() { s.podNode = nil }
+
+// Thaw rebuilds what Freeze dropped; it does nothing otherwise.
+func (s *Snapshot) Thaw() {
+	if s.podNode != nil {
+		return
+	}
+	n := 0
+	for _, ni := range s.Nodes {
+		n += len(ni.Pods)
+	}
+	s.podNode = make(map[string]string, n)
+	for _, ni := range s.Nodes {
+		for _, pi := range ni.Pods {
+			s.podNode[pi.Pod.Key()] = ni.Node.Name
+		}
+	}
+}
