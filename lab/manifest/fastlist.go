@@ -136,6 +136,15 @@ func parseChunks(data []byte, starts []itemStart, cols []int) []listChunk {
 				var text []byte
 				if cols == nil {
 					text, c.managed = blankManagedFields(data[st.off:st.end])
+					// built straight into nodes where it has the shape
+					// kubectl prints (yamlnode.go); yaml.v3 otherwise
+					if n, err := yamlNode(text, c.line); err == nil {
+						// wrapped as yaml.v3 returns it, so depth limits
+						// count the same
+						seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: c.line, Column: 1, Content: []*yaml.Node{n}}
+						c.node = &yaml.Node{Kind: yaml.DocumentNode, Line: c.line, Column: 1, Content: []*yaml.Node{seq}}
+						continue
+					}
 				} else {
 					// JSON: built straight into nodes (jsonnode.go)
 					if n, m, err := jsonNode(data[st.off:st.end], c.line, cols[i]); err == nil {
