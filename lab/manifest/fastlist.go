@@ -29,14 +29,17 @@ type listChunk struct {
 // fastList decodes the shape `kubectl get … -o yaml` prints — one List
 // document, keys in order apiVersion: v1, items:, kind: List, metadata:,
 // every item a "- " entry at the first column — or `-o json` prints (the
-// same List as one JSON object, split with encoding/json's tokenizer),
-// item by item: each item
-// is parsed on its own (in parallel, in bounded batches) and decoded in
-// file order, so the parse trees of a 150 MB cluster dump never exist all
-// at once. managedFields (often half the bytes) are blanked before
-// parsing, keeping every line where it was so positions stay
-// file:line:col. It reports false, having done nothing, when the input
-// does not have that shape; the general path then decodes it.
+// same List as one JSON object, split by a byte scanner), item by item:
+// each item is parsed on its own (in parallel, in bounded batches, one
+// batch ahead of the decoding) and decoded in file order, so the parse
+// trees of a 150 MB cluster dump never exist all at once. Items are built
+// straight into yaml.Node trees by parsers for the YAML and JSON kubectl
+// prints (yamlnode.go, jsonnode.go); an item they do not take is parsed
+// by yaml.v3. managedFields (often half the bytes) are blanked or skipped
+// before parsing, keeping every line where it was so positions stay
+// file:line:col (line:col in JSON). It reports false, having done
+// nothing, when the input does not have that shape; the general path then
+// decodes it.
 func (d *decoder) fastList(data []byte, objs *Objects, threshold int) bool {
 	if len(data) < threshold {
 		return false
@@ -136,6 +139,15 @@ func parseChunks(data []byte, starts []itemStart, cols []int) []listChunk {
 				var text []byte
 				if cols == nil {
 					text, c.managed = blankManagedFields(data[st.off:st.end])
+					// built straight into nodes where it has the shape
+					// kubectl prints (yamlnode.go); yaml.v3 otherwise
+					if n, err := yamlNode(text, c.line); err == nil {
+						// wrapped as yaml.v3 returns it, so depth limits
+						// count the same
+						seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: c.line, Column: 1, Content: []*yaml.Node{n}}
+						c.node = &yaml.Node{Kind: yaml.DocumentNode, Line: c.line, Column: 1, Content: []*yaml.Node{seq}}
+						continue
+					}
 				} else {
 					// JSON: built straight into nodes (jsonnode.go)
 					if n, m, err := jsonNode(data[st.off:st.end], c.line, cols[i]); err == nil {
