@@ -227,12 +227,12 @@ func (t *tracker) checkQueue() {
 // stale reports that the tracker must be rebuilt: another engine, too
 // many changes queued, or events gone (not the history it counted).
 func (t *tracker) stale(eng *engine.Engine) bool {
-	return t.src.eng != eng || t.overflow || len(eng.Events()) < t.events
+	return t.src.eng != eng || t.overflow || eng.EventCount() < t.events
 }
 
 // quiet reports that nothing a sample reads changed since the last one.
 func (t *tracker) quiet() bool {
-	if len(t.dirtyPods) > 0 || len(t.dirtyNodes) > 0 || len(t.src.eng.Events()) != t.events {
+	if len(t.dirtyPods) > 0 || len(t.dirtyNodes) > 0 || t.src.eng.EventCount() != t.events {
 		return false
 	}
 	if t.src.ownerMoves != nil {
@@ -292,16 +292,15 @@ func (t *tracker) update(m *Metrics, now api.Time) {
 }
 
 func (t *tracker) countEvents() {
-	evs := t.src.eng.EventsSince(t.events)
-	for _, e := range evs {
+	t.src.eng.EachEventSince(t.events, func(e *engine.Event) {
 		switch e.Reason {
 		case engine.ReasonEvicted, engine.ReasonTaintManagerEviction:
 			t.evictions++
 		case engine.ReasonPreempted:
 			t.preempts++
 		}
-	}
-	t.events += len(evs)
+	})
+	t.events = t.src.eng.EventCount()
 }
 
 // podChanged subtracts what the pod counted for and adds what it counts
