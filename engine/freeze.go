@@ -4,8 +4,8 @@ package engine
 // checkpoints): its largest maps — every pod's state, every timeline, the
 // snapshot's pod → node index — hold 50–80 bytes an entry, about a third
 // of a clone at 30,000 pods. Frozen, they are plain slices (the pod keys
-// the engine keeps sorted anyway are shared, not copied), and the
-// snapshot's index is dropped: Thaw rebuilds them all.
+// the engine keeps sorted anyway are shared, not copied; the snapshot's
+// index is a node position per key): Thaw rebuilds the maps.
 //
 // A frozen engine must not be used (read or run) until Thaw.
 
@@ -14,6 +14,10 @@ type frozenMaps struct {
 	pods      []*podState
 	tlKeys    []string
 	timelines []*podTimeline
+	// podNode[i] is the position in the snapshot's Nodes of the node
+	// podKeys[i] is assigned to (-1: none); nil when the snapshot was not
+	// frozen.
+	podNode []int32
 }
 
 // Freeze packs the engine until Thaw. It does nothing when frozen.
@@ -32,9 +36,24 @@ func (e *Engine) Freeze() {
 		f.tlKeys = append(f.tlKeys, k)
 		f.timelines = append(f.timelines, tl)
 	}
+	// the snapshot's pod → node index as node positions beside the keys
+	// (rebuilt without allocating); every assigned pod is one of ours
+	f.podNode = make([]int32, len(keys))
+	assigned := 0
+	for i, k := range keys {
+		f.podNode[i] = -1
+		if ni := e.snap.NodeOfPod(k); ni != nil {
+			f.podNode[i] = int32(ni.Index)
+			assigned++
+		}
+	}
+	if assigned == e.snap.PodCount() {
+		e.snap.Freeze()
+	} else {
+		f.podNode = nil
+	}
 	e.pods, e.timelines = nil, nil
 	e.flat = nil // Events() rebuilds it from the shared chunks
-	e.snap.Freeze()
 	e.frozen = f
 }
 
@@ -58,5 +77,8 @@ func (e *Engine) Thaw() {
 		e.timelines[k] = f.timelines[i]
 	}
 	e.podKeys, e.podKeysOK, e.podKeysNew, e.podKeysGone = f.podKeys, true, nil, nil
+	if f.podNode != nil {
+		e.snap.ThawFrom(f.podKeys, f.podNode)
+	}
 	e.snap.Thaw()
 }

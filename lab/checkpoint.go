@@ -46,10 +46,10 @@ const (
 	// maxCheckpoints bounds the store. A packed checkpoint (a clone
 	// sharing the API objects, the event log and, copy-on-write, the
 	// pods' states with its original) holds about 0.05 of the session's
-	// heap at 1,000 nodes / 30,000 pods; the state at t=0, whose pod
-	// objects all differ from the present's, 0.4. BenchmarkUndo reports
-	// the ratio: twenty-four stay within about 1.6× the engine's own
-	// memory (the goal is ≤ 2×; twenty-eight measured 1.78×).
+	// heap at 1,000 nodes / 30,000 pods (an unpacked one 0.1); the state
+	// at t=0, whose pod objects all differ from the present's, 0.3.
+	// BenchmarkUndo reports the ratio: twenty-four stay within about 1.6×
+	// the engine's own memory (the goal is ≤ 2×; twenty-eight: 1.78×).
 	maxCheckpoints = 24
 	// hotCheckpoints is how many of the newest checkpoints stay unpacked
 	// (packCold).

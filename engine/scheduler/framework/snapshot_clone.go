@@ -79,6 +79,24 @@ func replaceIn(list []*PodInfo, old, pi *PodInfo) bool {
 // lists. A frozen snapshot must not be used until Thaw.
 func (s *Snapshot) Freeze() { s.podNode = nil }
 
+// PodCount returns how many pods are assigned to the snapshot's nodes.
+func (s *Snapshot) PodCount() int { return len(s.podNode) }
+
+// ThawFrom is Thaw from what the caller kept: the keys of the assigned
+// pods (and of others, at node -1) with the position in Nodes of the node
+// each is on. It does nothing when not frozen.
+func (s *Snapshot) ThawFrom(keys []string, node []int32) {
+	if s.podNode != nil {
+		return
+	}
+	s.podNode = make(map[string]string, len(keys))
+	for i, k := range keys {
+		if n := node[i]; n >= 0 {
+			s.podNode[k] = s.Nodes[n].Node.Name
+		}
+	}
+}
+
 // Thaw rebuilds what Freeze dropped; it does nothing otherwise.
 func (s *Snapshot) Thaw() {
 	if s.podNode != nil {
