@@ -63,12 +63,14 @@ func (m *Manager) Clone(c Cluster) *Manager {
 		cp := *s
 		cp.StatefulSet = deepCopy(s.StatefulSet)
 		cp.revisions = deepCopy(s.revisions)
+		cp.memo = nil
 		out.statefulSets[k] = &cp
 	}
 	for k, ds := range m.daemonSets {
 		cp := *ds
 		cp.DaemonSet = deepCopy(ds.DaemonSet)
 		cp.failedBackoff = map[string]*backoffEntry{}
+		cp.memo = nil
 		for k, e := range ds.failedBackoff {
 			c := *e
 			cp.failedBackoff[k] = &c

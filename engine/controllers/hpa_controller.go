@@ -185,9 +185,13 @@ func (m *Manager) podsFor(namespace string, ls *api.LabelSelector) []*api.Pod {
 // selectPods lists the namespace's pods the selector matches (the HPA's pod
 // lister).
 func (m *Manager) selectPods(namespace string, sel api.Selector, ls *api.LabelSelector) []*api.Pod {
+	from := m.podsFor(namespace, ls)
+	// a selector that is one matchLabels pair selects exactly the pods
+	// the label index returned for it
+	exact := m.q != nil && ls != nil && len(ls.MatchLabels) == 1 && len(ls.MatchExpressions) == 0
 	var out []*api.Pod
-	for _, p := range m.podsFor(namespace, ls) {
-		if sel.Matches(p.Labels) {
+	for _, p := range from {
+		if exact || sel.Matches(p.Labels) {
 			out = append(out, p)
 		}
 	}

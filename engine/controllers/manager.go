@@ -208,11 +208,24 @@ func (m *Manager) syncAll() {
 			m.syncReplicaSet(rc)
 		}
 	}
+	// StatefulSets and DaemonSets read pod availability under
+	// minReadySeconds without asking for a wake: only those without
+	// minReadySeconds can wait in the queue (queue.go)
 	for _, k := range keysOf(m, m.statefulSets) {
-		m.syncStatefulSet(m.statefulSets[k])
+		s := m.statefulSets[k]
+		if s.Spec.MinReadySeconds == 0 && m.skipQueued(&s.queue, s.memo) {
+			continue
+		}
+		s.memo = m.memoised(func() { m.syncStatefulSet(s) })
+		m.synced(&s.queue, s.memo)
 	}
 	for _, k := range keysOf(m, m.daemonSets) {
-		m.syncDaemonSet(m.daemonSets[k])
+		ds := m.daemonSets[k]
+		if ds.Spec.MinReadySeconds == 0 && m.skipQueued(&ds.queue, ds.memo) {
+			continue
+		}
+		ds.memo = m.memoised(func() { m.syncDaemonSet(ds) })
+		m.synced(&ds.queue, ds.memo)
 	}
 	m.collectGarbage()
 }

@@ -81,6 +81,9 @@ type StatefulSet struct {
 	selector api.Selector
 	// revisions stands for the set's ControllerRevisions, oldest first.
 	revisions []ControllerRevision
+	// memo and queue: the work queue (queue.go).
+	memo  *syncMemo
+	queue queueState
 }
 
 // ControllerRevision is a StatefulSet template revision
@@ -110,6 +113,9 @@ type DaemonSet struct {
 	selector api.Selector
 	// failedBackoff is the controller's failedPodsBackoff per node.
 	failedBackoff map[string]*backoffEntry
+	// memo and queue: the work queue (queue.go).
+	memo  *syncMemo
+	queue queueState
 }
 
 // backoffEntry is a flowcontrol.Backoff item (no jitter).

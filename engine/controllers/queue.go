@@ -32,10 +32,11 @@ import (
 //     ReplicaSet or Deployment still checks its memo (the inputs of its
 //     last sync, by version). A missing queueing would show as a
 //     different outcome in TestWorkQueuesAreInvisible;
-//   - StatefulSets and DaemonSets sync on every pass: their syncs read
-//     pod availability under minReadySeconds without asking for a wake
-//     (and DaemonSets read nodes), so skipping them would change when
-//     they act;
+//   - a pod change also queues its StatefulSet or DaemonSet, a node
+//     change every DaemonSet; those with minReadySeconds sync on every
+//     pass: their syncs read pod availability under minReadySeconds
+//     without asking for a wake, so skipping them would change when they
+//     act;
 //   - the garbage collector judges only changed pods within an epoch.
 //
 // The full path (every object synced on every pass) stays for clusters
@@ -144,9 +145,16 @@ func (m *Manager) PodChanged(key string) {
 	}
 }
 
-// NodeChanged is the engine's Watcher for nodes. DaemonSets read the
-// nodes on every sync, so there is nothing to record.
-func (m *Manager) NodeChanged(string) {}
+// NodeChanged is the engine's Watcher for nodes: every DaemonSet reads
+// every node (which should run its pod), so all are queued.
+func (m *Manager) NodeChanged(string) {
+	if m.q == nil {
+		return
+	}
+	for _, ds := range m.daemonSets {
+		ds.queue.queued = true
+	}
+}
 
 // invalidate makes every skipped sync run again: the epoch is part of
 // every fingerprint.
@@ -417,8 +425,8 @@ func (m *Manager) synced(s *queueState, memo *syncMemo) {
 	}
 }
 
-// enqueueOwner queues the pod's controller (a ReplicaSet or a Job;
-// other kinds sync on every pass).
+// enqueueOwner queues the pod's controller (a ReplicationController
+// syncs on every pass).
 func (m *Manager) enqueueOwner(namespace string, ref *api.OwnerReference) {
 	switch ref.Kind {
 	case KindReplicaSet:
@@ -429,11 +437,19 @@ func (m *Manager) enqueueOwner(namespace string, ref *api.OwnerReference) {
 		if j := m.jobs[key(namespace, ref.Name)]; j != nil {
 			j.queue.queued = true
 		}
+	case KindStatefulSet:
+		if st := m.statefulSets[key(namespace, ref.Name)]; st != nil {
+			st.queue.queued = true
+		}
+	case KindDaemonSet:
+		if ds := m.daemonSets[key(namespace, ref.Name)]; ds != nil {
+			ds.queue.queued = true
+		}
 	}
 }
 
-// enqueueNamespace queues every ReplicaSet and Job of the namespace (an
-// orphan changed: any of them may adopt it).
+// enqueueNamespace queues every ReplicaSet, Job, StatefulSet and
+// DaemonSet of the namespace (an orphan changed: any may adopt it).
 func (m *Manager) enqueueNamespace(namespace string) {
 	for _, rs := range m.replicaSets {
 		if rs.Namespace == namespace {
@@ -443,6 +459,16 @@ func (m *Manager) enqueueNamespace(namespace string) {
 	for _, j := range m.jobs {
 		if j.Namespace == namespace {
 			j.queue.queued = true
+		}
+	}
+	for _, st := range m.statefulSets {
+		if st.Namespace == namespace {
+			st.queue.queued = true
+		}
+	}
+	for _, ds := range m.daemonSets {
+		if ds.Namespace == namespace {
+			ds.queue.queued = true
 		}
 	}
 }
