@@ -97,23 +97,32 @@ func (s *Session) seed0() int64 {
 	return 0
 }
 
-// stripBlankLines drops runs of empty lines left where the header was.
+// stripBlankLines drops runs of empty lines left where the header was
+// (lines holding only spaces count as empty; the first of a run stays).
+// It scans by offsets: a saved import is hundreds of megabytes, whose
+// lines as a [][]byte would cost more than the text.
 func stripBlankLines(b []byte) []byte {
-	lines := bytes.Split(b, []byte("\n"))
-	var out [][]byte
-	blank := 0
-	for _, l := range lines {
+	out := make([]byte, 0, len(b))
+	blank, first := 0, true
+	for {
+		l, rest, more := bytes.Cut(b, []byte("\n"))
 		if len(bytes.TrimSpace(l)) == 0 {
 			blank++
-			if blank > 1 {
-				continue
-			}
 		} else {
 			blank = 0
 		}
-		out = append(out, l)
+		if blank <= 1 {
+			if !first {
+				out = append(out, '\n')
+			}
+			out = append(out, l...)
+			first = false
+		}
+		if !more {
+			return out
+		}
+		b = rest
 	}
-	return bytes.Join(out, []byte("\n"))
 }
 
 // The YAML shape of the header, in the order a person reads it.

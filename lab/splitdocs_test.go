@@ -40,3 +40,18 @@ func TestIsDeschedulerDoc(t *testing.T) {
 		}
 	}
 }
+
+func TestStripBlankLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                     "",
+		"a":                    "a",
+		"a\n":                  "a\n",
+		"a\n\n\n\nb\n":         "a\n\nb\n",
+		"\n\n\na\n  \n \t\nb":  "\na\n  \nb",
+		"a\r\n\r\n\r\nb\n\n\n": "a\r\n\r\nb\n",
+	} {
+		if got := string(stripBlankLines([]byte(in))); got != want {
+			t.Errorf("stripBlankLines(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

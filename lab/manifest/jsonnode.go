@@ -36,6 +36,16 @@ type jsonParser struct {
 	line, col int
 	managed   int
 	err       error
+	slab      []yaml.Node
+}
+
+// node allocates n from a slab, as yamlParser.node does.
+func (p *jsonParser) node(n yaml.Node) *yaml.Node {
+	if len(p.slab) == cap(p.slab) {
+		p.slab = make([]yaml.Node, 0, 128)
+	}
+	p.slab = append(p.slab, n)
+	return &p.slab[len(p.slab)-1]
 }
 
 func (p *jsonParser) fail() {
@@ -93,7 +103,7 @@ func (p *jsonParser) value(depth int, parentKey string) *yaml.Node {
 	line, col := p.line, p.col
 	switch c := p.peek(); {
 	case c == '{':
-		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle, Line: line, Column: col}
+		n := p.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle, Line: line, Column: col})
 		p.advance(1)
 		p.skipSpace()
 		if p.peek() == '}' {
@@ -134,7 +144,7 @@ func (p *jsonParser) value(depth int, parentKey string) *yaml.Node {
 		}
 		return nil
 	case c == '[':
-		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: line, Column: col}
+		n := p.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: line, Column: col})
 		p.advance(1)
 		p.skipSpace()
 		if p.peek() == ']' {
@@ -179,7 +189,7 @@ func (p *jsonParser) value(depth int, parentKey string) *yaml.Node {
 			return nil
 		}
 		p.advance(j - p.i)
-		n := &yaml.Node{Kind: yaml.ScalarNode, Value: lit, Line: line, Column: col}
+		n := p.node(yaml.Node{Kind: yaml.ScalarNode, Value: lit, Line: line, Column: col})
 		n.Tag = n.ShortTag()
 		return n
 	}
@@ -217,13 +227,13 @@ func (p *jsonParser) str() *yaml.Node {
 		return nil
 	}
 	p.advance(len(raw))
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: v, Line: line, Column: col}
+	return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: v, Line: line, Column: col})
 }
 
 // skipArray passes over a managedFields array, counting its entries, and
 // returns it as an empty sequence.
 func (p *jsonParser) skipArray() *yaml.Node {
-	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: p.line, Column: p.col}
+	n := p.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: p.line, Column: p.col})
 	start := p.i
 	depth, inStr, esc := 0, false, false
 	j := p.i

@@ -76,6 +76,18 @@ type yamlParser struct {
 	line int // line of data[i]
 	col  int // 0-based column of data[i], in characters
 	err  error
+	slab []yaml.Node
+}
+
+// node returns a copy of n allocated from a slab: an item has hundreds of
+// nodes, all dropped together once it is decoded, so one allocation per
+// 128 of them saves most of the parser's allocations.
+func (p *yamlParser) node(n yaml.Node) *yaml.Node {
+	if len(p.slab) == cap(p.slab) {
+		p.slab = make([]yaml.Node, 0, 128)
+	}
+	p.slab = append(p.slab, n)
+	return &p.slab[len(p.slab)-1]
 }
 
 func (p *yamlParser) fail() {
@@ -211,7 +223,7 @@ func (p *yamlParser) checkNoContinuation(parent int) {
 // blockMapping parses a block mapping at column ind whose first key, k,
 // has just been read (the ':' is next).
 func (p *yamlParser) blockMapping(ind int, k *yaml.Node, line, col, depth int) *yaml.Node {
-	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: line, Column: col + 1}
+	m := p.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: line, Column: col + 1})
 	for {
 		// at the ':' after key k
 		colonLine, colonCol := p.line, p.col
@@ -232,7 +244,7 @@ func (p *yamlParser) blockMapping(ind int, k *yaml.Node, line, col, depth int) *
 				v = p.blockSequence(ind, ind, depth+1)
 			default:
 				// "key:" and nothing: null, positioned after the colon
-				v = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: colonLine, Column: colonCol + 2}
+				v = p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: colonLine, Column: colonCol + 2})
 			}
 		} else {
 			switch p.peek() {
@@ -304,7 +316,7 @@ func (p *yamlParser) blockSequence(parent, ind, depth int) *yaml.Node {
 		p.fail()
 		return nil
 	}
-	s := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: p.line, Column: p.col + 1}
+	s := p.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: p.line, Column: p.col + 1})
 	for {
 		if !p.at("- ") {
 			p.fail() // "-" alone: an entry on the following lines
@@ -391,10 +403,26 @@ loop:
 		return nil
 	}
 	p.advance(end - start)
-	n := &yaml.Node{Kind: yaml.ScalarNode, Value: string(text), Line: line, Column: col}
-	n.Tag = n.ShortTag()
+	n := p.node(yaml.Node{Kind: yaml.ScalarNode, Value: string(text), Line: line, Column: col})
+	n.Tag = "!!str"
+	if mayResolve[text[0]] {
+		n.Tag = ""
+		n.Tag = n.ShortTag()
+	}
 	return n
 }
+
+// mayResolve marks the first characters with which a plain scalar may
+// resolve to something other than a string (yaml.v3's resolveTable:
+// numbers, booleans, null, .inf/.nan, the merge key); for any other,
+// yaml.v3's resolve returns !!str without looking further, and so does
+// scalar, without its cost.
+var mayResolve = func() (t [256]bool) {
+	for _, c := range []byte("+-0123456789yYnNtTfFoO~<.") {
+		t[c] = true
+	}
+	return t
+}()
 
 func (p *yamlParser) doubleQuoted(line, col int) *yaml.Node {
 	j, esc := p.i+1, false
@@ -427,7 +455,7 @@ func (p *yamlParser) doubleQuoted(line, col int) *yaml.Node {
 		return nil
 	}
 	p.advance(len(raw))
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: v, Line: line, Column: col}
+	return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: v, Line: line, Column: col})
 }
 
 func (p *yamlParser) singleQuoted(line, col int) *yaml.Node {
@@ -454,7 +482,7 @@ func (p *yamlParser) singleQuoted(line, col int) *yaml.Node {
 		return nil
 	}
 	p.advance(j + 1 - p.i)
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.SingleQuotedStyle, Value: string(buf), Line: line, Column: col}
+	return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.SingleQuotedStyle, Value: string(buf), Line: line, Column: col})
 }
 
 // flow parses a flow mapping or sequence on the current line.
@@ -464,7 +492,7 @@ func (p *yamlParser) flow(depth int) *yaml.Node {
 		return nil
 	}
 	open := p.peek()
-	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: p.line, Column: p.col + 1}
+	n := p.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: p.line, Column: p.col + 1})
 	closer := byte(']')
 	if open == '{' {
 		n.Kind, n.Tag, closer = yaml.MappingNode, "!!map", '}'

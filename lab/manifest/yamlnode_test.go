@@ -164,3 +164,22 @@ func FuzzYAMLNode(f *testing.F) {
 		compareYAMLNode(t, "fuzz", []byte(in), 3)
 	})
 }
+
+// BenchmarkYAMLNode parses the benchmark dump's items (one node, 100 pods)
+// with yamlNode.
+func BenchmarkYAMLNode(b *testing.B) {
+	texts, lines := listItems(b, kubectlDump(1, 100))
+	var n int64
+	for _, t := range texts {
+		n += int64(len(t))
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range texts {
+			if _, err := yamlNode(texts[i], lines[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
