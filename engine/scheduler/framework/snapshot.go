@@ -179,7 +179,7 @@ func (s *Snapshot) RemovePod(key string) {
 	}
 	var pi *PodInfo
 	for _, x := range ni.Pods {
-		if x.Pod.Key() == key {
+		if x.Pod.HasKey(key) {
 			pi = x
 			break
 		}
