@@ -50,7 +50,7 @@ func (m *ObjectMeta) HasKey(key string) bool {
 		return key == m.Name
 	}
 	ns := len(m.Namespace)
-	return len(key) == ns+1+len(m.Name) && key[ns] == '/' && key[:ns] == m.Namespace && key[ns+1:] == m.Name
+	return len(key) == ns+1+len(m.Name) && key[ns+1:] == m.Name && key[ns] == '/' && key[:ns] == m.Namespace
 }
 
 // Taint effects.
