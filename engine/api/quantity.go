@@ -71,6 +71,15 @@ func ParseQuantity(s string) (Quantity, error) {
 	}
 	num := str[:i]
 	suffix := str[i:]
+	if q, ok := parseIntegerQuantity(num, suffix); ok {
+		return q, nil
+	}
+	return parseRatQuantity(s, num, suffix)
+}
+
+// parseRatQuantity is ParseQuantity's exact path in rational arithmetic,
+// for every shape: num is the signed decimal number of s, suffix the rest.
+func parseRatQuantity(s, num, suffix string) (Quantity, error) {
 	r, ok := new(big.Rat).SetString(num)
 	if !ok {
 		return 0, fmt.Errorf("quantity %q: bad number", s)
@@ -106,6 +115,54 @@ func ParseQuantity(s string) (Quantity, error) {
 		return 0, fmt.Errorf("quantity %q: %w", s, ErrQuantityRange)
 	}
 	return Quantity(n.Int64()), nil
+}
+
+// parseIntegerQuantity is ParseQuantity's exact fast path for the common
+// shapes ("500m", "2", "128Mi", "4G"): an integer of at most 18 digits
+// with a binary suffix or a decimal one of milli or coarser, whose value
+// fits the lab's range. Anything else (fractions, exponents, n/u, overflow)
+// reports !ok and takes the big.Rat path, which also words the errors.
+func parseIntegerQuantity(num, suffix string) (Quantity, bool) {
+	neg := false
+	switch {
+	case num[0] == '-':
+		neg, num = true, num[1:]
+	case num[0] == '+':
+		num = num[1:]
+	}
+	if len(num) == 0 || len(num) > 18 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(num); i++ {
+		c := num[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	var mult int64
+	if b, ok := binarySuffixes[suffix]; ok {
+		mult = b * 1000
+		if b > math.MaxInt64/2/1000 {
+			return 0, false
+		}
+	} else if e, ok := decimalSuffixes[suffix]; ok && e >= -3 && e+3 <= 18 {
+		mult = 1
+		for k := 0; k < e+3; k++ {
+			mult *= 10
+		}
+	} else {
+		return 0, false
+	}
+	const limit = math.MaxInt64 / 2
+	if n != 0 && n > limit/mult {
+		return 0, false
+	}
+	if neg {
+		return Quantity(-n * mult), true
+	}
+	return Quantity(n * mult), true
 }
 
 func isDecimalSuffix(s string) bool {

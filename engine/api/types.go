@@ -43,6 +43,16 @@ func (m *ObjectMeta) Key() string {
 	return m.Namespace + "/" + m.Name
 }
 
+// HasKey reports whether Key() == key without building the key: hot loops
+// (a snapshot finding a pod on its node) compare keys per pod.
+func (m *ObjectMeta) HasKey(key string) bool {
+	if m.Namespace == "" {
+		return key == m.Name
+	}
+	ns := len(m.Namespace)
+	return len(key) == ns+1+len(m.Name) && key[ns+1:] == m.Name && key[ns] == '/' && key[:ns] == m.Namespace
+}
+
 // Taint effects.
 const (
 	TaintEffectNoSchedule       = "NoSchedule"

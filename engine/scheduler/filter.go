@@ -291,7 +291,7 @@ func (s *Scheduler) filterWithNominatedPods(state *framework.CycleState, pi *fra
 		nodeOut  *framework.NodeInfo
 	)
 	for _, np := range nominated {
-		if np.Priority < prio || np.Pod.Key() == key {
+		if np.Priority < prio || np.Pod.HasKey(key) {
 			continue
 		}
 		if nodeOut == nil {

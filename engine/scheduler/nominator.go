@@ -44,7 +44,7 @@ func (n *Nominator) DeleteNominatedPod(key string) {
 	delete(n.nodeOf, key)
 	list := n.byNode[node]
 	for i, pi := range list {
-		if pi.Pod.Key() == key {
+		if pi.Pod.HasKey(key) {
 			list = append(list[:i:i], list[i+1:]...)
 			break
 		}

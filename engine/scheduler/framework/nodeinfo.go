@@ -1,5 +1,7 @@
 package framework
 
+import "slices"
+
 // Clone returns a copy of the NodeInfo whose pod lists and port set can be
 // changed (AddPodInfo/RemovePodInfo) without touching the original, as
 // NodeInfo.Snapshot upstream: preemption dry runs and nominated pods work on
@@ -60,13 +62,21 @@ func (n *NodeInfo) AddPodInfo(pi *PodInfo) {
 func (n *NodeInfo) RemovePodInfo(pi *PodInfo) bool {
 	ns, name := pi.Pod.Namespace, pi.Pod.Name
 	var found *PodInfo
-	for i, x := range n.Pods {
-		if x == pi || (x.Pod.Name == name && x.Pod.Namespace == ns) {
-			found = x
-			// In place: a clone owns its slices (Clone copies them).
-			n.Pods = append(n.Pods[:i], n.Pods[i+1:]...)
-			break
+	// pi itself is found by pointer (no pod read per entry); another
+	// PodInfo of the same pod by name
+	i := slices.Index(n.Pods, pi)
+	if i < 0 {
+		for j, x := range n.Pods {
+			if x.Pod.Name == name && x.Pod.Namespace == ns {
+				i = j
+				break
+			}
 		}
+	}
+	if i >= 0 {
+		found = n.Pods[i]
+		// In place: a clone owns its slices (Clone copies them).
+		n.Pods = append(n.Pods[:i], n.Pods[i+1:]...)
 	}
 	if found == nil {
 		return false

@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"slices"
 	"sort"
 
 	"podlab.dev/podlab/engine/api"
@@ -36,8 +37,10 @@ type Snapshot struct {
 	Nodes  []*NodeInfo
 	byName map[string]*NodeInfo
 	// pods by namespace/name → the name of the node they are on (a name,
-	// not the NodeInfo: Clone copies the map as it is).
-	podNode map[string]string
+	// not the NodeInfo: Clone copies the map as it is) and their PodInfo
+	// there (shared by clones, as the nodes' lists share it), so removing
+	// a pod does not compare keys along its node's list.
+	podNode map[string]podSlot
 	// NamespaceLabels holds each namespace's labels (namespaceSelector).
 	NamespaceLabels map[string]map[string]string
 
@@ -50,7 +53,7 @@ type Snapshot struct {
 func NewSnapshot() *Snapshot {
 	return &Snapshot{
 		byName:          map[string]*NodeInfo{},
-		podNode:         map[string]string{},
+		podNode:         map[string]podSlot{},
 		NamespaceLabels: map[string]map[string]string{},
 		indexes:         map[string]PodIndex{},
 		topologies:      map[string]*Topology{},
@@ -65,8 +68,8 @@ func (s *Snapshot) Get(name string) *NodeInfo { return s.byName[name] }
 
 // NodeOfPod returns the NodeInfo a pod (namespace/name) is assigned to.
 func (s *Snapshot) NodeOfPod(key string) *NodeInfo {
-	if name, ok := s.podNode[key]; ok {
-		return s.byName[name]
+	if slot, ok := s.podNode[key]; ok {
+		return s.byName[slot.node]
 	}
 	return nil
 }
@@ -160,28 +163,41 @@ func (s *Snapshot) AddPod(pi *PodInfo) {
 	if ni == nil {
 		return
 	}
-	if _, ok := s.podNode[p.Key()]; ok {
-		s.RemovePod(p.Key())
+	key := p.Key()
+	if _, ok := s.podNode[key]; ok {
+		s.RemovePod(key)
 	}
 	ni.AddPodInfo(pi)
-	s.podNode[p.Key()] = ni.Node.Name
+	s.podNode[key] = podSlot{node: ni.Node.Name, pi: pi}
 	s.generation++
 	for _, idx := range s.indexes {
 		idx.PodAdded(ni, pi)
 	}
 }
 
+// podSlot is where an assigned pod is: its node's name and its PodInfo.
+type podSlot struct {
+	node string
+	pi   *PodInfo
+}
+
 // RemovePod removes an assigned pod by namespace/name.
 func (s *Snapshot) RemovePod(key string) {
-	ni := s.NodeOfPod(key)
-	if ni == nil {
+	slot, ok := s.podNode[key]
+	ni := s.byName[slot.node]
+	if !ok || ni == nil {
 		return
 	}
-	var pi *PodInfo
-	for _, x := range ni.Pods {
-		if x.Pod.Key() == key {
-			pi = x
-			break
+	pi := slot.pi
+	if !slices.Contains(ni.Pods, pi) {
+		// not expected (every change of a node's list goes through the
+		// snapshot); find the pod by key as before the slot held it
+		pi = nil
+		for _, x := range ni.Pods {
+			if x.Pod.HasKey(key) {
+				pi = x
+				break
+			}
 		}
 	}
 	if pi == nil || !ni.RemovePodInfo(pi) {

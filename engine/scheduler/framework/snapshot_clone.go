@@ -50,9 +50,13 @@ func (s *Snapshot) Clone() *Snapshot {
 // the place of old on the pod's node: same position in the node's lists,
 // no index churn. It reports whether old was found.
 func (s *Snapshot) ReplacePodInfo(old, pi *PodInfo) bool {
-	ni := s.NodeOfPod(old.Pod.Key())
+	key := old.Pod.Key()
+	ni := s.NodeOfPod(key)
 	if ni == nil || !replaceIn(ni.Pods, old, pi) {
 		return false
+	}
+	if slot := s.podNode[key]; slot.pi == old {
+		s.podNode[key] = podSlot{node: slot.node, pi: pi}
 	}
 	replaceIn(ni.PodsWithAffinity, old, pi)
 	replaceIn(ni.PodsWithRequiredAntiAffinity, old, pi)
@@ -106,10 +110,10 @@ func (s *Snapshot) Thaw() {
 	for _, ni := range s.Nodes {
 		n += len(ni.Pods)
 	}
-	s.podNode = make(map[string]string, n)
+	s.podNode = make(map[string]podSlot, n)
 	for _, ni := range s.Nodes {
 		for _, pi := range ni.Pods {
-			s.podNode[pi.Pod.Key()] = ni.Node.Name
+			s.podNode[pi.Pod.Key()] = podSlot{node: ni.Node.Name, pi: pi}
 		}
 	}
 }

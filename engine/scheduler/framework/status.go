@@ -45,6 +45,11 @@ type Status struct {
 	Err     error
 }
 
+// SkipStatus is the Skip status every PreFilter/PreScore that skips
+// returns: shared, so a skip allocates nothing (the runtime only reads a
+// status's code; WithPlugin copies). Never modify it.
+var SkipStatus = &Status{Code: Skip}
+
 // NewStatus builds a status.
 func NewStatus(code Code, reasons ...string) *Status {
 	return &Status{Code: code, Reasons: reasons}

@@ -316,7 +316,7 @@ func (pl *fastPlan) withNominatedPods(pod *framework.PodInfo, list []*framework.
 	key := pod.Pod.Key()
 	withNominated.scalars = append([]scalarAmount(nil), room.scalars...)
 	for _, np := range list {
-		if np.Priority < pod.Priority || np.Pod.Key() == key {
+		if np.Priority < pod.Priority || np.Pod.HasKey(key) {
 			continue
 		}
 		withNominated.take(np, -1)

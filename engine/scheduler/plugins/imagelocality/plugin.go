@@ -84,7 +84,7 @@ func (p *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, s
 	state.Write(preScoreStateKey, s)
 	p.preScore.Store(state, s)
 	if s.sums == nil {
-		return framework.NewStatus(framework.Skip)
+		return framework.SkipStatus
 	}
 	return nil
 }

@@ -85,7 +85,7 @@ func (pl *Plugin) PreFilter(state *framework.CycleState, pi *framework.PodInfo, 
 	// and the incoming pod has no required terms — the Skip below, without
 	// visiting every node.
 	if len(pi.RequiredAffinityTerms) == 0 && len(pi.RequiredAntiAffinityTerms) == 0 && presenceOf(snap).withRequiredAnti == 0 {
-		return nil, framework.NewStatus(framework.Skip)
+		return nil, framework.SkipStatus
 	}
 	s := &preFilterState{
 		pod:                  pi,
@@ -127,7 +127,7 @@ func (pl *Plugin) PreFilter(state *framework.CycleState, pi *framework.PodInfo, 
 	}
 
 	if s.existingAntiAffinity.nonZero == 0 && len(s.affinityTerms) == 0 && len(s.antiAffinityTerms) == 0 {
-		return nil, framework.NewStatus(framework.Skip)
+		return nil, framework.SkipStatus
 	}
 	state.Write(preFilterStateKey, s)
 	pl.lastFilter.Store(state, s)

@@ -35,7 +35,7 @@ func (pl *Plugin) PreScore(state *framework.CycleState, pi *framework.PodInfo, s
 	// pod in the cluster has affinity terms — the Skip below, without
 	// visiting every node.
 	if len(pi.PreferredAffinityTerms) == 0 && len(pi.PreferredAntiAffinityTerms) == 0 && presenceOf(snap).withAffinity == 0 {
-		return framework.NewStatus(framework.Skip)
+		return framework.SkipStatus
 	}
 	a := pi.Pod.Spec.Affinity
 	hasConstraints := a != nil && ((a.PodAffinity != nil && len(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0) ||
@@ -43,7 +43,7 @@ func (pl *Plugin) PreScore(state *framework.CycleState, pi *framework.PodInfo, s
 	// scoring.go PreScore: existing pods' terms are optionally ignored
 	// for a pod without preferred inter-pod terms
 	if pl.args.IgnorePreferredTermsOfExistingPods && !hasConstraints {
-		return framework.NewStatus(framework.Skip)
+		return framework.SkipStatus
 	}
 
 	sc := &scorer{
@@ -64,7 +64,7 @@ func (pl *Plugin) PreScore(state *framework.CycleState, pi *framework.PodInfo, s
 		}
 	}
 	if !sc.topoScore.touched {
-		return framework.NewStatus(framework.Skip)
+		return framework.SkipStatus
 	}
 	ps := &preScoreState{scores: sc.topoScore}
 	state.Write(preScoreStateKey, ps)

@@ -73,7 +73,7 @@ func (p *Plugin) PreFilter(state *framework.CycleState, pod *framework.PodInfo, 
 	ns := requiredSelector(pod.Pod)
 	if ns == nil && pod.Pod.Spec.NodeSelector == nil && p.addedRequired == nil {
 		p.preFilter.Store(state, nil)
-		return nil, framework.NewStatus(framework.Skip)
+		return nil, framework.SkipStatus
 	}
 	if p.addedRequired != nil {
 		p.addedRequired.bind(snap)
@@ -125,7 +125,7 @@ func (p *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, s
 	a := pod.Pod.Spec.Affinity
 	if (a == nil || a.NodeAffinity == nil || a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution == nil) && p.addedPreferred == nil {
 		p.preScore.Store(state, nil)
-		return framework.NewStatus(framework.Skip)
+		return framework.SkipStatus
 	}
 	preferred := &preferredTerms{}
 	if a != nil && a.NodeAffinity != nil && a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution != nil {

@@ -90,7 +90,7 @@ func (p *Plugin) PreFilter(state *framework.CycleState, pod *framework.PodInfo, 
 	ports := HostPorts(pod.Pod)
 	if len(ports) == 0 {
 		p.preFilter.Store(state, nil)
-		return nil, framework.NewStatus(framework.Skip)
+		return nil, framework.SkipStatus
 	}
 	s := preFilterState(ports)
 	state.Write(preFilterStateKey, s)

@@ -72,7 +72,7 @@ func (b *BalancedAllocation) PreScore(state *framework.CycleState, pod *framewor
 		req := b.custom.podRequests(pod)
 		if isBestEffort(req) {
 			b.preScore.Store(state, nil)
-			return framework.NewStatus(framework.Skip)
+			return framework.SkipStatus
 		}
 		s := &balancedPreScoreState{podReq: req}
 		if snap != nil && b.custom.cpuMemOnly {
@@ -85,7 +85,7 @@ func (b *BalancedAllocation) PreScore(state *framework.CycleState, pod *framewor
 	}
 	if pod.Requests.MilliCPU == 0 && pod.Requests.Memory == 0 {
 		b.preScore.Store(state, nil)
-		return framework.NewStatus(framework.Skip)
+		return framework.SkipStatus
 	}
 	s := &balancedPreScoreState{cpu: pod.Requests.MilliCPU, mem: pod.Requests.Memory}
 	if snap != nil {

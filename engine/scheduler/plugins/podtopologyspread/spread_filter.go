@@ -115,7 +115,7 @@ func (pl *Plugin) PreFilter(state *framework.CycleState, pod *framework.PodInfo,
 	}
 	if len(cs) == 0 {
 		pl.lastFilter.Store(state, nil) // a reused CycleState must not see an older pod's state
-		return nil, framework.NewStatus(framework.Skip)
+		return nil, framework.SkipStatus
 	}
 	s := pl.calPreFilterState(pod.Pod, snap, cs)
 	s.nodes = snap.Nodes

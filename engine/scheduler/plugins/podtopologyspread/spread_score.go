@@ -61,7 +61,7 @@ func (s *preScoreState) Clone() framework.StateData { return s }
 func (pl *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot, feasible []*framework.NodeInfo) *framework.Status {
 	if snap.NumNodes() == 0 {
 		pl.lastScore.Store(state, nil)
-		return framework.NewStatus(framework.Skip)
+		return framework.SkipStatus
 	}
 	p := pod.Pod
 	cs, err := pl.constraintsFor(p, api.ScheduleAnyway)
@@ -71,7 +71,7 @@ func (pl *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, 
 	}
 	if len(cs) == 0 {
 		pl.lastScore.Store(state, nil)
-		return framework.NewStatus(framework.Skip)
+		return framework.SkipStatus
 	}
 	// Only require that nodes have all the topology labels if using
 	// non-system-default spreading rules, so nodes without a zone label
