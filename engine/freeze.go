@@ -1,5 +1,7 @@
 package engine
 
+import "podlab.dev/podlab/engine/scheduler/framework"
+
 // Freeze and Thaw pack a clone kept only to be restored later (the lab's
 // checkpoints): its largest maps — every pod's state, every timeline, the
 // snapshot's pod → node index — hold 50–80 bytes an entry, about a third
@@ -78,7 +80,11 @@ func (e *Engine) Thaw() {
 	}
 	e.podKeys, e.podKeysOK, e.podKeysNew, e.podKeysGone = f.podKeys, true, nil, nil
 	if f.podNode != nil {
-		e.snap.ThawFrom(f.podKeys, f.podNode)
+		infos := make([]*framework.PodInfo, len(f.pods))
+		for i, ps := range f.pods {
+			infos[i] = ps.info
+		}
+		e.snap.ThawFrom(f.podKeys, f.podNode, infos)
 	}
 	e.snap.Thaw()
 }

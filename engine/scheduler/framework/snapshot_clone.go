@@ -88,17 +88,46 @@ func (s *Snapshot) PodCount() int { return len(s.podNode) }
 
 // ThawFrom is Thaw from what the caller kept: the keys of the assigned
 // pods (and of others, at node -1) with the position in Nodes of the node
-// each is on. It does nothing when not frozen.
-func (s *Snapshot) ThawFrom(keys []string, node []int32) {
+// each is on, and each pod's PodInfo as the caller holds it. The index
+// holds the PodInfo of the node's list (RemovePod relies on it), so a
+// kept PodInfo that is not the one on its node — or a mismatch of any
+// kind — falls back to Thaw. It does nothing when not frozen.
+func (s *Snapshot) ThawFrom(keys []string, node []int32, infos []*PodInfo) {
 	if s.podNode != nil {
 		return
 	}
-	s.podNode = make(map[string]string, len(keys))
+	if len(keys) != len(node) || len(keys) != len(infos) {
+		s.Thaw()
+		return
+	}
+	idx := make(map[string]podSlot, len(keys))
+	on := make(map[*PodInfo]int32, len(keys)) // pointers: no key strings built
 	for i, k := range keys {
 		if n := node[i]; n >= 0 {
-			s.podNode[k] = s.Nodes[n].Node.Name
+			if int(n) >= len(s.Nodes) || infos[i] == nil {
+				s.Thaw()
+				return
+			}
+			idx[k] = podSlot{node: s.Nodes[n].Node.Name, pi: infos[i]}
+			on[infos[i]] = n
 		}
 	}
+	// every node's list must hold exactly the PodInfos kept for it
+	total := 0
+	for n, ni := range s.Nodes {
+		total += len(ni.Pods)
+		for _, pi := range ni.Pods {
+			if at, ok := on[pi]; !ok || int(at) != n {
+				s.Thaw()
+				return
+			}
+		}
+	}
+	if total != len(idx) || total != len(on) {
+		s.Thaw()
+		return
+	}
+	s.podNode = idx
 }
 
 // Thaw rebuilds what Freeze dropped; it does nothing otherwise.
