@@ -51,6 +51,7 @@ func (m *Manager) Clone(c Cluster) *Manager {
 		cp := *rs
 		cp.ReplicaSet = deepCopy(rs.ReplicaSet)
 		cp.memo = nil
+		cp.tmplMatch = templateMatch{}
 		out.replicaSets[k] = &cp
 	}
 	for k, rc := range m.replicationControllers {

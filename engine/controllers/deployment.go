@@ -224,22 +224,43 @@ func removeOwner(refs []api.OwnerReference, uid string) []api.OwnerReference {
 
 // findNewReplicaSet is deploymentutil.FindNewReplicaSet: the oldest
 // ReplicaSet whose template equals the Deployment's (ignoring the hash).
-func findNewReplicaSet(d *Deployment, rsList []*ReplicaSet) *ReplicaSet {
+func findNewReplicaSet(d *Deployment, rsList []*ReplicaSet, cached bool) *ReplicaSet {
 	sorted := append([]*ReplicaSet(nil), rsList...)
 	sortByCreation(sorted)
 	for _, rs := range sorted {
-		if templatesEqual(&rs.Spec.Template, &d.Spec.Template) {
+		if cached && rs.sameTemplateAs(d) || !cached && templatesEqual(&rs.Spec.Template, &d.Spec.Template) {
 			return rs
 		}
 	}
 	return nil
 }
 
+// templateMatch caches templatesEqual between a ReplicaSet's template and
+// a Deployment's (work-queue mode): a ReplicaSet's template never changes,
+// a Deployment's only with a new generation (UpdateDeployment installs a
+// copy), so the answer holds for the same Deployment object and
+// generation.
+type templateMatch struct {
+	d     *Deployment
+	gen   int64
+	equal bool
+}
+
+// sameTemplateAs is templatesEqual(rs template, d template), cached.
+func (rs *ReplicaSet) sameTemplateAs(d *Deployment) bool {
+	if c := rs.tmplMatch; c.d == d && c.gen == d.Generation {
+		return c.equal
+	}
+	eq := templatesEqual(&rs.Spec.Template, &d.Spec.Template)
+	rs.tmplMatch = templateMatch{d, d.Generation, eq}
+	return eq
+}
+
 // replicaSetsAndSyncRevision is getAllReplicaSetsAndSyncRevision with
 // getNewReplicaSet: it returns the new ReplicaSet (creating it when asked)
 // and all old ones, keeping revision annotations in step.
 func (m *Manager) replicaSetsAndSyncRevision(d *Deployment, rsList []*ReplicaSet, create bool) (*ReplicaSet, []*ReplicaSet) {
-	existing := findNewReplicaSet(d, rsList)
+	existing := findNewReplicaSet(d, rsList, m.q != nil)
 	var old []*ReplicaSet
 	for _, rs := range rsList {
 		if rs != existing {

@@ -38,6 +38,8 @@ type ReplicaSet struct {
 	memo *syncMemo
 	// queue is the ReplicaSet's place in the work queue (queue.go).
 	queue queueState
+	// tmplMatch caches templatesEqual with its Deployment's template.
+	tmplMatch templateMatch
 }
 
 // ReplicaSetStatus is apps/v1 ReplicaSetStatus.
