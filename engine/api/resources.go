@@ -140,12 +140,18 @@ const (
 // and restartable (sidecar) init containers, the largest of each init
 // container plus the sidecars started before it); plus pod overhead.
 func PodRequests(pod *Pod, opts PodRequestsOptions) ResourceList {
+	podLevel := !opts.SkipPodLevelResources && pod.Spec.Resources != nil && len(pod.Spec.Resources.Requests) > 0
+	if !podLevel {
+		// the containers' aggregate is a new map: it is the result (most
+		// pods; one map per call instead of two)
+		reqs := aggregateContainerRequests(pod, opts)
+		addResourceList(reqs, pod.Spec.Overhead)
+		return reqs
+	}
 	reqs := ResourceList{}
-	if !opts.SkipPodLevelResources && pod.Spec.Resources != nil && len(pod.Spec.Resources.Requests) > 0 {
-		for name, q := range pod.Spec.Resources.Requests {
-			if IsSupportedPodLevelResource(name) {
-				reqs[name] = q
-			}
+	for name, q := range pod.Spec.Resources.Requests {
+		if IsSupportedPodLevelResource(name) {
+			reqs[name] = q
 		}
 	}
 	for name, q := range aggregateContainerRequests(pod, opts) {
@@ -167,6 +173,9 @@ func aggregateContainerRequests(pod *Pod, opts PodRequestsOptions) ResourceList 
 	reqs := ResourceList{}
 	for i := range pod.Spec.Containers {
 		addResourceList(reqs, containerRequests(&pod.Spec.Containers[i], opts))
+	}
+	if len(pod.Spec.InitContainers) == 0 {
+		return reqs
 	}
 	restartable := ResourceList{}
 	initReqs := ResourceList{}

@@ -87,7 +87,10 @@ type Autoscaler struct {
 	loop loopNodes
 	// buf keeps the last loop's node buffers for the next; loopDepth
 	// counts the RunOnce calls in progress.
-	buf       loopNodes
+	buf loopNodes
+	// groupBuf is fillGroups' node → group buffer, reused by every loop
+	// (a loop every 10 s allocated it afresh).
+	groupBuf  []int
 	loopDepth int
 	// statusHandedOut is set once the status left the autoscaler (its
 	// slices may be held); statusNodesBuf is the buffer the loop's node
@@ -193,7 +196,7 @@ func (a *Autoscaler) CloneFor(e *engine.Engine) engine.Controller {
 	c.unneededSince = copyMap(a.unneededSince)
 	c.unremovable = copyMap(a.unremovable)
 	c.notified = copyMap(a.notified)
-	c.facts, c.buf = nil, loopNodes{} // its own (forks may run concurrently)
+	c.facts, c.buf, c.groupBuf = nil, loopNodes{}, nil // its own (forks may run concurrently)
 	c.loop, c.loopRegistered, c.loopDepth = loopNodes{}, nil, 0
 	c.sim = nil
 	return &c

@@ -136,7 +136,10 @@ func (a *Autoscaler) Status() Status {
 // loop). A group's member list is the previous status's when unchanged.
 func (a *Autoscaler) fillGroups(st *Status) {
 	nodes := a.loop.nodes
-	group := make([]int, len(nodes))
+	if cap(a.groupBuf) < len(nodes) {
+		a.groupBuf = make([]int, len(nodes))
+	}
+	group := a.groupBuf[:len(nodes)]
 	count := make([]int, len(a.groups))
 	for i, n := range nodes {
 		g := a.loop.factOf(i, n, a).group

@@ -179,9 +179,12 @@ func newView(s *State, nodeSelector *api.Selector) *view {
 	// integers per node and added to requested at the end (a map update
 	// per pod and resource was a sixth of the pass); the node's pod lists
 	// are built beside them, one map lookup per pod
+	// on is allOn itself until a node's first terminal pod (the lists are
+	// only read; most nodes have none, so one list is built, not two)
 	type sum struct {
 		cpu, mem, pods int64
 		hasCPU, hasMem bool
+		split          bool
 		allOn, on      []*api.Pod
 	}
 	sums := make(map[string]*sum, len(v.nodes))
@@ -195,9 +198,14 @@ func newView(s *State, nodeSelector *api.Selector) *view {
 		}
 		acc.allOn = append(acc.allOn, p)
 		if p.IsTerminal() {
+			if !acc.split {
+				acc.on, acc.split = slices.Clone(acc.allOn[:len(acc.allOn)-1]), true
+			}
 			continue
 		}
-		acc.on = append(acc.on, p)
+		if acc.split {
+			acc.on = append(acc.on, p)
+		}
 		if len(p.Spec.Containers) == 1 && simpleRequests(p) {
 			req := p.Spec.Containers[0].Resources.Requests
 			cpu, hasCPU := req[api.ResourceCPU]
@@ -222,7 +230,10 @@ func newView(s *State, nodeSelector *api.Selector) *view {
 		if acc.allOn != nil {
 			v.allOn[n.Name] = acc.allOn
 		}
-		if acc.on != nil {
+		if !acc.split {
+			acc.on = acc.allOn
+		}
+		if len(acc.on) > 0 {
 			v.on[n.Name] = acc.on
 		}
 		if acc.hasCPU {

@@ -166,20 +166,25 @@ func (s *Scheduler) filterPass(state *framework.CycleState, pi *framework.PodInf
 		for k := lo; k < hi; k++ {
 			cand = append(cand, int32(k))
 		}
-		for _, f := range filters {
+		// one rejection callback per worker (not per plugin: it escapes
+		// into the interface call, so each closure was an allocation);
+		// f is the plugin running
+		var f activeFilter
+		reject := func(k int32, st *framework.Status) {
+			// with all, k is the index: the NodeInfo need not be read
+			idx := int(k)
+			if !all {
+				idx = nodes[k].Index
+			}
+			if st.Code != framework.Unschedulable && st.Code != framework.UnschedulableAndUnresolvable {
+				b.workerErr[w] = errorStatus(fmt.Errorf("running %q filter plugin: %w", f.plugin.Name(), statusError(st)), f.plugin.Name())
+			}
+			b.statuses[idx] = st
+			b.rejectedBy[idx] = f.index + 1
+		}
+		for _, f = range filters {
 			if f.batch != nil {
-				cand = f.batch.FilterBatch(state, pi, nodes, cand, func(k int32, st *framework.Status) {
-					// with all, k is the index: the NodeInfo need not be read
-					idx := int(k)
-					if !all {
-						idx = nodes[k].Index
-					}
-					if st.Code != framework.Unschedulable && st.Code != framework.UnschedulableAndUnresolvable {
-						b.workerErr[w] = errorStatus(fmt.Errorf("running %q filter plugin: %w", f.plugin.Name(), statusError(st)), f.plugin.Name())
-					}
-					b.statuses[idx] = st
-					b.rejectedBy[idx] = f.index + 1
-				})
+				cand = f.batch.FilterBatch(state, pi, nodes, cand, reject)
 				if len(cand) == 0 {
 					break
 				}

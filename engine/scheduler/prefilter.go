@@ -22,11 +22,23 @@ func (s *Scheduler) runPreFilter(state *framework.CycleState, pi *framework.PodI
 		returnStatus  *framework.Status
 		narrowing     []string
 		skipFilterSet map[string]bool
+		skipMask      uint64
 	)
-	defer func() { state.SkipFilterPlugins = skipFilterSet }()
-	for _, pl := range s.prof.preFilter {
+	plugins := s.prof.preFilter
+	maskable := skipMaskable(plugins)
+	defer func() {
+		if maskable {
+			skipFilterSet = s.skipSetOf(false, skipMask, func(i int) string { return plugins[i].Name() })
+		}
+		state.SkipFilterPlugins = skipFilterSet
+	}()
+	for i, pl := range plugins {
 		r, st := pl.PreFilter(state, pi, s.snap)
 		if st.IsSkip() {
+			if maskable {
+				skipMask |= 1 << i
+				continue
+			}
 			if skipFilterSet == nil {
 				skipFilterSet = map[string]bool{}
 			}

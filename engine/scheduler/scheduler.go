@@ -87,6 +87,8 @@ type Scheduler struct {
 	// and call the per-node Filter/Score (the reference); equivalence
 	// tests compare the two.
 	referencePaths bool
+	// skipSets interns the sets of skipped plugins (skipsets.go).
+	skipSets map[skipKey]map[string]bool
 }
 
 // postFilterFunc is the PostFilter extension point: it gets the per-node

@@ -11,11 +11,25 @@ import (
 // Skip marks the plugin's Score to be skipped; anything else but success
 // fails the cycle.
 func (s *Scheduler) runPreScore(state *framework.CycleState, pi *framework.PodInfo, feasible []*framework.NodeInfo) *framework.Status {
-	var skip map[string]bool
-	defer func() { state.SkipScorePlugins = skip }()
-	for _, pl := range s.prof.preScore {
+	var (
+		skip     map[string]bool
+		skipMask uint64
+	)
+	plugins := s.prof.preScore
+	maskable := skipMaskable(plugins)
+	defer func() {
+		if maskable {
+			skip = s.skipSetOf(true, skipMask, func(i int) string { return plugins[i].Name() })
+		}
+		state.SkipScorePlugins = skip
+	}()
+	for i, pl := range plugins {
 		st := pl.PreScore(state, pi, s.snap, feasible)
 		if st.IsSkip() {
+			if maskable {
+				skipMask |= 1 << i
+				continue
+			}
 			if skip == nil {
 				skip = map[string]bool{}
 			}
