@@ -113,7 +113,8 @@ func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
 
 // syncReplicaSetOf is syncReplicaSet over the claim candidates.
 func (m *Manager) syncReplicaSetOf(rs *ReplicaSet, candidates []*api.Pod) {
-	var active, terminating []*api.Pod
+	active := make([]*api.Pod, 0, len(candidates))
+	var terminating []*api.Pod
 	for _, p := range candidates {
 		if isPodActive(p) {
 			active = append(active, p)
