@@ -7,10 +7,6 @@ import (
 	"podlab.dev/podlab/engine/api"
 )
 
-// copyTemplate deep-copies a pod template so a pod (which admission and the
-// kubelet mutate) never shares maps or slices with its workload.
-func copyTemplate(t *api.PodTemplateSpec) api.PodTemplateSpec { return deepCopy(*t) }
-
 // templatesEqual reports equal templates ignoring the pod-template-hash
 // label, as deploymentutil.EqualIgnoreHash. Labels and annotations are
 // compared as maps (nil equals empty, as apimachinery's semantic DeepEqual);

@@ -356,7 +356,10 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 	calc := newReplicaCalc(m.now)
 	for i, ms := range h.Spec.Metrics {
 		res := ms.Resource.Name
-		metrics := m.resourceMetrics(res, pods, load)
+		if m.metricsScratch == nil {
+			m.metricsScratch = make(PodMetrics, len(pods))
+		}
+		metrics := m.resourceMetricsInto(m.metricsScratch, res, pods, load)
 		var proposal int32
 		var name string
 		var err error

@@ -56,59 +56,111 @@ func (c replicaCalc) resourceReplicas(currentReplicas, targetUtilization int32, 
 	if len(pods) == 0 {
 		return 0, 0, 0, fmt.Errorf("no pods returned by selector while calculating replica count")
 	}
-	metrics = cloneMetrics(metrics)
-	ready, unready, missing, ignored := c.groupPods(pods, metrics, resource)
-	removeMetrics(metrics, ignored)
-	removeMetrics(metrics, unready)
-	if len(metrics) == 0 {
+	// Upstream copies the samples, deletes the ignored and unready pods'
+	// and adds fill-ins for the missing and unready ones. Here each pod's
+	// group and sample are kept in slices aligned with the pods (an HPA
+	// does this for its hundred pods every 15 s): the sums are the same,
+	// and the sample count keeps samples of pods not selected (they stay
+	// in upstream's map but match no request). TestResourceReplicasIsTheMapVersion.
+	groups := make([]podGroup, len(pods))
+	values := make([]int64, len(pods))
+	kept := len(metrics)
+	var ready, unready, missing int
+	for i, p := range pods {
+		g, m, found := c.podGroup(p, metrics, resource)
+		groups[i], values[i] = g, m.Value
+		if found && (g == groupIgnored || g == groupUnready) {
+			kept-- // removeMetrics
+		}
+		switch g {
+		case groupReady:
+			ready++
+		case groupUnready:
+			unready++
+		case groupMissing:
+			missing++
+		}
+	}
+	if kept == 0 {
 		return 0, 0, 0, fmt.Errorf("did not receive metrics for targeted pods (pods might be unready)")
 	}
-	requests, err := calculateRequests(pods, resource)
+	requests, err := podRequests(pods, resource)
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	ratio, utilization, raw, err := resourceUtilizationRatio(metrics, requests, targetUtilization)
+	// the first ratio is over the ready pods' own samples; the second adds
+	// the fill-ins
+	fillMissing, fallback := false, int64(0)
+	ratio, utilization, raw, err := utilizationOver(pods, requests, targetUtilization, func(i int) (int64, bool) {
+		return values[i], groups[i] == groupReady
+	})
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	scaleUpWithUnready := len(unready) > 0 && ratio > 1.0
-	if !scaleUpWithUnready && len(missing) == 0 {
+	scaleUpWithUnready := unready > 0 && ratio > 1.0
+	if !scaleUpWithUnready && missing == 0 {
 		if c.within(ratio) {
 			return currentReplicas, utilization, raw, nil
 		}
 		return int32(math.Ceil(ratio * float64(ready))), utilization, raw, nil
 	}
-	if len(missing) > 0 {
+	if missing > 0 && ratio != 1.0 {
+		// on a scale-down, missing pods use 100% of their request (or
+		// the target when it is above 100%); on a scale-up, nothing
+		fillMissing = true
+		kept += missing
 		if ratio < 1.0 {
-			// on a scale-down, missing pods use 100% of their request (or
-			// the target when it is above 100%)
-			fallback := int64(max(100, targetUtilization))
-			for _, name := range missing {
-				metrics[name] = PodMetric{Value: requests[name] * fallback / 100}
-			}
-		} else if ratio > 1.0 {
-			for _, name := range missing {
-				metrics[name] = PodMetric{Value: 0}
-			}
+			fallback = int64(max(100, targetUtilization))
 		}
 	}
 	if scaleUpWithUnready {
-		for _, name := range unready {
-			metrics[name] = PodMetric{Value: 0}
-		}
+		kept += unready
 	}
-	newRatio, _, _, err := resourceUtilizationRatio(metrics, requests, targetUtilization)
+	newRatio, _, _, err := utilizationOver(pods, requests, targetUtilization, func(i int) (int64, bool) {
+		switch groups[i] {
+		case groupReady:
+			return values[i], true
+		case groupMissing:
+			return requests[i] * fallback / 100, fillMissing
+		case groupUnready:
+			return 0, scaleUpWithUnready
+		}
+		return 0, false
+	})
 	if err != nil {
 		return 0, utilization, raw, err
 	}
 	if c.within(newRatio) || (ratio < 1.0 && newRatio > 1.0) || (ratio > 1.0 && newRatio < 1.0) {
 		return currentReplicas, utilization, raw, nil
 	}
-	n := int32(math.Ceil(newRatio * float64(len(metrics))))
+	n := int32(math.Ceil(newRatio * float64(kept)))
 	if (newRatio < 1.0 && n > currentReplicas) || (newRatio > 1.0 && n < currentReplicas) {
 		return currentReplicas, utilization, raw, nil
 	}
 	return n, utilization, raw, nil
+}
+
+// utilizationOver is metrics/utilization.go GetResourceUtilizationRatio
+// (integer percent of the summed requests, its ratio to the target, the
+// raw average value) over the pods whose sample
+// sample(i) reports (value, true), each with its request.
+func utilizationOver(pods []*api.Pod, requests []int64, target int32, sample func(int) (int64, bool)) (float64, int32, int64, error) {
+	var metricsTotal, requestsTotal int64
+	n := 0
+	for i := range pods {
+		v, ok := sample(i)
+		if !ok {
+			continue
+		}
+		metricsTotal += v
+		requestsTotal += requests[i]
+		n++
+	}
+	if requestsTotal == 0 {
+		return 0, 0, 0, fmt.Errorf("no metrics returned matched known pods")
+	}
+	u := int32(metricsTotal * 100 / requestsTotal)
+	return float64(u) / float64(target), u, metricsTotal / int64(n), nil
 }
 
 // rawResourceReplicas is GetRawResourceReplicas / calcPlainMetricReplicas:
@@ -171,35 +223,16 @@ func (c replicaCalc) rawResourceReplicas(currentReplicas int32, targetUsage int6
 // Names come back sorted (upstream uses sets; order does not change sums).
 func (c replicaCalc) groupPods(pods []*api.Pod, metrics PodMetrics, resource string) (ready int, unready, missing, ignored []string) {
 	for _, p := range pods {
-		if p.DeletionTimestamp != nil || p.Status.Phase == api.PodFailed {
+		switch g, _, _ := c.podGroup(p, metrics, resource); g {
+		case groupIgnored:
 			ignored = append(ignored, p.Name)
-			continue
-		}
-		if p.Status.Phase == api.PodPending {
+		case groupUnready:
 			unready = append(unready, p.Name)
-			continue
-		}
-		m, found := metrics[p.Name]
-		if !found {
+		case groupMissing:
 			missing = append(missing, p.Name)
-			continue
+		default:
+			ready++
 		}
-		if resource == api.ResourceCPU {
-			var notReady bool
-			cond := p.Condition(api.PodReady)
-			if cond == nil || p.Status.StartTime == nil {
-				notReady = true
-			} else if p.Status.StartTime.Add(c.cpuInitializationPeriod) > c.now {
-				notReady = cond.Status == api.ConditionFalse || m.Timestamp < cond.LastTransitionTime.Add(m.Window)
-			} else {
-				notReady = cond.Status == api.ConditionFalse && p.Status.StartTime.Add(c.delayOfInitialReadinessStatus) > cond.LastTransitionTime
-			}
-			if notReady {
-				unready = append(unready, p.Name)
-				continue
-			}
-		}
-		ready++
 	}
 	sort.Strings(unready)
 	sort.Strings(missing)
@@ -207,19 +240,71 @@ func (c replicaCalc) groupPods(pods []*api.Pod, metrics PodMetrics, resource str
 	return ready, unready, missing, ignored
 }
 
+// podGroup is where groupPods puts one pod.
+type podGroup uint8
+
+const (
+	groupReady podGroup = iota
+	groupUnready
+	groupMissing
+	groupIgnored
+)
+
+// podGroup returns p's group, its sample and whether it has one.
+func (c replicaCalc) podGroup(p *api.Pod, metrics PodMetrics, resource string) (podGroup, PodMetric, bool) {
+	m, found := metrics[p.Name]
+	if p.DeletionTimestamp != nil || p.Status.Phase == api.PodFailed {
+		return groupIgnored, m, found
+	}
+	if p.Status.Phase == api.PodPending {
+		return groupUnready, m, found
+	}
+	if !found {
+		return groupMissing, m, false
+	}
+	if resource == api.ResourceCPU {
+		var notReady bool
+		cond := p.Condition(api.PodReady)
+		if cond == nil || p.Status.StartTime == nil {
+			notReady = true
+		} else if p.Status.StartTime.Add(c.cpuInitializationPeriod) > c.now {
+			notReady = cond.Status == api.ConditionFalse || m.Timestamp < cond.LastTransitionTime.Add(m.Window)
+		} else {
+			notReady = cond.Status == api.ConditionFalse && p.Status.StartTime.Add(c.delayOfInitialReadinessStatus) > cond.LastTransitionTime
+		}
+		if notReady {
+			return groupUnready, m, true
+		}
+	}
+	return groupReady, m, true
+}
+
 // calculateRequests is replica_calculator.go calculateRequests: pod-level
 // requests when set (PodLevelResources is on in v1.36), else the sum over
 // containers and restartable (sidecar) init containers, each of which must
 // request the resource.
 func calculateRequests(pods []*api.Pod, resource string) (map[string]int64, error) {
+	reqs, err := podRequests(pods, resource)
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[string]int64, len(pods))
-	for _, p := range pods {
+	for i, p := range pods {
+		out[p.Name] = reqs[i]
+	}
+	return out, nil
+}
+
+// podRequests is calculateRequests as a slice aligned with the pods.
+func podRequests(pods []*api.Pod, resource string) ([]int64, error) {
+	out := make([]int64, len(pods))
+	for j, p := range pods {
 		if r := p.Spec.Resources; r != nil && len(r.Requests) > 0 {
 			q, ok := r.Requests[resource]
 			if !ok {
 				return nil, fmt.Errorf("missing pod-level request for %s in Pod %s", resource, p.Name)
 			}
-			out[p.Name] = q.MilliValue()
+			out[j] = q.MilliValue()
 			continue
 		}
 		var sum int64
@@ -238,31 +323,9 @@ func calculateRequests(pods []*api.Pod, resource string) (map[string]int64, erro
 			}
 			sum += q.MilliValue()
 		}
-		out[p.Name] = sum
+		out[j] = sum
 	}
 	return out, nil
-}
-
-// resourceUtilizationRatio is metrics/utilization.go
-// GetResourceUtilizationRatio: integer percent of the summed requests, its
-// ratio to the target, and the raw average value.
-func resourceUtilizationRatio(metrics PodMetrics, requests map[string]int64, target int32) (float64, int32, int64, error) {
-	var metricsTotal, requestsTotal int64
-	n := 0
-	for name, m := range metrics {
-		r, ok := requests[name]
-		if !ok {
-			continue
-		}
-		metricsTotal += m.Value
-		requestsTotal += r
-		n++
-	}
-	if requestsTotal == 0 {
-		return 0, 0, 0, fmt.Errorf("no metrics returned matched known pods")
-	}
-	u := int32(metricsTotal * 100 / requestsTotal)
-	return float64(u) / float64(target), u, metricsTotal / int64(n), nil
 }
 
 // metricUsageRatio is GetMetricUsageRatio: the average over the samples and

@@ -40,6 +40,8 @@ type ReplicaSet struct {
 	queue queueState
 	// tmplMatch caches templatesEqual with its Deployment's template.
 	tmplMatch templateMatch
+	// factsCache keeps what syncs read from each pod (replicaset_facts.go).
+	factsCache podFactsCache
 }
 
 // ReplicaSetStatus is apps/v1 ReplicaSetStatus.

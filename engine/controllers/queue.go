@@ -316,13 +316,14 @@ func (q *workQueues) all() []*api.Pod {
 // candidates is claimCandidates from the indexes.
 func (q *workQueues) candidates(namespace, uid string) []*api.Pod {
 	q.apply()
-	var out []*api.Pod
-	for _, p := range q.byOwner[uid] {
+	owned, orphans := q.byOwner[uid], q.orphans[namespace]
+	out := make([]*api.Pod, 0, len(owned)+len(orphans))
+	for _, p := range owned {
 		if p.Namespace == namespace {
 			out = append(out, p)
 		}
 	}
-	return append(out, q.orphans[namespace]...)
+	return append(out, orphans...)
 }
 
 // versions returns the version of a controller's pods and of its

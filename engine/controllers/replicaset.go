@@ -113,7 +113,8 @@ func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
 
 // syncReplicaSetOf is syncReplicaSet over the claim candidates.
 func (m *Manager) syncReplicaSetOf(rs *ReplicaSet, candidates []*api.Pod) {
-	var active, terminating []*api.Pod
+	active := make([]*api.Pod, 0, len(candidates))
+	var terminating []*api.Pod
 	for _, p := range candidates {
 		if isPodActive(p) {
 			active = append(active, p)
@@ -121,11 +122,22 @@ func (m *Manager) syncReplicaSetOf(rs *ReplicaSet, candidates []*api.Pod) {
 			terminating = append(terminating, p)
 		}
 	}
-	filtered := m.claimPods(rs.Kind(), &rs.ObjectMeta, rs.selector, active, nil)
+	var facts *podFactsCache
+	sel, filter := rs.selector, (func(*api.Pod) bool)(nil)
+	if m.q != nil {
+		// work queues: the selector's verdict per pod object from the
+		// cache (claimPods ANDs the filter into Everything's match)
+		facts = rs.podFactsFor()
+		sel, filter = api.Everything(), func(p *api.Pod) bool { return facts.of(rs, p).selected }
+	}
+	filtered := m.claimPods(rs.Kind(), &rs.ObjectMeta, sel, active, filter)
 	if rs.DeletionTimestamp == nil {
 		filtered = m.manageReplicas(rs, filtered)
 	}
-	m.replicaSetStatus(rs, filtered, terminating)
+	m.replicaSetStatus(rs, filtered, terminating, facts)
+	if facts != nil {
+		facts.prune(candidates)
+	}
 }
 
 // manageReplicas is ReplicaSetController.manageReplicas; it returns the
@@ -222,22 +234,37 @@ func (m *Manager) ScaleDownOrder(namespace, name string) []RankedPod {
 
 // replicaSetStatus is replica_set_utils.go calculateStatus plus the
 // availability re-check of syncReplicaSet.
-func (m *Manager) replicaSetStatus(rs *ReplicaSet, active, terminating []*api.Pod) {
+//
+// facts, when set (work queues), gives each pod's labels and Ready verdicts
+// as read when that pod object was first seen (replicaset_facts.go).
+func (m *Manager) replicaSetStatus(rs *ReplicaSet, active, terminating []*api.Pod, facts *podFactsCache) {
 	st := ReplicaSetStatus{ObservedGeneration: rs.Generation, Replicas: int32(len(active)), TerminatingReplicas: int32(len(terminating))}
-	tmpl := api.SelectorFromSet(rs.Spec.Template.Labels)
+	var tmpl api.Selector
+	if facts == nil {
+		tmpl = api.SelectorFromSet(rs.Spec.Template.Labels)
+	}
 	minReady := rs.Spec.MinReadySeconds
 	for _, p := range active {
-		if tmpl.Matches(p.Labels) {
+		var f podFacts
+		if facts != nil {
+			f = facts.of(rs, p)
+		} else {
+			f.fullyLabeled = tmpl.Matches(p.Labels)
+			// isPodReady, isPodAvailable and availableAt over one look-up
+			// of the Ready condition
+			if c := readyCondition(p); c != nil && c.Status == api.ConditionTrue {
+				f.ready, f.readySince = true, c.LastTransitionTime
+			}
+		}
+		if f.fullyLabeled {
 			st.FullyLabeledReplicas++
 		}
-		// isPodReady, isPodAvailable and availableAt over one look-up of
-		// the Ready condition
-		if c := readyCondition(p); c != nil && c.Status == api.ConditionTrue {
+		if f.ready {
 			st.ReadyReplicas++
-			if minReady == 0 || c.LastTransitionTime.Add(seconds(minReady)) < m.now {
+			if minReady == 0 || f.readySince.Add(seconds(minReady)) < m.now {
 				st.AvailableReplicas++
 			} else {
-				m.requeueAt(c.LastTransitionTime.Add(seconds(minReady) + 1))
+				m.requeueAt(f.readySince.Add(seconds(minReady) + 1))
 			}
 		}
 	}

@@ -1,0 +1,68 @@
+package controllers
+
+import "podlab.dev/podlab/engine/api"
+
+// podFacts is what a ReplicaSet's sync reads from one of its pods besides
+// the phase and deletion fields: whether its selector selects the pod (the
+// claim), whether the template's labels do (fullyLabeledReplicas), and the
+// Ready condition (readyReplicas, availableReplicas).
+type podFacts struct {
+	selected, fullyLabeled, ready bool
+	readySince                    api.Time
+}
+
+// podFactsCache keeps podFacts per pod object for one ReplicaSet. A pod
+// object is never modified once the engine shares it (a change is a new
+// object, engine/state.go copyPod), so the facts of a pod that did not
+// change since the last sync are read from here instead of from its
+// labels and conditions: a ReplicaSet whose one pod changed re-reads that
+// pod, not its hundred. The facts also depend on the selector and the
+// template's labels, which the cache records and checks. Used in
+// work-queue mode only, so that the full syncs (which read every pod)
+// remain the reference TestWorkQueuesAreInvisible compares against.
+type podFactsCache struct {
+	selector   *api.LabelSelector
+	tmplLabels map[string]string
+	tmpl       api.Selector
+	facts      map[*api.Pod]podFacts
+}
+
+// podFactsFor returns the ReplicaSet's cache, emptied when the selector or
+// the template's labels are not those its facts were read with.
+func (rs *ReplicaSet) podFactsFor() *podFactsCache {
+	c := &rs.factsCache
+	if c.facts == nil || c.selector != rs.Spec.Selector || !mapsEqual(c.tmplLabels, rs.Spec.Template.Labels) {
+		*c = podFactsCache{selector: rs.Spec.Selector, tmplLabels: cloneMap(rs.Spec.Template.Labels),
+			tmpl: api.SelectorFromSet(rs.Spec.Template.Labels), facts: map[*api.Pod]podFacts{}}
+	}
+	return c
+}
+
+// of returns p's facts, reading them from p the first time.
+func (c *podFactsCache) of(rs *ReplicaSet, p *api.Pod) podFacts {
+	if f, ok := c.facts[p]; ok {
+		return f
+	}
+	f := podFacts{selected: rs.selector.Matches(p.Labels), fullyLabeled: c.tmpl.Matches(p.Labels)}
+	if r := readyCondition(p); r != nil && r.Status == api.ConditionTrue {
+		f.ready, f.readySince = true, r.LastTransitionTime
+	}
+	c.facts[p] = f
+	return f
+}
+
+// prune drops the facts of pod objects no longer among the candidates
+// (replaced or deleted) once they outnumber the live ones, which bounds
+// the cache at about twice the ReplicaSet's pods.
+func (c *podFactsCache) prune(candidates []*api.Pod) {
+	if len(c.facts) <= 2*len(candidates)+32 {
+		return
+	}
+	kept := make(map[*api.Pod]podFacts, len(candidates))
+	for _, p := range candidates {
+		if f, ok := c.facts[p]; ok {
+			kept[p] = f
+		}
+	}
+	c.facts = kept
+}
