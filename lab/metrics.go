@@ -59,8 +59,13 @@ type Series struct {
 	// skew; node for the node series.
 	Labels map[string]string
 	Points []Point
-	stamp  int    // the last sample that reported it
-	key    string // Key, built when the series is
+	// tail is Points' last point as putSeries left it, valid while
+	// Points has tailN points (a truncation or a thinning changes that);
+	// next to Points: a sample reads them together
+	tail  Point
+	tailN int
+	stamp int    // the last sample that reported it
+	key   string // Key, built when the series is
 }
 
 // Point is a value from time T until the next point.
@@ -252,17 +257,24 @@ func (m *Metrics) newSeries(k, name string, labels map[string]string) *Series {
 
 func (m *Metrics) putSeries(sr *Series, t api.Time, v float64) {
 	if n := len(sr.Points); n > 0 {
-		last := &sr.Points[n-1]
+		// the last point as the series last put it (tail), when nothing
+		// else changed its length since: not read from Points, whose end
+		// is a cache miss of its own in a large store
+		last := sr.tail
+		if sr.tailN != n {
+			last = sr.Points[n-1]
+		}
 		if last.V == v {
 			return
 		}
 		if last.T == t {
 			// the same instant again (a command after the tick): the
 			// later value is what the instant ended with
-			last.V = v
+			sr.Points[n-1].V = v
 			if n > 1 && sr.Points[n-2].V == v {
 				sr.Points = sr.Points[:n-1]
 			}
+			sr.tailN = 0 // read it again
 			return
 		}
 	}
@@ -271,6 +283,7 @@ func (m *Metrics) putSeries(sr *Series, t api.Time, v float64) {
 	if len(sr.Points) > m.maxPoints {
 		sr.Points = thin(sr.Points)
 	}
+	sr.tail, sr.tailN = Point{T: t, V: v}, len(sr.Points)
 	m.bytes += (cap(sr.Points) - c) * pointBytes
 }
 

@@ -8,7 +8,7 @@ import "podlab.dev/podlab/engine/api"
 // nodes), so that a workload's counts are a slice, not a map.
 type keyDomains struct {
 	key     string
-	of      map[string]int // node → its domain
+	of      []int          // node id → its domain + 1 (0: none)
 	index   map[string]int // domain value → its number
 	names   []string       // number → value
 	size    []int          // number → its nodes (0: not a domain now)
@@ -37,10 +37,10 @@ func (t *tracker) keyDomainsOf(key string) *keyDomains {
 	if kd := t.keys[key]; kd != nil {
 		return kd
 	}
-	kd := &keyDomains{key: key, of: map[string]int{}, index: map[string]int{}, users: map[*wlState]struct{}{}}
+	kd := &keyDomains{key: key, index: map[string]int{}, users: map[*wlState]struct{}{}}
 	for _, n := range t.src.eng.Nodes() {
 		if v, ok := n.Labels[key]; ok {
-			kd.join(n.Name, v)
+			kd.join(t.nodeID(n.Name), v)
 		}
 	}
 	t.keys[key] = kd
@@ -49,7 +49,7 @@ func (t *tracker) keyDomainsOf(key string) *keyDomains {
 
 // join puts a node in domain v, numbering v when new; it reports whether
 // the domain had no nodes before.
-func (kd *keyDomains) join(node, v string) (d int, added bool) {
+func (kd *keyDomains) join(node int32, v string) (d int, added bool) {
 	d, ok := kd.index[v]
 	if !ok {
 		d = len(kd.names)
@@ -57,7 +57,10 @@ func (kd *keyDomains) join(node, v string) (d int, added bool) {
 		kd.names = append(kd.names, v)
 		kd.size = append(kd.size, 0)
 	}
-	kd.of[node] = d
+	if int(node) >= len(kd.of) {
+		kd.of = append(kd.of, make([]int, int(node)+1-len(kd.of))...)
+	}
+	kd.of[node] = d + 1
 	kd.size[d]++
 	if kd.size[d] == 1 {
 		kd.domains++
@@ -68,8 +71,8 @@ func (kd *keyDomains) join(node, v string) (d int, added bool) {
 
 // leave takes a node out of its domain d; it reports whether d has no
 // nodes left.
-func (kd *keyDomains) leave(node string, d int) (removed bool) {
-	delete(kd.of, node)
+func (kd *keyDomains) leave(node int32, d int) (removed bool) {
+	kd.of[node] = 0
 	kd.size[d]--
 	if kd.size[d] == 0 {
 		kd.domains--
@@ -78,12 +81,20 @@ func (kd *keyDomains) leave(node string, d int) (removed bool) {
 	return false
 }
 
+// domainOf is a node's domain (-1: none).
+func (kd *keyDomains) domainOf(node int32) int {
+	if int(node) < len(kd.of) {
+		return kd.of[node] - 1
+	}
+	return -1
+}
+
 // addKey starts counting a workload's pods per domain of key.
 func (t *tracker) addKey(w *wlState, key string) {
 	kd := t.keyDomainsOf(key)
 	sc := &spreadCounts{key: key, kd: kd, counts: make([]int, len(kd.names)), all: true}
 	for node, c := range w.perNode {
-		if d, ok := kd.of[node]; ok {
+		if d := kd.domainOf(int32(node)); d >= 0 && c != 0 {
 			sc.counts[d] += c
 		}
 	}
@@ -164,13 +175,15 @@ func (sc *spreadCounts) skewNow() (int, bool) {
 // nodeChanged follows a node into, out of and between the domains of
 // every key counted, moving its pods' counts with it.
 func (t *tracker) nodeChanged(name string) {
-	t.touchedN = append(t.touchedN, name)
-	if ns := t.nodes[name]; ns != nil {
+	id := t.nodeID(name)
+	t.touchedN = append(t.touchedN, id)
+	if ns := t.nodes[id]; ns != nil {
 		ns.node = nil // read it again: its allocatable may have changed
 	}
 	n := t.src.eng.Node(name)
 	for _, kd := range t.keys {
-		old, had := kd.of[name]
+		old := kd.domainOf(id)
+		had := old >= 0
 		var v string
 		has := false
 		if n != nil {
@@ -181,13 +194,13 @@ func (t *tracker) nodeChanged(name string) {
 		}
 		for w := range kd.users {
 			sc := w.spread(kd.key)
-			if c := w.perNode[name]; c != 0 && had {
+			if c := w.perNodeOf(id); c != 0 && had {
 				sc.add(old, -c)
 			}
 			sc.all = true // the domains or their counts moved
 			t.touch(w)
 		}
-		if had && kd.leave(name, old) {
+		if had && kd.leave(id, old) {
 			for w := range kd.users {
 				sc := w.spread(kd.key)
 				if old < len(sc.pods) && sc.pods[old] != nil {
@@ -197,9 +210,9 @@ func (t *tracker) nodeChanged(name string) {
 			}
 		}
 		if has {
-			d, _ := kd.join(name, v)
+			d, _ := kd.join(id, v)
 			for w := range kd.users {
-				if c := w.perNode[name]; c != 0 {
+				if c := w.perNodeOf(id); c != 0 {
 					w.spread(kd.key).add(d, c)
 				}
 			}
@@ -253,4 +266,12 @@ func (t *tracker) reportSpread(m *Metrics, w *wlState, sc *spreadCounts, now api
 	for _, d := range changed {
 		put(d)
 	}
+}
+
+// perNodeOf is w's counted pods on node id.
+func (w *wlState) perNodeOf(id int32) int {
+	if int(id) < len(w.perNode) {
+		return w.perNode[id]
+	}
+	return 0
 }

@@ -101,12 +101,16 @@ type tracker struct {
 	owners    map[ownerKey]*ownerState
 	workloads map[string]*wlState
 	keys      map[string]*keyDomains
-	nodes     map[string]*nodeSeries
+	// nodes are numbered once (nodeID), so that what is kept per node is
+	// a slice indexed by its id, not a map probed by its name per change
+	ids       map[string]int32
+	nodeNames []string      // id → name
+	nodes     []*nodeSeries // id → its series (nil: none)
 
 	// what the next report looks at, and series that may have stopped
 	// being reported (a deleted workload, a removed node or domain)
 	touchedW []*wlState
-	touchedN []string
+	touchedN []int32 // node ids
 	gone     []*Series
 
 	pending, running    int
@@ -123,14 +127,40 @@ type podSeen struct {
 	state   engine.PodState
 	owner   *ownerState
 	node    string // spec.nodeName
-	counted string // countedNode
+	nodeID  int32  // its id (-1: none)
+	counted int32  // the id of countedNode (-1: none)
 	tsc     []api.TopologySpreadConstraint
 	refs    []api.OwnerReference
 }
 
-func (seen *podSeen) set(p *api.Pod, st engine.PodState, o *ownerState) {
-	*seen = podSeen{pod: p, state: st, owner: o, node: p.Spec.NodeName, counted: countedNode(p),
+// set records the pod as counted now; the node's id is looked up only
+// when its node is not the one seen before.
+func (t *tracker) set(seen *podSeen, p *api.Pod, st engine.PodState, o *ownerState) {
+	node, id := p.Spec.NodeName, seen.nodeID
+	if seen.pod == nil || node != seen.node {
+		id = t.nodeID(node)
+	}
+	counted := id
+	if countedNode(p) == "" {
+		counted = -1
+	}
+	*seen = podSeen{pod: p, state: st, owner: o, node: node, nodeID: id, counted: counted,
 		tsc: p.Spec.TopologySpreadConstraints, refs: p.OwnerReferences}
+}
+
+// nodeID numbers a node when first seen ("": -1).
+func (t *tracker) nodeID(name string) int32 {
+	if name == "" {
+		return -1
+	}
+	if id, ok := t.ids[name]; ok {
+		return id
+	}
+	id := int32(len(t.nodeNames))
+	t.ids[name] = id
+	t.nodeNames = append(t.nodeNames, name)
+	t.nodes = append(t.nodes, nil)
+	return id
 }
 
 // inSnapshot tells whether the pod is among its node's pods in the
@@ -158,10 +188,9 @@ type wlState struct {
 	name             string
 	pods             int // every pod, whatever its state
 	pending, running int
-	// perNode counts its bound, live pods per node (terminating and
-	// finished ones do not count, as in the spread report); 0 once a node
-	// had some
-	perNode map[string]int
+	// perNode counts its bound, live pods per node id (terminating and
+	// finished ones do not count, as in the spread report)
+	perNode []int
 	// keyRefs counts the spread constraints per topology key over its
 	// pods; spreads has the zone key and every key with a count
 	keyRefs            map[string]int
@@ -191,7 +220,7 @@ func newTracker(src metricsSource) *tracker {
 		owners:    map[ownerKey]*ownerState{},
 		workloads: map[string]*wlState{},
 		keys:      map[string]*keyDomains{},
-		nodes:     map[string]*nodeSeries{},
+		ids:       map[string]int32{},
 	}
 	t.cancel = src.eng.Watch(t)
 	return t
@@ -252,11 +281,11 @@ func (t *tracker) quiet() bool {
 func (t *tracker) rebuild(m *Metrics, now api.Time) {
 	t.keyDomainsOf(t.src.zoneKey)
 	for _, n := range t.src.eng.Nodes() {
-		t.touchedN = append(t.touchedN, n.Name)
+		t.touchedN = append(t.touchedN, t.nodeID(n.Name))
 	}
 	t.src.eng.EachPod(func(p *api.Pod, st engine.PodState) {
 		seen := &podSeen{}
-		seen.set(p, st, t.ownerOf(p))
+		t.set(seen, p, st, t.ownerOf(p))
 		t.apply(seen, 1)
 		t.pods[p.Key()] = seen
 	})
@@ -313,10 +342,10 @@ func (t *tracker) podChanged(key string) {
 			return
 		}
 		seen = &podSeen{}
-		seen.set(p, st, t.ownerOf(p))
+		t.set(seen, p, st, t.ownerOf(p))
 		t.apply(seen, 1)
 		t.pods[key] = seen
-		t.touchNode("", seen.node, false, seen.inSnapshot())
+		t.touchNode(-1, seen.nodeID, false, seen.inSnapshot())
 		return
 	}
 	if seen.pod == p && seen.state == st {
@@ -325,21 +354,21 @@ func (t *tracker) podChanged(key string) {
 	if p == nil {
 		t.apply(seen, -1)
 		t.releaseOwner(seen.owner)
-		t.touchNode(seen.node, "", seen.inSnapshot(), false)
+		t.touchNode(seen.nodeID, -1, seen.inSnapshot(), false)
 		delete(t.pods, key)
 		return
 	}
 	was := *seen
 	if seen.owner != nil && sameOwner(seen, p) && sameConstraints(seen.tsc, p.Spec.TopologySpreadConstraints) {
-		seen.set(p, st, seen.owner)
+		t.set(seen, p, st, seen.owner)
 		t.move(&was, seen)
 	} else {
 		t.apply(seen, -1)
 		t.releaseOwner(seen.owner)
-		seen.set(p, st, t.ownerOf(p))
+		t.set(seen, p, st, t.ownerOf(p))
 		t.apply(seen, 1)
 	}
-	t.touchNode(was.node, seen.node, was.inSnapshot(), seen.inSnapshot())
+	t.touchNode(was.nodeID, seen.nodeID, was.inSnapshot(), seen.inSnapshot())
 }
 
 func (t *tracker) releaseOwner(o *ownerState) {
@@ -408,32 +437,32 @@ func (t *tracker) countState(st engine.PodState, w *wlState, sign int) {
 	}
 }
 
-// countNode counts a pod of w on node ("" : none) in its spreads.
-func (t *tracker) countNode(w *wlState, node string, sign int) {
-	if node == "" {
+// countNode counts a pod of w on node id (-1: none) in its spreads.
+func (t *tracker) countNode(w *wlState, id int32, sign int) {
+	if id < 0 {
 		return
 	}
 	t.touch(w)
-	// a count that drops to 0 stays (a node of the cluster, so bounded):
-	// deleting and re-adding keys would leave the map to probe past
-	// tombstones
-	w.perNode[node] += sign
+	if int(id) >= len(w.perNode) {
+		w.perNode = append(w.perNode, make([]int, len(t.nodeNames)-len(w.perNode))...)
+	}
+	w.perNode[id] += sign
 	for _, sc := range w.spreads {
-		if d, ok := sc.kd.of[node]; ok {
+		if d := sc.kd.domainOf(id); d >= 0 {
 			sc.add(d, sign)
 		}
 	}
 }
 
 // touchNode marks the nodes whose requests a pod's change may have moved.
-func (t *tracker) touchNode(oldNode, newNode string, wasIn, isIn bool) {
+func (t *tracker) touchNode(oldNode, newNode int32, wasIn, isIn bool) {
 	if oldNode == newNode && wasIn == isIn {
 		return
 	}
-	if oldNode != "" {
+	if oldNode >= 0 {
 		t.touchedN = append(t.touchedN, oldNode)
 	}
-	if newNode != "" && newNode != oldNode {
+	if newNode >= 0 && newNode != oldNode {
 		t.touchedN = append(t.touchedN, newNode)
 	}
 }
@@ -540,7 +569,7 @@ func (t *tracker) workload(name string) *wlState {
 	if w := t.workloads[name]; w != nil {
 		return w
 	}
-	w := &wlState{name: name, perNode: map[string]int{}, keyRefs: map[string]int{}}
+	w := &wlState{name: name, keyRefs: map[string]int{}}
 	t.workloads[name] = w
 	t.addKey(w, t.src.zoneKey)
 	t.touch(w)
@@ -560,8 +589,8 @@ func (t *tracker) report(m *Metrics, now api.Time) {
 			t.globalLast[i] = g.v
 		}
 	}
-	for _, name := range t.touchedN {
-		t.reportNode(m, name, now)
+	for _, id := range t.touchedN {
+		t.reportNode(m, id, now)
 	}
 	for _, w := range t.touchedW {
 		t.reportWorkload(m, w, now)
@@ -583,8 +612,8 @@ func (m *Metrics) reportOrCreate(sr *Series, id seriesID, now api.Time, v float6
 	return sr
 }
 
-func (t *tracker) reportNode(m *Metrics, name string, now api.Time) {
-	ns := t.nodes[name]
+func (t *tracker) reportNode(m *Metrics, id int32, now api.Time) {
+	ns, name := t.nodes[id], t.nodeNames[id]
 	if ns != nil && ns.stamp == m.stamp {
 		return // already reported at this sample
 	}
@@ -606,13 +635,13 @@ func (t *tracker) reportNode(m *Metrics, name string, now api.Time) {
 					t.gone = append(t.gone, sr)
 				}
 			}
-			delete(t.nodes, name)
+			t.nodes[id] = nil
 		}
 		return
 	}
 	if ns == nil {
 		ns = &nodeSeries{}
-		t.nodes[name] = ns
+		t.nodes[id] = ns
 	}
 	if ns.node != n {
 		ns.node, ns.alloc = n, api.ResourcesOf(n.Status.Allocatable)
