@@ -307,9 +307,11 @@ func podManaged(t int, owner string) list {
 	}
 }
 
-func podSpecBase(node string) obj {
+// podSpecBase is a pod's spec as the API server stored it; priority is what
+// the priority admission resolved from the pod's class (0 without one).
+func podSpecBase(node string, priority int) obj {
 	return obj{}.set("dnsPolicy", "ClusterFirst").set("enableServiceLinks", true).set("nodeName", node).
-		set("preemptionPolicy", "PreemptLowerPriority").set("priority", 0).set("restartPolicy", "Always").
+		set("preemptionPolicy", "PreemptLowerPriority").set("priority", priority).set("restartPolicy", "Always").
 		set("schedulerName", "default-scheduler").set("securityContext", empty()).
 		set("serviceAccount", "default").set("serviceAccountName", "default").set("terminationGracePeriodSeconds", 30).
 		set("tolerations", list{
@@ -327,7 +329,7 @@ func deploymentPod(d, r, n int) obj {
 	start := 3700 + d
 	c := container(d)
 	c = c.set("volumeMounts", list{obj{}.set("mountPath", "/var/run/secrets/kubernetes.io/serviceaccount").set("name", "kube-api-access-abcde").set("readOnly", true)})
-	spec := podSpecBase(nodeName(n)).set("containers", list{c}).
+	spec := podSpecBase(nodeName(n), 0).set("containers", list{c}).
 		set("topologySpreadConstraints", list{obj{}.set("labelSelector", obj{}.set("matchLabels", obj{}.set("app", appName(d)))).
 			set("maxSkew", 1).set("topologyKey", "topology.kubernetes.io/zone").set("whenUnsatisfiable", "ScheduleAnyway")})
 	return obj{}.set("apiVersion", "v1").set("kind", "Pod").set("metadata", obj{}.
@@ -347,7 +349,8 @@ func daemonPod(d, n int) obj {
 	c := obj{}.set("image", "registry.k8s.io/"+names[d]+":v1.36.0").set("imagePullPolicy", "IfNotPresent").set("name", names[d]).
 		set("resources", obj{}.set("requests", obj{}.set("cpu", "50m").set("memory", "64Mi"))).
 		set("terminationMessagePath", "/dev/termination-log").set("terminationMessagePolicy", "File")
-	spec := podSpecBase(nodeName(n)).set("containers", list{c}).set("hostNetwork", true).
+	// system-node-critical's value, as a real kube-proxy pod carries it
+	spec := podSpecBase(nodeName(n), 2000001000).set("containers", list{c}).set("hostNetwork", true).
 		set("affinity", obj{}.set("nodeAffinity", obj{}.set("requiredDuringSchedulingIgnoredDuringExecution", obj{}.set("nodeSelectorTerms", list{
 			obj{}.set("matchFields", list{obj{}.set("key", "metadata.name").set("operator", "In").set("values", list{nodeName(n)})})})))).
 		set("priorityClassName", "system-node-critical")
