@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"podlab.dev/podlab/engine/api"
@@ -70,18 +71,34 @@ type clusterAPI struct{ e *Engine }
 // Pods implements controllers.Cluster.
 func (c clusterAPI) Pods(namespace string) []*api.Pod {
 	keys := c.e.sortedPodKeys()
+	if namespace != "" {
+		// Keys are "namespace/name", sorted, so a namespace's pods are one
+		// run of them: found by binary search, not by visiting every pod
+		// (a report over 2,800 Deployments of a 30,000-pod import spent a
+		// minute here).
+		keys = namespaceRun(keys, namespace)
+	}
 	out := make([]*api.Pod, 0, len(keys))
 	for _, k := range keys {
-		p := c.e.pods[k].pod
-		if namespace == "" || p.Namespace == namespace {
-			out = append(out, p)
-		}
+		out = append(out, c.e.pods[k].pod)
 	}
 	return out
 }
 
 // PodByKey implements controllers.PodLookup.
 func (c clusterAPI) PodByKey(key string) *api.Pod { return c.e.Pod(key) }
+
+// namespaceRun returns the keys of namespace's objects from sorted
+// "namespace/name" keys.
+func namespaceRun(keys []string, namespace string) []string {
+	prefix := namespace + "/"
+	i := sort.SearchStrings(keys, prefix)
+	j := i
+	for j < len(keys) && strings.HasPrefix(keys[j], prefix) {
+		j++
+	}
+	return keys[i:j]
+}
 
 // Nodes implements controllers.Cluster.
 func (c clusterAPI) Nodes() []*api.Node { return c.e.Nodes() }
