@@ -155,7 +155,7 @@ func (m *Manager) History(namespace, name string) ([]Revision, error) {
 
 func (m *Manager) ownedReplicaSets(d *Deployment) []*ReplicaSet {
 	var out []*ReplicaSet
-	for _, k := range sortedKeys(m.replicaSets) {
+	for _, k := range keysOf(m, m.replicaSets) { // cached per epoch: the spread report asks once per Deployment
 		if rs := m.replicaSets[k]; rs.Namespace == d.Namespace && isControlledBy(&rs.ObjectMeta, d.UID) {
 			out = append(out, rs)
 		}
