@@ -116,9 +116,22 @@ func (m *Manager) workloadPods(kind, namespace, name string) ([]*api.Pod, *api.P
 		}
 	}
 	var pods []*api.Pod
-	for _, p := range m.cluster.Pods(namespace) {
-		if ref := p.ControllerRef(); ref != nil && owners[ref.UID] {
-			pods = append(pods, p)
+	if m.q != nil {
+		// the work queues index pods by controller: no pass over the
+		// namespace per workload (a report asks for every workload)
+		m.q.apply()
+		for uid := range owners {
+			for _, p := range m.q.byOwner[uid] {
+				if p.Namespace == namespace {
+					pods = append(pods, p)
+				}
+			}
+		}
+	} else {
+		for _, p := range m.cluster.Pods(namespace) {
+			if ref := p.ControllerRef(); ref != nil && owners[ref.UID] {
+				pods = append(pods, p)
+			}
 		}
 	}
 	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
