@@ -21,7 +21,7 @@ func (m *Manager) claimPods(kind string, owner *api.ObjectMeta, sel api.Selector
 				continue
 			}
 			if matches {
-				claimed = append(claimed, p)
+				claimed = appendClaimed(claimed, p, len(pods))
 				continue
 			}
 			if ownerDeleting {
@@ -46,8 +46,18 @@ func (m *Manager) claimPods(kind string, owner *api.ObjectMeta, sel api.Selector
 		refs := append(append([]api.OwnerReference(nil), p.OwnerReferences...), controllerRef(kind, owner))
 		if m.cluster.SetPodOwnership(p.Namespace, p.Name, p.Labels, refs) == nil {
 			m.acted()
-			claimed = append(claimed, p)
+			claimed = appendClaimed(claimed, p, len(pods))
 		}
 	}
 	return claimed
+}
+
+// appendClaimed appends p, allocating room for all n candidates on the
+// first claim: one allocation instead of growing through a hundred pods,
+// and still nil when nothing is claimed.
+func appendClaimed(claimed []*api.Pod, p *api.Pod, n int) []*api.Pod {
+	if claimed == nil {
+		claimed = make([]*api.Pod, 0, n)
+	}
+	return append(claimed, p)
 }

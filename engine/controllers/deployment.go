@@ -175,12 +175,10 @@ func (m *Manager) claimReplicaSets(d *Deployment) []*ReplicaSet {
 	// Deployments took seconds).
 	var keys []string
 	if m.q != nil {
-		// the sorted keys are cached per epoch (keysOf)
-		for _, k := range keysOf(m, m.replicaSets) {
-			if m.replicaSets[k].Namespace == d.Namespace {
-				keys = append(keys, k)
-			}
-		}
+		// the sorted keys are cached per epoch (keysOf; a new epoch sorts
+		// a new slice, so this one stays as it is); other namespaces'
+		// are skipped below
+		keys = keysOf(m, m.replicaSets)
 	} else {
 		for k, rs := range m.replicaSets {
 			if rs.Namespace == d.Namespace {
@@ -192,6 +190,9 @@ func (m *Manager) claimReplicaSets(d *Deployment) []*ReplicaSet {
 	var out []*ReplicaSet
 	for _, k := range keys {
 		rs := m.replicaSets[k]
+		if rs.Namespace != d.Namespace {
+			continue
+		}
 		ref := rs.ControllerRef()
 		matches := d.selector.Matches(rs.Labels)
 		switch {
