@@ -58,10 +58,16 @@ func BenchmarkMetricsDay(b *testing.B) {
 				b.StartTimer()
 				// the samples' own CPU: the thread's, around each sample, less
 				// what reading the clock twice costs
-				runtime.LockOSThread()
+				// LockOSThread only when the samples are timed (thread CPU
+				// must be read on one thread): a locked thread makes the
+				// whole day 2.5–3.5× slower (thread hand-offs around every
+				// runtime block), which would inflate the baseline
+				timed := os.Getenv("PODLAB_SAMPLE_CPU") == "1"
+				if timed {
+					runtime.LockOSThread()
+				}
 				c0 := processCPU(b)
 				var inSample, clock time.Duration
-				timed := os.Getenv("PODLAB_SAMPLE_CPU") == "1"
 				engineDay(b, e, live, daySeconds(), func() {
 					switch {
 					case m == nil:
@@ -77,7 +83,9 @@ func BenchmarkMetricsDay(b *testing.B) {
 					}
 				})
 				cpu := processCPU(b) - c0
-				runtime.UnlockOSThread()
+				if timed {
+					runtime.UnlockOSThread()
+				}
 				b.StopTimer()
 				b.ReportMetric(float64(cpu.Nanoseconds()), "cpu-ns/op")
 				if m != nil && timed {
