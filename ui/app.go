@@ -11,6 +11,7 @@ package ui
 import (
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -314,7 +315,9 @@ func (m *Model) reportApplied(line, out string, err error) {
 		if out == "" {
 			out = line
 		}
-		m.setStatus("› "+line+"  ·  "+out, false)
+		// the status line is one line: a multi-line report (deschedule
+		// --dry-run, describe) is flattened, not shown with ^J
+		m.setStatus("› "+line+"  ·  "+strings.Join(strings.Fields(out), " "), false)
 	}
 	m.refresh()
 }

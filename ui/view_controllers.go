@@ -109,7 +109,7 @@ func (v *controllersView) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		// the pass's report is a block (a pod and its why per eviction):
 		// the status line gets it as one line, the view shows the result
 		out, err := v.m.run("deschedule")
-		v.m.reportApplied("deschedule", strings.Join(strings.Fields(out), " "), err)
+		v.m.reportApplied("deschedule", out, err)
 		return nil, true
 	}
 	return nil, false

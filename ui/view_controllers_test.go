@@ -176,3 +176,14 @@ func TestRecentEvents(t *testing.T) {
 		}
 	}
 }
+
+// A multi-line report typed in the palette (deschedule --dry-run) reaches
+// the status line as one line too.
+func TestPaletteReportIsOneLine(t *testing.T) {
+	m := controllersModel(t, "descheduler-rebalance", 160, 48, rebalance...)
+	m.apply("deschedule --dry-run")
+	s := screen(m)
+	if !strings.Contains(s, "› deschedule --dry-run  ·  descheduler would evict 1 pod(s): pod/default/web-") || strings.Contains(s, "^J") {
+		t.Fatalf("status line after deschedule --dry-run:\n%s", s)
+	}
+}
