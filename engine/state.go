@@ -48,6 +48,8 @@ type podState struct {
 	// replaces it instead of modifying it (setPodObject).
 	infoShared bool
 	pod        *api.Pod
+	// id is the pod's number (watch_ids.go)
+	id   PodID
 	info       *framework.PodInfo
 	state      PodState
 	// startGen guards the start-up action.
