@@ -49,9 +49,9 @@ type podState struct {
 	infoShared bool
 	pod        *api.Pod
 	// id is the pod's number (watch_ids.go)
-	id   PodID
-	info       *framework.PodInfo
-	state      PodState
+	id    PodID
+	info  *framework.PodInfo
+	state PodState
 	// startGen guards the start-up action.
 	startGen int64
 	// usage is the modelled memory working set (bytes).
