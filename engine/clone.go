@@ -47,6 +47,7 @@ func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 		sealedLen:   e.sealedLen,
 		flat:        e.flat[:len(e.flat):len(e.flat)],
 		uidSeq:      e.uidSeq,
+		podSeq:      e.podSeq,
 		genSeq:      e.genSeq,
 		started:     e.started,
 		changes:     e.changes,

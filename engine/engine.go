@@ -138,6 +138,7 @@ type Engine struct {
 	sealedLen int
 	flat      []Event
 	uidSeq    int64
+	podSeq    PodID // the last pod number given (watch_ids.go)
 	genSeq    int64
 	started   bool // the clock moved or an action ran after load
 	// changes counts mutations; controllers run when it moved.

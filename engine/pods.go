@@ -62,10 +62,11 @@ func (e *Engine) createPod(p *api.Pod, rec *api.Pod) error {
 		p.CreationTimestamp = now
 	}
 	p.Status.Phase = api.PodPending
-	ps := &podState{owner: e.own, pod: p, usage: usage}
+	e.podSeq++
+	ps := &podState{owner: e.own, pod: p, id: e.podSeq, usage: usage}
 	e.pods[key] = ps
 	e.podKeyAdded(key)
-	e.podChanged(key)
+	e.podChanged(key, ps.id)
 	e.indexPod(key, p.Spec.NodeName)
 	e.timelines[key] = &podTimeline{owner: e.own, created: now}
 	e.changes++
@@ -152,7 +153,7 @@ func (e *Engine) bind(ps *podState, node string, preBound bool) {
 	at := now
 	p.Status.StartTime = &at
 	ps.pod = p
-	e.podChanged(p.Key())
+	e.podChanged(p.Key(), ps.id)
 	if ps.info == nil {
 		ps.info = framework.NewPodInfo(p)
 	} else {
@@ -191,7 +192,7 @@ func (e *Engine) podStarted(key string, gen int64) {
 	now := e.Now()
 	if needsRuntime(ps.pod) {
 		ps.state = StateRunning
-		e.podChanged(key) // the state changed, not the object
+		e.podChanged(key, ps.id) // the state changed, not the object
 		e.countMemory(ps, true)
 		at := now
 		e.timelineW(key).running = &at
@@ -237,7 +238,7 @@ func (e *Engine) podStarted(key string, gen int64) {
 func (e *Engine) setPodObject(ps *podState, p *api.Pod) {
 	ps = e.mut(ps)
 	ps.pod = p
-	e.podChanged(p.Key())
+	e.podChanged(p.Key(), ps.id)
 	if ps.info == nil {
 		return
 	}
@@ -259,7 +260,7 @@ func (e *Engine) setPodObject(ps *podState, p *api.Pod) {
 func (e *Engine) setPodObjectForScheduler(ps *podState, p *api.Pod) {
 	ps = e.mut(ps)
 	ps.pod = p
-	e.podChanged(p.Key())
+	e.podChanged(p.Key(), ps.id)
 	if ps.info != nil {
 		info := *ps.info
 		info.Pod = p
@@ -280,7 +281,7 @@ func (e *Engine) removePod(key string) {
 	e.countMemory(ps, false)
 	delete(e.pods, key)
 	e.podKeyRemoved(key)
-	e.podChanged(key)
+	e.podChanged(key, ps.id)
 	if node := ps.pod.Spec.NodeName; e.podsByNode[node] != nil {
 		m := e.podSetW(node).keys
 		delete(m, key)

@@ -48,8 +48,10 @@ type podState struct {
 	// replaces it instead of modifying it (setPodObject).
 	infoShared bool
 	pod        *api.Pod
-	info       *framework.PodInfo
-	state      PodState
+	// id is the pod's number (watch_ids.go)
+	id    PodID
+	info  *framework.PodInfo
+	state PodState
 	// startGen guards the start-up action.
 	startGen int64
 	// usage is the modelled memory working set (bytes).

@@ -41,8 +41,12 @@ func (e *Engine) Watch(w Watcher) (cancel func()) {
 	}
 }
 
-func (e *Engine) podChanged(key string) {
+func (e *Engine) podChanged(key string, id PodID) {
 	for _, w := range e.watchers {
+		if iw, ok := w.(PodIDWatcher); ok {
+			iw.PodChangedID(key, id)
+			continue
+		}
 		w.PodChanged(key)
 	}
 }

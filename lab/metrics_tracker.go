@@ -94,10 +94,15 @@ type tracker struct {
 	// changes reported since the last sample (a key may repeat); past a
 	// few times the pods (checkQueue) the queue is dropped and the
 	// tracker rebuilt
-	dirtyPods, dirtyNodes []string
-	overflow              bool
+	dirtyPods  []dirtyPod
+	dirtyNodes []string
+	overflow   bool
 
-	pods      map[string]*podSeen
+	// pods by the engine's number (engine.PodID; nil: none): a slice, not
+	// a map probed by the pod's key, as the node ids below; npods counts
+	// them
+	pods      []*podSeen
+	npods     int
 	owners    map[ownerKey]*ownerState
 	workloads map[string]*wlState
 	keys      map[string]*keyDomains
@@ -118,6 +123,12 @@ type tracker struct {
 	events              int
 	global              [4]*Series // evictions, preemptions, pending, running
 	globalLast          [4]int     // their values last reported
+}
+
+// dirtyPod is a pod told changed: its key and number.
+type dirtyPod struct {
+	key string
+	id  engine.PodID
 }
 
 // podSeen is a pod as last counted, with what it counted for copied out
@@ -216,7 +227,6 @@ type nodeSeries struct {
 func newTracker(src metricsSource) *tracker {
 	t := &tracker{
 		src:       src,
-		pods:      map[string]*podSeen{},
 		owners:    map[ownerKey]*ownerState{},
 		workloads: map[string]*wlState{},
 		keys:      map[string]*keyDomains{},
@@ -226,13 +236,21 @@ func newTracker(src metricsSource) *tracker {
 	return t
 }
 
-// PodChanged implements engine.Watcher.
-func (t *tracker) PodChanged(key string) {
+// PodChangedID implements engine.PodIDWatcher.
+func (t *tracker) PodChangedID(key string, id engine.PodID) {
 	if t.overflow {
 		return
 	}
-	t.dirtyPods = append(t.dirtyPods, key)
+	t.dirtyPods = append(t.dirtyPods, dirtyPod{key, id})
 	t.checkQueue()
+}
+
+// PodChanged implements engine.Watcher. The engine tells the tracker the
+// pod's number (PodChangedID); a change told without it cannot be
+// placed, so the next sample rebuilds.
+func (t *tracker) PodChanged(string) {
+	t.overflow = true
+	t.dirtyPods, t.dirtyNodes = nil, nil
 }
 
 // NodeChanged implements engine.Watcher.
@@ -247,7 +265,7 @@ func (t *tracker) NodeChanged(name string) {
 // checkQueue bounds the queue of changes (an engine run long without a
 // sample): past a few times the pods, rebuilding is cheaper.
 func (t *tracker) checkQueue() {
-	if len(t.dirtyPods)+len(t.dirtyNodes) > 4*len(t.pods)+4096 {
+	if len(t.dirtyPods)+len(t.dirtyNodes) > 4*t.npods+4096 {
 		t.overflow = true
 		t.dirtyPods, t.dirtyNodes = nil, nil
 	}
@@ -283,11 +301,11 @@ func (t *tracker) rebuild(m *Metrics, now api.Time) {
 	for _, n := range t.src.eng.Nodes() {
 		t.touchedN = append(t.touchedN, t.nodeID(n.Name))
 	}
-	t.src.eng.EachPod(func(p *api.Pod, st engine.PodState) {
+	t.src.eng.EachPodID(func(p *api.Pod, st engine.PodState, id engine.PodID) {
 		seen := &podSeen{}
 		t.set(seen, p, st, t.ownerOf(p))
 		t.apply(seen, 1)
-		t.pods[p.Key()] = seen
+		t.setSeen(id, seen)
 	})
 	t.countEvents()
 	t.report(m, now)
@@ -306,11 +324,11 @@ func (t *tracker) update(m *Metrics, now api.Time) {
 	for _, name := range t.dirtyNodes {
 		t.nodeChanged(name)
 	}
-	for i, key := range t.dirtyPods {
-		if i > 0 && key == t.dirtyPods[i-1] {
+	for i, d := range t.dirtyPods {
+		if i > 0 && d.id == t.dirtyPods[i-1].id {
 			continue // one change told twice (a new object, then its state)
 		}
-		t.podChanged(key)
+		t.podChanged(d.key, d.id)
 	}
 	t.dirtyNodes, t.dirtyPods = t.dirtyNodes[:0], t.dirtyPods[:0]
 	if t.src.ownerMoves != nil {
@@ -334,9 +352,15 @@ func (t *tracker) countEvents() {
 
 // podChanged subtracts what the pod counted for and adds what it counts
 // for now (only the parts that moved, for a pod that keeps its owner).
-func (t *tracker) podChanged(key string) {
-	seen := t.pods[key]
-	p, st := t.src.eng.PodWithState(key)
+func (t *tracker) podChanged(key string, id engine.PodID) {
+	var seen *podSeen
+	if int(id) < len(t.pods) {
+		seen = t.pods[id]
+	}
+	p, st, cur := t.src.eng.PodWithStateID(key)
+	if cur != id {
+		p = nil // the key holds another pod now (told with its own number), or none
+	}
 	if seen == nil {
 		if p == nil {
 			return
@@ -344,7 +368,7 @@ func (t *tracker) podChanged(key string) {
 		seen = &podSeen{}
 		t.set(seen, p, st, t.ownerOf(p))
 		t.apply(seen, 1)
-		t.pods[key] = seen
+		t.setSeen(id, seen)
 		t.touchNode(-1, seen.nodeID, false, seen.inSnapshot())
 		return
 	}
@@ -355,7 +379,8 @@ func (t *tracker) podChanged(key string) {
 		t.apply(seen, -1)
 		t.releaseOwner(seen.owner)
 		t.touchNode(seen.nodeID, -1, seen.inSnapshot(), false)
-		delete(t.pods, key)
+		t.pods[id] = nil
+		t.npods--
 		return
 	}
 	was := *seen
@@ -369,6 +394,15 @@ func (t *tracker) podChanged(key string) {
 		t.apply(seen, 1)
 	}
 	t.touchNode(was.nodeID, seen.nodeID, was.inSnapshot(), seen.inSnapshot())
+}
+
+// setSeen keeps a pod's podSeen under its number.
+func (t *tracker) setSeen(id engine.PodID, seen *podSeen) {
+	if int(id) >= len(t.pods) {
+		t.pods = append(t.pods, make([]*podSeen, int(id)+1-len(t.pods))...)
+	}
+	t.pods[id] = seen
+	t.npods++
 }
 
 func (t *tracker) releaseOwner(o *ownerState) {
@@ -553,7 +587,7 @@ func (t *tracker) checkOwners() {
 		}
 		var moved []*podSeen
 		for _, seen := range t.pods {
-			if seen.owner == o {
+			if seen != nil && seen.owner == o {
 				moved = append(moved, seen)
 				t.apply(seen, -1)
 			}
