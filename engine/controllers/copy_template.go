@@ -1,6 +1,10 @@
 package controllers
 
-import "podlab.dev/podlab/engine/api"
+import (
+	"maps"
+
+	"podlab.dev/podlab/engine/api"
+)
 
 // copyTemplate deep-copies a pod template so a pod (which admission and the
 // kubelet mutate) never shares maps or slices with its workload. It is the
@@ -16,8 +20,8 @@ func copyTemplate(t *api.PodTemplateSpec) api.PodTemplateSpec {
 
 func copyObjectMeta(m *api.ObjectMeta) api.ObjectMeta {
 	out := *m
-	out.Labels = copyStringMap(m.Labels)
-	out.Annotations = copyStringMap(m.Annotations)
+	out.Labels = maps.Clone(m.Labels)
+	out.Annotations = maps.Clone(m.Annotations)
 	out.OwnerReferences = copySlice(m.OwnerReferences, nil)
 	out.DeletionTimestamp = copyPtr(m.DeletionTimestamp)
 	out.DeletionGracePeriodSeconds = copyPtr(m.DeletionGracePeriodSeconds)
@@ -26,7 +30,7 @@ func copyObjectMeta(m *api.ObjectMeta) api.ObjectMeta {
 
 func copyPodSpec(s *api.PodSpec) api.PodSpec {
 	out := *s
-	out.NodeSelector = copyStringMap(s.NodeSelector)
+	out.NodeSelector = maps.Clone(s.NodeSelector)
 	out.Affinity = copyAffinity(s.Affinity)
 	out.Tolerations = copySlice(s.Tolerations, func(t *api.Toleration) { t.TolerationSeconds = copyPtr(t.TolerationSeconds) })
 	out.TopologySpreadConstraints = copySlice(s.TopologySpreadConstraints, func(c *api.TopologySpreadConstraint) {
@@ -42,7 +46,7 @@ func copyPodSpec(s *api.PodSpec) api.PodSpec {
 	out.ActiveDeadlineSeconds = copyPtr(s.ActiveDeadlineSeconds)
 	out.Containers = copySlice(s.Containers, copyContainer)
 	out.InitContainers = copySlice(s.InitContainers, copyContainer)
-	out.Overhead = copyResourceList(s.Overhead)
+	out.Overhead = maps.Clone(s.Overhead)
 	if s.Resources != nil {
 		r := copyResources(*s.Resources)
 		out.Resources = &r
@@ -83,18 +87,7 @@ func copyProbe(p *api.Probe) *api.Probe {
 }
 
 func copyResources(r api.ResourceRequirements) api.ResourceRequirements {
-	return api.ResourceRequirements{Requests: copyResourceList(r.Requests), Limits: copyResourceList(r.Limits)}
-}
-
-func copyResourceList(l api.ResourceList) api.ResourceList {
-	if l == nil {
-		return nil
-	}
-	out := make(api.ResourceList, len(l))
-	for k, v := range l {
-		out[k] = v
-	}
-	return out
+	return api.ResourceRequirements{Requests: maps.Clone(r.Requests), Limits: maps.Clone(r.Limits)}
 }
 
 func copyAffinity(a *api.Affinity) *api.Affinity {
@@ -152,7 +145,7 @@ func copyLabelSelector(s *api.LabelSelector) *api.LabelSelector {
 	if s == nil {
 		return nil
 	}
-	return &api.LabelSelector{MatchLabels: copyStringMap(s.MatchLabels),
+	return &api.LabelSelector{MatchLabels: maps.Clone(s.MatchLabels),
 		MatchExpressions: copySlice(s.MatchExpressions, func(r *api.LabelSelectorRequirement) { r.Values = copySlice(r.Values, nil) })}
 }
 
@@ -179,16 +172,4 @@ func copyPtr[T any](p *T) *T {
 	}
 	v := *p
 	return &v
-}
-
-// copyStringMap copies a map (nil stays nil, empty stays empty).
-func copyStringMap(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
