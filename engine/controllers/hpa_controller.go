@@ -3,7 +3,6 @@ package controllers
 import (
 	"fmt"
 	"maps"
-	"slices"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -178,7 +177,13 @@ func (m *Manager) podsFor(namespace string, ls *api.LabelSelector) []*api.Pod {
 	if m.q == nil || ls == nil || len(ls.MatchLabels) == 0 {
 		return m.pods(namespace)
 	}
-	k := slices.Min(slices.Collect(maps.Keys(ls.MatchLabels)))
+	// the smallest key, without collecting the keys (every HPA sync asks)
+	k, first := "", true
+	for l := range ls.MatchLabels {
+		if first || l < k {
+			k, first = l, false
+		}
+	}
 	return m.q.withLabel(namespace, k, ls.MatchLabels[k])
 }
 

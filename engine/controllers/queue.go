@@ -381,10 +381,8 @@ func (q *workQueues) withLabel(namespace, key, value string) []*api.Pod {
 	}
 	list := []*api.Pod{} // non-nil: indexed
 	for _, p := range q.all() {
-		if p.Namespace == namespace && p.Labels[key] == value {
-			if _, has := p.Labels[key]; has {
-				list = append(list, p)
-			}
+		if v, has := p.Labels[key]; has && v == value && p.Namespace == namespace {
+			list = append(list, p)
 		}
 	}
 	q.byLabel[lp] = list
