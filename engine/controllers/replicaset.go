@@ -245,16 +245,13 @@ func (m *Manager) replicaSetStatus(rs *ReplicaSet, active, terminating []*api.Po
 	}
 	minReady := rs.Spec.MinReadySeconds
 	for _, p := range active {
+		// isPodReady, isPodAvailable and availableAt over one look-up of
+		// the Ready condition
 		var f podFacts
 		if facts != nil {
 			f = facts.of(rs, p)
 		} else {
-			f.fullyLabeled = tmpl.Matches(p.Labels)
-			// isPodReady, isPodAvailable and availableAt over one look-up
-			// of the Ready condition
-			if c := readyCondition(p); c != nil && c.Status == api.ConditionTrue {
-				f.ready, f.readySince = true, c.LastTransitionTime
-			}
+			f = readPodFacts(p, tmpl)
 		}
 		if f.fullyLabeled {
 			st.FullyLabeledReplicas++

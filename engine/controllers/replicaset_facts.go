@@ -43,11 +43,17 @@ func (c *podFactsCache) of(rs *ReplicaSet, p *api.Pod) podFacts {
 	if f, ok := c.facts[p]; ok {
 		return f
 	}
-	f := podFacts{selected: rs.selector.Matches(p.Labels), fullyLabeled: c.tmpl.Matches(p.Labels)}
-	if r := readyCondition(p); r != nil && r.Status == api.ConditionTrue {
-		f.ready, f.readySince = true, r.LastTransitionTime
-	}
+	f := readPodFacts(p, c.tmpl)
+	f.selected = rs.selector.Matches(p.Labels)
 	c.facts[p] = f
+	return f
+}
+
+// readPodFacts reads p's facts but selected: whether tmpl (the template's
+// labels) matches it and when it became Ready.
+func readPodFacts(p *api.Pod, tmpl api.Selector) podFacts {
+	f := podFacts{fullyLabeled: tmpl.Matches(p.Labels)}
+	f.readySince, f.ready = podReadyTime(p)
 	return f
 }
 
