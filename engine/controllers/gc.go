@@ -172,43 +172,56 @@ func (m *Manager) finishForegroundDeletions() {
 		// deletion timestamps are set only with a new epoch
 		return
 	}
+	// gone reports an owner deleted in the foreground whose dependents are
+	// gone, and notes one still waiting for them
+	deleting := false
+	gone := func(o *api.ObjectMeta) bool {
+		if o.DeletionTimestamp == nil {
+			return false
+		}
+		if m.hasDependents(o.UID) {
+			deleting = true
+			return false
+		}
+		return true
+	}
 	defer func() {
 		if m.q != nil {
-			m.q.fgEpoch, m.q.fgDeleting = m.epoch, m.anyDeleting()
+			m.q.fgEpoch, m.q.fgDeleting = m.epoch, deleting
 		}
 	}()
 	for _, k := range keysOf(m, m.deployments) {
-		if d := m.deployments[k]; d.DeletionTimestamp != nil && !m.hasDependents(d.UID) {
+		if d := m.deployments[k]; gone(&d.ObjectMeta) {
 			delete(m.deployments, k)
 			m.workloadsChanged()
 		}
 	}
 	for _, k := range keysOf(m, m.replicaSets) {
-		if rs := m.replicaSets[k]; rs.DeletionTimestamp != nil && !m.hasDependents(rs.UID) {
+		if rs := m.replicaSets[k]; gone(&rs.ObjectMeta) {
 			delete(m.replicaSets, k)
 			m.workloadsChanged()
 		}
 	}
 	for _, k := range keysOf(m, m.replicationControllers) {
-		if rc := m.replicationControllers[k]; rc.DeletionTimestamp != nil && !m.hasDependents(rc.UID) {
+		if rc := m.replicationControllers[k]; gone(&rc.ObjectMeta) {
 			delete(m.replicationControllers, k)
 			m.workloadsChanged()
 		}
 	}
 	for _, k := range keysOf(m, m.statefulSets) {
-		if s := m.statefulSets[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
+		if s := m.statefulSets[k]; gone(&s.ObjectMeta) {
 			delete(m.statefulSets, k)
 			m.workloadsChanged()
 		}
 	}
 	for _, k := range keysOf(m, m.daemonSets) {
-		if s := m.daemonSets[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
+		if s := m.daemonSets[k]; gone(&s.ObjectMeta) {
 			delete(m.daemonSets, k)
 			m.workloadsChanged()
 		}
 	}
 	for _, k := range keysOf(m, m.jobs) {
-		if s := m.jobs[k]; s.DeletionTimestamp != nil && !m.hasDependents(s.UID) {
+		if s := m.jobs[k]; gone(&s.ObjectMeta) {
 			delete(m.jobs, k)
 			m.workloadsChanged()
 		}
@@ -321,40 +334,4 @@ func (m *Manager) lookup(kind, namespace, name string) (*api.ObjectMeta, func())
 		}
 	}
 	return nil, nil
-}
-
-// anyDeleting reports a workload deleted in the foreground and not yet
-// removed.
-func (m *Manager) anyDeleting() bool {
-	for _, o := range m.deployments {
-		if o.DeletionTimestamp != nil {
-			return true
-		}
-	}
-	for _, o := range m.replicaSets {
-		if o.DeletionTimestamp != nil {
-			return true
-		}
-	}
-	for _, o := range m.replicationControllers {
-		if o.DeletionTimestamp != nil {
-			return true
-		}
-	}
-	for _, o := range m.statefulSets {
-		if o.DeletionTimestamp != nil {
-			return true
-		}
-	}
-	for _, o := range m.daemonSets {
-		if o.DeletionTimestamp != nil {
-			return true
-		}
-	}
-	for _, o := range m.jobs {
-		if o.DeletionTimestamp != nil {
-			return true
-		}
-	}
-	return false
 }
