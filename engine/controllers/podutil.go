@@ -40,13 +40,12 @@ func podReadyTime(p *api.Pod) (t api.Time, ok bool) {
 // minReadySeconds (strictly: LastTransitionTime+minReady before now).
 func isPodAvailable(p *api.Pod, minReadySeconds int32, now api.Time) bool {
 	t, ok := podReadyTime(p)
-	if !ok {
-		return false
-	}
-	if minReadySeconds == 0 {
-		return true
-	}
-	return t.Add(time.Duration(minReadySeconds)*time.Second) < now
+	return ok && availableSince(t, minReadySeconds, now)
+}
+
+// availableSince is isPodAvailable for a pod ready since t.
+func availableSince(t api.Time, minReadySeconds int32, now api.Time) bool {
+	return minReadySeconds == 0 || t.Add(time.Duration(minReadySeconds)*time.Second) < now
 }
 
 // availableAt returns when a ready pod becomes available under
@@ -56,8 +55,13 @@ func availableAt(p *api.Pod, minReadySeconds int32) (api.Time, bool) {
 	if !ok {
 		return 0, false
 	}
+	return availableAtSince(t, minReadySeconds), true
+}
+
+// availableAtSince is availableAt for a pod ready since t.
+func availableAtSince(t api.Time, minReadySeconds int32) api.Time {
 	// strictly after ready+minReadySeconds; the smallest virtual instant after it.
-	return t.Add(time.Duration(minReadySeconds)*time.Second + 1), true
+	return t.Add(time.Duration(minReadySeconds)*time.Second + 1)
 }
 
 // deletionCost is helper.GetDeletionCostFromPodAnnotations: the

@@ -258,10 +258,10 @@ func (m *Manager) replicaSetStatus(rs *ReplicaSet, active, terminating []*api.Po
 		}
 		if f.ready {
 			st.ReadyReplicas++
-			if minReady == 0 || f.readySince.Add(seconds(minReady)) < m.now {
+			if availableSince(f.readySince, minReady, m.now) {
 				st.AvailableReplicas++
 			} else {
-				m.requeueAt(f.readySince.Add(seconds(minReady) + 1))
+				m.requeueAt(availableAtSince(f.readySince, minReady))
 			}
 		}
 	}
