@@ -76,18 +76,22 @@ type yamlParser struct {
 	line int // line of data[i]
 	col  int // 0-based column of data[i], in characters
 	err  error
-	slab []yaml.Node
+	nodeSlab
 }
 
-// node returns a copy of n allocated from a slab: an item has hundreds of
-// nodes, all dropped together once it is decoded, so one allocation per
-// 128 of them saves most of the parser's allocations.
-func (p *yamlParser) node(n yaml.Node) *yaml.Node {
-	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]yaml.Node, 0, 128)
+// nodeSlab allocates the nodes of one item's tree (yamlParser and
+// jsonParser): an item has hundreds of nodes, all dropped together once
+// it is decoded, so one allocation per 128 of them saves most of the
+// parser's allocations.
+type nodeSlab []yaml.Node
+
+// node returns a copy of n allocated from the slab.
+func (s *nodeSlab) node(n yaml.Node) *yaml.Node {
+	if len(*s) == cap(*s) {
+		*s = make([]yaml.Node, 0, 128)
 	}
-	p.slab = append(p.slab, n)
-	return &p.slab[len(p.slab)-1]
+	*s = append(*s, n)
+	return &(*s)[len(*s)-1]
 }
 
 func (p *yamlParser) fail() {
