@@ -70,6 +70,8 @@ func simpleText(text []byte) bool {
 // take yaml.v3, whose depth is then checked against Options.MaxDepth).
 const yamlMaxDepth = 40
 
+// yamlParser's data has passed simpleText: it is valid UTF-8, and so is
+// every scalar cut from it at ASCII delimiters (not checked again).
 type yamlParser struct {
 	data []byte
 	i    int // offset
@@ -402,10 +404,6 @@ loop:
 		}
 	}
 	text := p.data[start:end]
-	if !utf8.Valid(text) {
-		p.fail()
-		return nil
-	}
 	p.advance(end - start)
 	n := p.node(yaml.Node{Kind: yaml.ScalarNode, Value: string(text), Line: line, Column: col})
 	n.Tag = "!!str"
@@ -449,10 +447,6 @@ func (p *yamlParser) doubleQuoted(line, col int) *yaml.Node {
 	var v string
 	if !esc {
 		v = string(raw[1 : len(raw)-1])
-		if !utf8.ValidString(v) {
-			p.fail()
-			return nil
-		}
 	} else if err := json.Unmarshal(raw, &v); err != nil {
 		// YAML escapes JSON lacks (\x41, \e, \N, …): yaml.v3 decodes them
 		p.fail()
@@ -481,7 +475,7 @@ func (p *yamlParser) singleQuoted(line, col int) *yaml.Node {
 		}
 		buf = append(buf, b)
 	}
-	if j >= len(p.data) || !utf8.Valid(buf) {
+	if j >= len(p.data) {
 		p.fail()
 		return nil
 	}
