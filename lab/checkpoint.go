@@ -381,20 +381,12 @@ func (s *Session) thinCheckpoints() {
 // milliseconds when restored) every checkpoint but the hotCheckpoints
 // newest, which undo and redo hand over as they are.
 func (s *Session) packCold() {
-	hot := make([]*checkpoint, 0, hotCheckpoints+1)
-	for _, c := range s.checkpoints {
-		// insertion into the few newest, by position
-		i := len(hot)
-		for i > 0 && s.position(hot[i-1]) < s.position(c) {
-			i--
-		}
-		if i < hotCheckpoints {
-			hot = slices.Insert(hot, i, c)
-			if len(hot) > hotCheckpoints {
-				hot = hot[:hotCheckpoints]
-			}
-		}
-	}
+	// the newest by position (of equals, the earlier in the store)
+	hot := slices.Clone(s.checkpoints)
+	slices.SortStableFunc(hot, func(a, b *checkpoint) int {
+		return cmpFloat(s.position(b), s.position(a))
+	})
+	hot = hot[:min(hotCheckpoints, len(hot))]
 	for _, c := range s.checkpoints {
 		if !slices.Contains(hot, c) && (s.rewind == nil || c != s.rewind.present) {
 			c.eng.Freeze()
