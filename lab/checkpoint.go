@@ -117,7 +117,7 @@ func (s *Session) maybeCheckpoint() error {
 
 // livePosition is position (below) for the live state.
 func (s *Session) livePosition() float64 {
-	return float64(len(s.appliedHistory())) + float64(s.eng.Now())/float64(api.Time(checkpointEvery))
+	return positionAt(len(s.appliedHistory()), s.eng.Now())
 }
 
 // wouldKeep reports whether a checkpoint at position p would survive
@@ -350,9 +350,9 @@ func (s *Session) replayEntry(e Entry) error {
 
 // thinCheckpoints drops checkpoints that can no longer be reached (their
 // commands are not a prefix of the history or the redo stack), then, over
-// maxCheckpoints, the one whose removal leaves the smallest gap relative
-// to its age: what remains is dense near the present and logarithmically
-// sparse towards t=0. The root (t=0) is never dropped.
+// maxCheckpoints, the one thinningVictim picks: the keepRecent newest
+// stay and the others are spread evenly over the history. The root (t=0)
+// is never dropped.
 func (s *Session) thinCheckpoints() {
 	reachable := s.reachable()
 	kept := s.checkpoints[:0]
@@ -381,20 +381,12 @@ func (s *Session) thinCheckpoints() {
 // milliseconds when restored) every checkpoint but the hotCheckpoints
 // newest, which undo and redo hand over as they are.
 func (s *Session) packCold() {
-	hot := make([]*checkpoint, 0, hotCheckpoints+1)
-	for _, c := range s.checkpoints {
-		// insertion into the few newest, by position
-		i := len(hot)
-		for i > 0 && s.position(hot[i-1]) < s.position(c) {
-			i--
-		}
-		if i < hotCheckpoints {
-			hot = slices.Insert(hot, i, c)
-			if len(hot) > hotCheckpoints {
-				hot = hot[:hotCheckpoints]
-			}
-		}
-	}
+	// the newest by position (of equals, the earlier in the store)
+	hot := slices.Clone(s.checkpoints)
+	slices.SortStableFunc(hot, func(a, b *checkpoint) int {
+		return cmpFloat(s.position(b), s.position(a))
+	})
+	hot = hot[:min(hotCheckpoints, len(hot))]
 	for _, c := range s.checkpoints {
 		if !slices.Contains(hot, c) && (s.rewind == nil || c != s.rewind.present) {
 			c.eng.Freeze()
@@ -405,7 +397,12 @@ func (s *Session) packCold() {
 // position places a checkpoint on one axis: a unit per command and per
 // checkpointEvery of virtual time.
 func (s *Session) position(c *checkpoint) float64 {
-	return float64(c.applied) + float64(c.at)/float64(api.Time(checkpointEvery))
+	return positionAt(c.applied, c.at)
+}
+
+// positionAt is the position after applied commands at virtual time at.
+func positionAt(applied int, at api.Time) float64 {
+	return float64(applied) + float64(at)/float64(api.Time(checkpointEvery))
 }
 
 // reachable reports whether a checkpoint's commands are a prefix of the

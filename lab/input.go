@@ -15,6 +15,7 @@ import (
 func ReadFile(path string, stdin io.Reader) ([]byte, string, error) {
 	var r io.Reader
 	name := path
+	var b bytes.Buffer
 	if path == "-" {
 		r, name = stdin, "<stdin>"
 	} else {
@@ -23,36 +24,28 @@ func ReadFile(path string, stdin io.Reader) ([]byte, string, error) {
 			return nil, "", fmt.Errorf("open scenario: %w", err)
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return nil, "", fmt.Errorf("%s is a directory; give a scenario file", path)
-		}
-		r = f
-		name = filepath.Base(path)
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			if st.Size() > manifest.DefaultMaxBytes {
-				return nil, "", tooLarge(name)
+		r, name = f, filepath.Base(path)
+		if st, err := f.Stat(); err == nil {
+			switch {
+			case st.IsDir():
+				return nil, "", fmt.Errorf("%s is a directory; give a scenario file", path)
+			case st.Mode().IsRegular():
+				if st.Size() > manifest.DefaultMaxBytes {
+					return nil, "", tooLarge(name)
+				}
+				// One allocation of the file's size: reading by doubling
+				// would hold up to twice a 300 MB dump while reading it.
+				b.Grow(int(st.Size()) + bytes.MinRead)
 			}
-			// One allocation of the file's size: io.ReadAll's doubling
-			// would hold up to twice a 300 MB dump while reading it.
-			var b bytes.Buffer
-			b.Grow(int(st.Size()) + bytes.MinRead)
-			if _, err := b.ReadFrom(io.LimitReader(f, manifest.DefaultMaxBytes+1)); err != nil {
-				return nil, "", fmt.Errorf("read %s: %w", name, err)
-			}
-			if b.Len() > manifest.DefaultMaxBytes {
-				return nil, "", tooLarge(name)
-			}
-			return b.Bytes(), name, nil
 		}
 	}
-	data, err := io.ReadAll(io.LimitReader(r, manifest.DefaultMaxBytes+1))
-	if err != nil {
+	if _, err := b.ReadFrom(io.LimitReader(r, manifest.DefaultMaxBytes+1)); err != nil {
 		return nil, "", fmt.Errorf("read %s: %w", name, err)
 	}
-	if len(data) > manifest.DefaultMaxBytes {
+	if b.Len() > manifest.DefaultMaxBytes {
 		return nil, "", tooLarge(name)
 	}
-	return data, name, nil
+	return b.Bytes(), name, nil
 }
 
 func tooLarge(name string) error {

@@ -2,7 +2,7 @@ package lab
 
 import "testing"
 
-// TestTopLevelScalar pins how documents are routed before parsing: the
+// TestTopLevelValue pins how documents are routed before parsing: the
 // scenario header (apiVersion: podlab/v1) and DeschedulerPolicy (kind)
 // are recognised however the value is quoted or commented, the same way
 // for both.

@@ -108,8 +108,7 @@ func (v *controllersView) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if key.Matches(msg, v.keys.Deschedule) {
 		// the pass's report is a block (a pod and its why per eviction):
 		// the status line gets it as one line, the view shows the result
-		out, err := v.m.run("deschedule")
-		v.m.reportApplied("deschedule", out, err)
+		v.m.apply("deschedule")
 		return nil, true
 	}
 	return nil, false

@@ -36,16 +36,7 @@ type jsonParser struct {
 	line, col int
 	managed   int
 	err       error
-	slab      []yaml.Node
-}
-
-// node allocates n from a slab, as yamlParser.node does.
-func (p *jsonParser) node(n yaml.Node) *yaml.Node {
-	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]yaml.Node, 0, 128)
-	}
-	p.slab = append(p.slab, n)
-	return &p.slab[len(p.slab)-1]
+	nodeSlab  // node (yamlnode.go)
 }
 
 func (p *jsonParser) fail() {

@@ -70,24 +70,30 @@ func simpleText(text []byte) bool {
 // take yaml.v3, whose depth is then checked against Options.MaxDepth).
 const yamlMaxDepth = 40
 
+// yamlParser's data has passed simpleText: it is valid UTF-8, and so is
+// every scalar cut from it at ASCII delimiters (not checked again).
 type yamlParser struct {
 	data []byte
 	i    int // offset
 	line int // line of data[i]
 	col  int // 0-based column of data[i], in characters
 	err  error
-	slab []yaml.Node
+	nodeSlab
 }
 
-// node returns a copy of n allocated from a slab: an item has hundreds of
-// nodes, all dropped together once it is decoded, so one allocation per
-// 128 of them saves most of the parser's allocations.
-func (p *yamlParser) node(n yaml.Node) *yaml.Node {
-	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]yaml.Node, 0, 128)
+// nodeSlab allocates the nodes of one item's tree (yamlParser and
+// jsonParser): an item has hundreds of nodes, all dropped together once
+// it is decoded, so one allocation per 128 of them saves most of the
+// parser's allocations.
+type nodeSlab []yaml.Node
+
+// node returns a copy of n allocated from the slab.
+func (s *nodeSlab) node(n yaml.Node) *yaml.Node {
+	if len(*s) == cap(*s) {
+		*s = make([]yaml.Node, 0, 128)
 	}
-	p.slab = append(p.slab, n)
-	return &p.slab[len(p.slab)-1]
+	*s = append(*s, n)
+	return &(*s)[len(*s)-1]
 }
 
 func (p *yamlParser) fail() {
@@ -398,10 +404,6 @@ loop:
 		}
 	}
 	text := p.data[start:end]
-	if !utf8.Valid(text) {
-		p.fail()
-		return nil
-	}
 	p.advance(end - start)
 	n := p.node(yaml.Node{Kind: yaml.ScalarNode, Value: string(text), Line: line, Column: col})
 	n.Tag = "!!str"
@@ -445,10 +447,6 @@ func (p *yamlParser) doubleQuoted(line, col int) *yaml.Node {
 	var v string
 	if !esc {
 		v = string(raw[1 : len(raw)-1])
-		if !utf8.ValidString(v) {
-			p.fail()
-			return nil
-		}
 	} else if err := json.Unmarshal(raw, &v); err != nil {
 		// YAML escapes JSON lacks (\x41, \e, \N, …): yaml.v3 decodes them
 		p.fail()
@@ -477,7 +475,7 @@ func (p *yamlParser) singleQuoted(line, col int) *yaml.Node {
 		}
 		buf = append(buf, b)
 	}
-	if j >= len(p.data) || !utf8.Valid(buf) {
+	if j >= len(p.data) {
 		p.fail()
 		return nil
 	}
