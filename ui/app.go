@@ -229,8 +229,25 @@ func (m *Model) tick() tea.Cmd {
 	return tea.Tick(m.tickEvery(), func(t time.Time) tea.Msg { return tickMsg{id: id, at: t} })
 }
 
+// setStatus shows s in the status line, which is one line: a multi-line
+// report or error (deschedule --dry-run, a file's diagnostics) has its
+// lines joined, not shown with ^J where they broke.
 func (m *Model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr = s, isErr
+	m.status, m.statusErr = oneLine(s), isErr
+}
+
+// oneLine joins the lines of s, each trimmed, with single spaces.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	var parts []string
+	for _, l := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // Update implements tea.Model.
@@ -315,9 +332,7 @@ func (m *Model) reportApplied(line, out string, err error) {
 		if out == "" {
 			out = line
 		}
-		// the status line is one line: a multi-line report (deschedule
-		// --dry-run, describe) is flattened, not shown with ^J
-		m.setStatus("› "+line+"  ·  "+strings.Join(strings.Fields(out), " "), false)
+		m.setStatus("› "+line+"  ·  "+out, false)
 	}
 	m.refresh()
 }

@@ -187,3 +187,16 @@ func TestPaletteReportIsOneLine(t *testing.T) {
 		t.Fatalf("status line after deschedule --dry-run:\n%s", s)
 	}
 }
+
+// TestOneLine pins how the status line joins a multi-line text.
+func TestOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain  text":                         "plain  text",
+		"evict 1 pod(s):\n  pod/a on n1\n":    "evict 1 pod(s): pod/a on n1",
+		"f.yaml:3:1: bad\r\n\r\n  fix it\n\n": "f.yaml:3:1: bad fix it",
+	} {
+		if got := oneLine(in); got != want {
+			t.Errorf("oneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
