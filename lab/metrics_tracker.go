@@ -309,9 +309,9 @@ func (t *tracker) rebuild(m *Metrics, now api.Time) {
 	t.report(m, now)
 	// a series of an earlier engine that the state now does not report
 	// drops to 0
-	for k, sr := range m.series {
+	for _, sr := range m.series {
 		if sr.stamp != m.stamp && len(sr.Points) > 0 && sr.Points[len(sr.Points)-1].V != 0 {
-			m.put(k, sr.Name, sr.Labels, now, 0)
+			m.putSeries(sr, now, 0)
 		}
 	}
 }
