@@ -47,14 +47,12 @@ func (e *Engine) mut(ps *podState) *podState {
 // place is copied (kill, the container runtime); the PodInfo, which the
 // snapshot shares, is copied only when it changes (setPodObject).
 func (e *Engine) ownPod(key string, ps *podState) *podState {
-	if cur := e.pods[key]; cur != ps {
-		// a stale state (the pod was removed or replaced): nothing refers
-		// to it any more but the caller; give it a private copy
-		cp := ps.copyFor(e.own)
-		return cp
-	}
 	cp := ps.copyFor(e.own)
-	e.pods[key] = cp
+	// a stale state (the pod was removed or replaced) is referred to by
+	// nobody but the caller: it gets the private copy, the map keeps its own
+	if e.pods[key] == ps {
+		e.pods[key] = cp
+	}
 	return cp
 }
 

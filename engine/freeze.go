@@ -28,26 +28,24 @@ func (e *Engine) Freeze() {
 		return
 	}
 	keys := e.sortedPodKeys()
-	f := &frozenMaps{podKeys: keys, pods: make([]*podState, len(keys))}
+	// each pod's state beside its key, and the snapshot's pod → node
+	// index as node positions (rebuilt without allocating); every
+	// assigned pod is one of ours
+	f := &frozenMaps{podKeys: keys, pods: make([]*podState, len(keys)), podNode: make([]int32, len(keys))}
+	assigned := 0
 	for i, k := range keys {
 		f.pods[i] = e.pods[k]
+		f.podNode[i] = -1
+		if ni := e.snap.NodeOfPod(k); ni != nil {
+			f.podNode[i] = int32(ni.Index)
+			assigned++
+		}
 	}
 	f.tlKeys = make([]string, 0, len(e.timelines))
 	f.timelines = make([]*podTimeline, 0, len(e.timelines))
 	for k, tl := range e.timelines {
 		f.tlKeys = append(f.tlKeys, k)
 		f.timelines = append(f.timelines, tl)
-	}
-	// the snapshot's pod → node index as node positions beside the keys
-	// (rebuilt without allocating); every assigned pod is one of ours
-	f.podNode = make([]int32, len(keys))
-	assigned := 0
-	for i, k := range keys {
-		f.podNode[i] = -1
-		if ni := e.snap.NodeOfPod(k); ni != nil {
-			f.podNode[i] = int32(ni.Index)
-			assigned++
-		}
 	}
 	if assigned == e.snap.PodCount() {
 		e.snap.Freeze()

@@ -321,15 +321,6 @@ func (e *Engine) Pod(key string) *api.Pod {
 	return nil
 }
 
-// PodWithState is Pod and PodState in one lookup (nil when gone), for
-// watchers reading the pods they were told changed.
-func (e *Engine) PodWithState(key string) (*api.Pod, PodState) {
-	if ps := e.pods[key]; ps != nil {
-		return ps.pod, ps.state
-	}
-	return nil, 0
-}
-
 // PodState returns where a pod is in its life.
 func (e *Engine) PodState(key string) (PodState, bool) {
 	if ps := e.pods[key]; ps != nil {

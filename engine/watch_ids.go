@@ -23,7 +23,9 @@ type PodIDWatcher interface {
 	PodChangedID(key string, id PodID)
 }
 
-// PodWithStateID is PodWithState with the pod's number (0 when gone).
+// PodWithStateID is Pod, PodState and the pod's number in one lookup
+// (nil, 0, 0 when gone), for watchers reading the pods they were told
+// changed.
 func (e *Engine) PodWithStateID(key string) (*api.Pod, PodState, PodID) {
 	if ps := e.pods[key]; ps != nil {
 		return ps.pod, ps.state, ps.id

@@ -189,16 +189,15 @@ type seriesID struct {
 // Prometheus key and label map are built once, on its first sample. It
 // returns the series (nil when the store has no room for a new one).
 func (m *Metrics) putCached(id seriesID, t api.Time, v float64) *Series {
-	sr := m.lookup(id, true)
+	sr := m.lookup(id)
 	if sr != nil {
 		m.report(sr, t, v)
 	}
 	return sr
 }
 
-// lookup finds a series by its seriesID, creating it when create is set
-// (nil: never recorded, or no room).
-func (m *Metrics) lookup(id seriesID, create bool) *Series {
+// lookup finds a series by its seriesID, creating it (nil: no room).
+func (m *Metrics) lookup(id seriesID) *Series {
 	if sr := m.byID[id]; sr != nil {
 		return sr
 	}
@@ -212,9 +211,6 @@ func (m *Metrics) lookup(id seriesID, create bool) *Series {
 	k := seriesKey(id.name, labels)
 	sr := m.series[k]
 	if sr == nil {
-		if !create {
-			return nil
-		}
 		if sr = m.newSeries(k, id.name, labels); sr == nil {
 			return nil
 		}

@@ -284,10 +284,8 @@ func (t *tracker) quiet() bool {
 	}
 	if t.src.ownerMoves != nil {
 		for _, o := range t.owners {
-			if t.src.ownerMoves(o.key.kind) {
-				if k, n := t.src.owner(o.key.ns, o.key.kind, o.key.name); k != o.wkind || n != o.wname {
-					return false
-				}
+			if t.ownerMoved(o) {
+				return false
 			}
 		}
 	}
@@ -311,9 +309,9 @@ func (t *tracker) rebuild(m *Metrics, now api.Time) {
 	t.report(m, now)
 	// a series of an earlier engine that the state now does not report
 	// drops to 0
-	for k, sr := range m.series {
+	for _, sr := range m.series {
 		if sr.stamp != m.stamp && len(sr.Points) > 0 && sr.Points[len(sr.Points)-1].V != 0 {
-			m.put(k, sr.Name, sr.Labels, now, 0)
+			m.putSeries(sr, now, 0)
 		}
 	}
 }
@@ -579,10 +577,7 @@ func (t *tracker) resolve(o *ownerState) {
 // ReplicaSet deleted or orphaned) to the workload it has now.
 func (t *tracker) checkOwners() {
 	for _, o := range t.owners {
-		if !t.src.ownerMoves(o.key.kind) {
-			continue
-		}
-		if k, n := t.src.owner(o.key.ns, o.key.kind, o.key.name); k == o.wkind && n == o.wname {
+		if !t.ownerMoved(o) {
 			continue
 		}
 		var moved []*podSeen
@@ -597,6 +592,16 @@ func (t *tracker) checkOwners() {
 			t.apply(seen, 1)
 		}
 	}
+}
+
+// ownerMoved reports whether the controller's workload is no longer the
+// one it was resolved to (only kinds for which ownerMoves says it can).
+func (t *tracker) ownerMoved(o *ownerState) bool {
+	if !t.src.ownerMoves(o.key.kind) {
+		return false
+	}
+	k, n := t.src.owner(o.key.ns, o.key.kind, o.key.name)
+	return k != o.wkind || n != o.wname
 }
 
 func (t *tracker) workload(name string) *wlState {

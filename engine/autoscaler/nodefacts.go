@@ -59,7 +59,8 @@ func (a *Autoscaler) pruneFacts(nodes []*api.Node) {
 	a.facts = kept
 }
 
-// ratioOf is ratio(milliCPU, memory, n) from the node's facts.
+// ratioOf is max(cpu, memory) requested over the allocatable in the
+// node's facts, with the resource (ratio reads the node object).
 func ratioOf(milliCPU, memory int64, f nodeFacts) (float64, string) {
 	cu, mu := 0.0, 0.0
 	if f.allocCPU > 0 {

@@ -299,17 +299,10 @@ func (a *Autoscaler) utilizationOf(e *engine.Engine, sim *simulation, i int, n *
 
 // ratio is max(cpu, memory) requested over allocatable, with the resource.
 func ratio(milliCPU, memory int64, n *api.Node) (float64, string) {
-	cu, mu := 0.0, 0.0
-	if a := n.Status.Allocatable[api.ResourceCPU].MilliValue(); a > 0 {
-		cu = float64(milliCPU) / float64(a)
-	}
-	if a := n.Status.Allocatable[api.ResourceMemory].Value(); a > 0 {
-		mu = float64(memory) / float64(a)
-	}
-	if mu > cu {
-		return mu, api.ResourceMemory
-	}
-	return cu, api.ResourceCPU
+	return ratioOf(milliCPU, memory, nodeFacts{
+		allocCPU: n.Status.Allocatable[api.ResourceCPU].MilliValue(),
+		allocMem: n.Status.Allocatable[api.ResourceMemory].Value(),
+	})
 }
 
 // simulateRemoval is RemovalSimulator.SimulateNodeRemoval: the pods that

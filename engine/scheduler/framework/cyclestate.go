@@ -1,5 +1,7 @@
 package framework
 
+import "maps"
+
 // StateData is data a plugin stores for one scheduling cycle.
 type StateData interface {
 	// Clone returns a copy that a preemption dry run may mutate with
@@ -82,20 +84,11 @@ func (c *CycleState) Clone() *CycleState {
 	out := NewCycleState()
 	for _, sl := range c.slots {
 		if sl.data != nil {
-			out.Write(sl.key, sl.data.Clone())
+			// c's keys are distinct (Write): no search for an existing slot
+			out.slots = append(out.slots, stateSlot{sl.key, sl.data.Clone()})
 		}
 	}
-	if c.SkipFilterPlugins != nil {
-		out.SkipFilterPlugins = make(map[string]bool, len(c.SkipFilterPlugins))
-		for k, v := range c.SkipFilterPlugins {
-			out.SkipFilterPlugins[k] = v
-		}
-	}
-	if c.SkipScorePlugins != nil {
-		out.SkipScorePlugins = make(map[string]bool, len(c.SkipScorePlugins))
-		for k, v := range c.SkipScorePlugins {
-			out.SkipScorePlugins[k] = v
-		}
-	}
+	out.SkipFilterPlugins = maps.Clone(c.SkipFilterPlugins)
+	out.SkipScorePlugins = maps.Clone(c.SkipScorePlugins)
 	return out
 }
