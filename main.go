@@ -30,6 +30,7 @@ Usage:
   podlab explain  -f FILE [--pod NAME] [-o text|json] [--seed N] [--tie-break random|name]
   podlab schedule -f FILE [-o text|json] [--seed N] [--tie-break random|name] [--no-preempt]
   podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json] [--metrics [-o csv|json]]
+                                      exit 1 when a timeline command failed
   podlab compare  -f FILE [--a CHANGE]... [--b CHANGE]... [--for 5m] [--do "CMD"]... [-o text|json]
                                       fork at t=0, give each lane its changes, run both, print what differs
   podlab describe -f FILE --pod NAME [--at 2m] [--do "CMD"]...      kubectl describe pod at a virtual time
@@ -276,6 +277,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts.Do, opts.Seed = do, seed.v
 	if err := lab.Run(stdout, f, opts); err != nil {
 		fmt.Fprintf(stderr, "podlab run: %v\n", err)
+		if errors.Is(err, lab.ErrTimelineFailed) {
+			return 1 // it ran to the end, but the scenario did not happen as written
+		}
 		return 2
 	}
 	return 0

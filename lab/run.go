@@ -77,16 +77,23 @@ func Run(w io.Writer, f *File, opts RunOptions) error {
 		}
 	}
 	if opts.Metrics {
-		return writeMetrics(w, s, opts.Output)
+		err = writeMetrics(w, s, opts.Output)
+	} else {
+		report := s.Report()
+		switch opts.Output {
+		case "json":
+			err = writeRunJSON(textsafe.NewJSONWriter(w), s, report)
+		case "", "text":
+			err = writeRunText(textsafe.NewWriter(w), s, report)
+		default:
+			return fmt.Errorf("-o must be json or text, not %q", opts.Output)
+		}
 	}
-	report := s.Report()
-	switch opts.Output {
-	case "json":
-		return writeRunJSON(textsafe.NewJSONWriter(w), s, report)
-	case "", "text":
-		return writeRunText(textsafe.NewWriter(w), s, report)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("-o must be json or text, not %q", opts.Output)
+	// the report is out; a timeline command that failed still fails the run
+	return timelineFailureError(s.TimelineFailures())
 }
 
 // applyAll applies command lines in order, naming the one that fails.
@@ -189,6 +196,11 @@ func writeRunJSON(w io.Writer, s *Session, r RunReport) error {
 			return err
 		}
 	}
+	for _, line := range timelineFailuresJSON(s.TimelineFailures()) {
+		if err := enc.Encode(line); err != nil {
+			return err
+		}
+	}
 	for _, sp := range r.Spread {
 		doms := map[string]int{}
 		for _, d := range sp.Domains {
@@ -283,6 +295,7 @@ func writeRunText(w io.Writer, s *Session, r RunReport) error {
 			fmt.Fprintf(w, "  %s/%s by %s: %s (skew %d%s)\n", strings.ToLower(sp.Kind), sp.Name, sp.TopologyKey, strings.Join(parts, " "), sp.Skew, pend)
 		}
 	}
+	writeTimelineFailuresText(w, s.TimelineFailures())
 	return nil
 }
 
@@ -343,6 +356,7 @@ func Check(w io.Writer, f *File, opts CheckOptions) (bool, error) {
 		settle = 2 * time.Minute
 	}
 	allOK := true
+	printed := 0 // timeline failures printed so far
 	for i, st := range f.Scenario.Lesson.Steps {
 		if opts.Solutions {
 			for _, line := range st.Solution {
@@ -375,6 +389,14 @@ func Check(w io.Writer, f *File, opts CheckOptions) (bool, error) {
 			}
 			fmt.Fprintln(w, line)
 		}
+		// the scenario's timeline ran on the way: a command of it that
+		// failed fails the check (the lesson did not happen as written)
+		fails := s.TimelineFailures()
+		for _, n := range fails[min(printed, len(fails)):] {
+			fmt.Fprintf(w, "  ! timeline: %s\n", n.Text)
+			allOK = false
+		}
+		printed = len(fails)
 	}
 	return allOK, nil
 }

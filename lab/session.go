@@ -523,8 +523,9 @@ func (s *Session) runTo(t api.Time) error {
 		}
 		if err != nil {
 			// A timeline command that fails (e.g. the learner removed its
-			// node) is reported as a warning event, not fatal.
-			s.note(fmt.Sprintf("timeline %s at %s failed: %v", e.Do, api.Time(e.At), err))
+			// node) is reported as a warning event, not fatal
+			// (timeline_failures.go).
+			s.timelineFailed(e, err)
 		}
 	}
 	if s.eng.Now() > t {
@@ -554,15 +555,6 @@ func (s *Session) timeline() []TimelineEntry {
 		}
 	}
 	return out
-}
-
-// notes are lab messages (timeline failures) shown with the events.
-func (s *Session) note(msg string) { s.notes = append(s.notes, Note{At: s.eng.Now(), Text: msg}) }
-
-// Note is a lab message with its time.
-type Note struct {
-	At   api.Time
-	Text string
 }
 
 // Apply parses and applies one command line, recording it for undo. It

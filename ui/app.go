@@ -278,10 +278,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		same := true
 		if !m.paused {
 			d := time.Duration(float64(m.tickEvery()) * speeds[m.speedIdx])
+			mark := m.eventsMark()
 			err := m.advance(d)
 			if err != nil {
 				m.setStatus(err.Error(), true)
 				m.paused = true
+			} else {
+				m.flashTimelineFailure(mark)
 			}
 			m.refreshAfterTick()
 			// quiet (the frame data was kept), not a live view, and the
@@ -317,8 +320,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // error) in the status line and refreshes; the error is returned for
 // callers that show it elsewhere too (the palette keeps it inline).
 func (m *Model) apply(line string) error {
+	mark := m.eventsMark()
 	out, err := m.run(line)
 	m.reportApplied(line, out, err)
+	if err == nil {
+		m.flashTimelineFailure(mark) // an advance ran the timeline
+	}
 	return err
 }
 
