@@ -150,6 +150,9 @@ type Step struct {
 	// preset tests apply them.
 	Solution []string
 	Pos      manifest.Position
+	// DoPos and SolutionPos are where each command is (parallel to Do
+	// and Solution; nil for a step not read from a file).
+	DoPos, SolutionPos []manifest.Position
 }
 
 // StepCheck is one check with an optional hint.

@@ -196,24 +196,28 @@ func (p *scenarioParser) command(n *yaml.Node, what string) string {
 	return line
 }
 
-func (p *scenarioParser) commands(n *yaml.Node, what string) []string {
+// commands parses a command or a list of them, with where each is (for
+// validate's messages about the objects they name).
+func (p *scenarioParser) commands(n *yaml.Node, what string) ([]string, []manifest.Position) {
 	if n.Kind == yaml.ScalarNode {
 		if c := p.command(n, what); c != "" {
-			return []string{c}
+			return []string{c}, []manifest.Position{p.pos(n)}
 		}
-		return nil
+		return nil, nil
 	}
 	if n.Kind != yaml.SequenceNode {
 		p.errorf(n, "%s must be a command or a list of commands", what, "")
-		return nil
+		return nil, nil
 	}
 	var out []string
+	var pos []manifest.Position
 	for _, e := range n.Content {
 		if c := p.command(e, what); c != "" {
 			out = append(out, c)
+			pos = append(pos, p.pos(e))
 		}
 	}
-	return out
+	return out, pos
 }
 
 func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
@@ -496,9 +500,9 @@ func (p *scenarioParser) lesson(n *yaml.Node) *Lesson {
 				case "text":
 					st.Text = p.str(sv, where+".text")
 				case "do":
-					st.Do = p.commands(sv, where+".do")
+					st.Do, st.DoPos = p.commands(sv, where+".do")
 				case "solution":
-					st.Solution = p.commands(sv, where+".solution")
+					st.Solution, st.SolutionPos = p.commands(sv, where+".solution")
 					solutionGiven = true
 				case "checks":
 					st.Checks = p.checks(sv, where+".checks")
@@ -508,7 +512,7 @@ func (p *scenarioParser) lesson(n *yaml.Node) *Lesson {
 				p.errorf(sn, "%s needs a title", where, "")
 			}
 			if !solutionGiven {
-				st.Solution = st.Do
+				st.Solution, st.SolutionPos = st.Do, st.DoPos
 			}
 			l.Steps = append(l.Steps, st)
 		}
