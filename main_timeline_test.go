@@ -92,3 +92,12 @@ func TestCheckFailsOnAFailedTimelineCommand(t *testing.T) {
 		t.Errorf("check does not print the failure:\n%s", stdout.String())
 	}
 }
+
+func TestCompareExitsOneOnAFailedTimelineCommand(t *testing.T) {
+	path := writeTemp(t, "ghost.yaml", ghostTimeline)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"compare", "-f", path, "--for", "10s", "--b", "cordon node-1"}, nil, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "lane a: 1 timeline command failed: at 1s, delete pod ghost failed") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+}

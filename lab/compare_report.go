@@ -68,11 +68,16 @@ func CompareRun(w io.Writer, f *File, opts CompareOptions) (*Comparison, error) 
 	c := fk.Compare()
 	switch opts.Output {
 	case "json":
-		return c, c.WriteJSON(w)
+		err = c.WriteJSON(w)
 	case "", "text":
-		return c, c.WriteText(w, f.Name)
+		err = c.WriteText(w, f.Name)
+	default:
+		return nil, fmt.Errorf("-o must be json or text, not %q", opts.Output)
 	}
-	return nil, fmt.Errorf("-o must be json or text, not %q", opts.Output)
+	if err != nil {
+		return c, err
+	}
+	return c, forkTimelineFailure(fk) // timeline_failures.go
 }
 
 // WriteText prints the comparison as tables, differences marked with *.

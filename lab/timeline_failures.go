@@ -143,3 +143,14 @@ func timelineFailuresJSON(notes []Note) []map[string]any {
 	}
 	return out
 }
+
+// forkTimelineFailure is timelineFailureError for the lanes of a fork
+// (`podlab compare`), naming the lane.
+func forkTimelineFailure(fk *Fork) error {
+	for _, lane := range []string{LaneA, LaneB} {
+		if err := timelineFailureError(fk.Lane(lane).TimelineFailures()); err != nil {
+			return &timelineFailedError{msg: "lane " + lane + ": " + err.Error()}
+		}
+	}
+	return nil
+}
