@@ -55,6 +55,9 @@ func (m *Model) requestQuit() tea.Cmd {
 		what += "s"
 	}
 	q := fmt.Sprintf("This lab has unsaved changes (%s since it was opened or saved). Quit without saving?", what)
+	if m.restored && m.mark() == m.savedMark {
+		q = "This lab was restored from the recovery file and has not been saved. Quit without saving?"
+	}
 	if m.recov != nil {
 		q += " (Quitting removes the recovery file.)"
 	}
