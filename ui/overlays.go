@@ -67,9 +67,11 @@ func (p *picker) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		p.sel = min(p.sel+1, len(p.items)-1)
 	case key.Matches(msg, k.Open):
 		name := p.items[p.sel].Name
-		f, err := lab.LoadPreset(name)
 		p.m.top = nil
-		return p.m.finishOpen(fileLoadedMsg{path: name, file: f, err: err}), true
+		return p.m.confirmReplace(name, func() tea.Cmd {
+			f, err := lab.LoadPreset(name)
+			return p.m.finishOpen(fileLoadedMsg{path: name, file: f, err: err})
+		}), true
 	}
 	return nil, false
 }

@@ -158,7 +158,7 @@ func (o paletteOverlay) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			p.close()
 		case modeOpen:
 			p.close()
-			return m.openFileCmd(line), true
+			return m.confirmReplace(line, func() tea.Cmd { return m.openFileCmd(line) }), true
 		case modeSave:
 			p.close()
 			return m.saveCmd(line, false), true

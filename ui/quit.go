@@ -84,3 +84,22 @@ func (m *Model) quitNow() tea.Cmd {
 	m.quitClean = true
 	return tea.Quit
 }
+
+// confirmReplace runs open, which replaces the session with another file
+// or preset, at once — or after asking when the session has unsaved
+// changes (opening used to drop them, and the recovery file with them).
+func (m *Model) confirmReplace(what string, open func() tea.Cmd) tea.Cmd {
+	if !m.unsaved() {
+		return open()
+	}
+	m.ask(&confirmOverlay{
+		title:    "open",
+		question: fmt.Sprintf("Open %s? This lab has unsaved changes, and opening replaces it (n, then ctrl+s, saves them first).", what),
+		keys: confirmKeys{
+			Yes: bind("y", "open it, losing the changes", "y"),
+			No:  bind("n", "keep this lab", "n", "esc"),
+		},
+		yes: open,
+	})
+	return nil
+}

@@ -117,3 +117,29 @@ func TestServedSessionQuitsAtOnce(t *testing.T) {
 		t.Fatal("a workshop session quits at once")
 	}
 }
+
+// Opening a preset or a file over unsaved changes asks first (it dropped
+// them, and the recovery file with them).
+func TestOpenAsksWithUnsavedChanges(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	typeCommand(m, "cordon node1")
+	before := m.sess
+	press(m, "ctrl+p", "down", "enter")
+	if _, ok := m.top.(*confirmOverlay); !ok || m.sess != before {
+		t.Fatal("the preset picker asks before replacing unsaved changes")
+	}
+	press(m, "n")
+	if m.top != nil || m.sess != before {
+		t.Fatal("n keeps the lab")
+	}
+	press(m, "ctrl+p", "down", "enter", "y")
+	if m.sess == before || m.unsaved() {
+		t.Fatal("y opens the preset")
+	}
+	// nothing unsaved: opens at once
+	before = m.sess
+	press(m, "ctrl+p", "enter")
+	if m.top != nil || m.sess == before {
+		t.Fatal("without unsaved changes the picker opens at once")
+	}
+}
