@@ -63,14 +63,14 @@ func RecoveryPath() (string, error) {
 	return filepath.Join(base, "podlab", recoveryName), nil
 }
 
-// WriteRecovery writes a rendered save as the recovery file at path (its
-// directory made, private to the user), noting from, the file the
-// session came from.
+// WriteRecovery writes a rendered save as the recovery file at path (it
+// and its directory private to the user: an imported cluster is in it),
+// noting from, the file the session came from.
 func WriteRecovery(path, from string, sv *Saved) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("recovery file: %w", err)
 	}
-	return WriteFile(path, func(w io.Writer) error {
+	return writeFile(path, 0o600, func(w io.Writer) error {
 		if _, err := io.WriteString(w, recoveryMark+strconv.Quote(from)+"\n"); err != nil {
 			return err
 		}

@@ -51,6 +51,9 @@ func TestRecoveryRoundTrip(t *testing.T) {
 	if fi, err := os.Stat(filepath.Dir(path)); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Fatalf("state directory: %v %v", fi, err)
 	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("recovery file: %v %v", fi, err)
+	}
 	r, err := FindRecovery(path)
 	if err != nil || r == nil || r.From != "lessons/my\nlesson.yaml" {
 		t.Fatalf("found %+v %v", r, err)

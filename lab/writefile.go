@@ -20,7 +20,12 @@ import (
 // old one as it was; the error says so. An existing file keeps its mode;
 // a new one is 0644 less the umask. A symbolic link is followed: its
 // target is replaced, the link stays.
-func WriteFile(path string, write func(io.Writer) error) (err error) {
+func WriteFile(path string, write func(io.Writer) error) error {
+	return writeFile(path, 0o644, write)
+}
+
+// writeFile is WriteFile creating a new file with perm (less the umask).
+func writeFile(path string, perm fs.FileMode, write func(io.Writer) error) (err error) {
 	if path == "" {
 		return errors.New("give a file name")
 	}
@@ -35,7 +40,7 @@ func WriteFile(path string, write func(io.Writer) error) (err error) {
 		return fmt.Errorf("could not write %s: %w", path, err)
 	}
 	dir := filepath.Dir(target)
-	tmp, err := createSibling(dir, filepath.Base(target))
+	tmp, err := createSibling(dir, filepath.Base(target), perm)
 	if err != nil {
 		return unchanged(err)
 	}
@@ -116,14 +121,14 @@ func writeTarget(path string) (target string, mode fs.FileMode, existed bool, er
 
 // createSibling creates a new, empty file next to base in dir, named so
 // a person who finds one left by a crash knows what it was.
-func createSibling(dir, base string) (*os.File, error) {
+func createSibling(dir, base string, perm fs.FileMode) (*os.File, error) {
 	for range 10 {
 		var r [6]byte
 		if _, err := rand.Read(r[:]); err != nil {
 			return nil, err
 		}
 		name := filepath.Join(dir, "."+base+".podlab-"+hex.EncodeToString(r[:])+".tmp")
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if !errors.Is(err, fs.ErrExist) {
 			return f, err
 		}
