@@ -78,3 +78,38 @@ func TestWriteFileReplaces(t *testing.T) {
 		t.Fatalf("saving over a directory: %v", err)
 	}
 }
+
+// FuzzWriteFile: whatever is written and wherever the write fails, the
+// file holds either the old content or all of the new, and nothing else
+// is left in the directory.
+func FuzzWriteFile(f *testing.F) {
+	f.Add([]byte("new"), 1)
+	f.Add(make([]byte, 300<<10), 200<<10)
+	f.Add([]byte{}, 0)
+	f.Fuzz(func(t *testing.T, content []byte, failAt int) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "f.yaml")
+		if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fail := failAt >= 0 && failAt < len(content)
+		err := WriteFile(path, func(w io.Writer) error {
+			if fail {
+				w.Write(content[:failAt])
+				return errors.New("failed")
+			}
+			_, err := w.Write(content)
+			return err
+		})
+		got, _ := os.ReadFile(path)
+		switch {
+		case fail && (err == nil || string(got) != "old"):
+			t.Fatalf("a failed write: err %v, file %d bytes", err, len(got))
+		case !fail && (err != nil || string(got) != string(content)):
+			t.Fatalf("a write: err %v, file %d of %d bytes", err, len(got), len(content))
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+			t.Fatalf("left behind: %v", ents)
+		}
+	})
+}
