@@ -223,7 +223,8 @@ func cmdTUI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "podlab: %v\n", err)
 		return 2
 	}
-	if err := ui.Run(sess, ui.Options{Theme: *theme, Speed: *speed, Paused: *paused}); err != nil {
+	recovery, _ := lab.RecoveryPath() // none found: no recovery file
+	if err := ui.Run(sess, ui.Options{Theme: *theme, Speed: *speed, Paused: *paused, Recovery: recovery}); err != nil {
 		fmt.Fprintf(stderr, "podlab: %v\n", err)
 		return 1
 	}

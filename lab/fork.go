@@ -131,6 +131,16 @@ func OpenSession(f *File, opts SessionOptions) (s *Session, fork *Fork, err erro
 // the header's fork.at is where they split. OpenSession reloads it as two
 // lanes.
 func (f *Fork) Save(w io.Writer) error {
+	sv, err := f.Saver(SaveOptions{})
+	if err != nil {
+		return err
+	}
+	_, err = sv.WriteTo(w)
+	return err
+}
+
+// Saver renders what Save writes, for writing later (see Saved).
+func (f *Fork) Saver(opts SaveOptions) (*Saved, error) {
 	a := f.lanes[0]
 	sc := a.scenarioToSave()
 	var tl []TimelineEntry
@@ -144,7 +154,8 @@ func (f *Fork) Save(w io.Writer) error {
 		tl = append(tl, TimelineEntry{At: time.Duration(e.At), Do: e.Line, Lane: e.Lane})
 	}
 	sc.Fork = &ForkSpec{At: time.Duration(f.at)}
-	return a.write(w, sc, tl)
+	opts.apply(&sc)
+	return a.prepare(sc, tl)
 }
 
 // At is the instant the fork was made.

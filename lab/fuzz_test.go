@@ -18,6 +18,7 @@ func FuzzLoadFile(f *testing.F) {
 	}
 	f.Add([]byte("apiVersion: podlab/v1\nkind: Scenario\ntimeline: [{at: 1s, do: cordon x}]\n"))
 	f.Add([]byte("apiVersion: podlab/v1\nkind: Scenario\nlesson: {steps: [{title: a, checks: [\"skew(deployment/w, zone) <= 1\"]}]}\n---\n"))
+	f.Add([]byte("apiVersion: podlab/v1\nkind: Scenario\nclock: {paused: true, speed: 4}\ndescheduler: {deschedulingInterval: 5m}\nlesson: {step: 2, steps: [{title: a}, {title: b}]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := LoadFile("fuzz.yaml", data)
 		if err != nil {

@@ -17,7 +17,20 @@ import (
 // commands applied so far merged into its timeline (and clock.resumeAt set
 // to the current time), followed by the original manifests. Loading it and
 // advancing to resumeAt rebuilds the same state.
-func (s *Session) Save(w io.Writer) error {
+func (s *Session) Save(w io.Writer) error { return s.SaveWith(w, SaveOptions{}) }
+
+// SaveWith is Save with what the user interface adds (SaveOptions).
+func (s *Session) SaveWith(w io.Writer, opts SaveOptions) error {
+	sv, err := s.Saver(opts)
+	if err != nil {
+		return err
+	}
+	_, err = sv.WriteTo(w)
+	return err
+}
+
+// Saver renders what Save writes, for writing later (see Saved).
+func (s *Session) Saver(opts SaveOptions) (*Saved, error) {
 	sc := s.scenarioToSave()
 	tl := append([]TimelineEntry(nil), s.timeline()...)
 	if sc.Fork != nil {
@@ -30,7 +43,8 @@ func (s *Session) Save(w io.Writer) error {
 	for _, e := range s.history {
 		tl = append(tl, TimelineEntry{At: time.Duration(e.At), Do: e.Line})
 	}
-	return s.write(w, sc, tl)
+	opts.apply(&sc)
+	return s.prepare(sc, tl)
 }
 
 // scenarioToSave is the session's header as the save starts from it.
@@ -46,9 +60,9 @@ func (s *Session) scenarioToSave() Scenario {
 	return sc
 }
 
-// write writes the header with timeline tl (sorted here), resuming now,
-// then the original manifests.
-func (s *Session) write(w io.Writer, sc Scenario, tl []TimelineEntry) error {
+// prepare renders the header with timeline tl (sorted here), resuming
+// now, and takes the original manifests to follow it.
+func (s *Session) prepare(sc Scenario, tl []TimelineEntry) (*Saved, error) {
 	// Stable: scenario entries stay before user commands of the same
 	// instant, which is the order the session ran them in.
 	sort.SliceStable(tl, func(i, j int) bool { return tl[i].At < tl[j].At })
@@ -59,19 +73,40 @@ func (s *Session) write(w io.Writer, sc Scenario, tl []TimelineEntry) error {
 	sc.Scheduler.ConfigFile = ""
 	header, err := renderScenario(&sc)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, manifests, _ := splitScenario(s.file.Data)
-	if _, err := w.Write(header); err != nil {
+	sv := &Saved{header: header, data: s.file.Data}
+	if cfg := s.file.SchedulerConfig; cfg != nil && len(s.file.Objects.SchedulerConfigs) == 0 {
+		if sv.config, err = renderSchedulerConfig(cfg); err != nil {
+			return nil, err
+		}
+	}
+	return sv, nil
+}
+
+// Saved is a rendered save: the header, and the file's manifests (never
+// modified after loading) to copy after it. WriteTo touches no session,
+// so it may run on another goroutine while the session goes on (the TUI
+// writes files off its loop).
+type Saved struct {
+	header, config, data []byte
+}
+
+// WriteTo implements io.WriterTo: the header, then the manifests.
+func (sv *Saved) WriteTo(w io.Writer) (int64, error) {
+	cw := &countingWriter{w: w}
+	err := sv.write(cw)
+	return cw.n, err
+}
+
+func (sv *Saved) write(w io.Writer) error {
+	_, manifests, _ := splitScenario(sv.data)
+	if _, err := w.Write(sv.header); err != nil {
 		return err
 	}
 	body := bytes.TrimLeft(stripBlankLines(manifests), "\n")
-	if cfg := s.file.SchedulerConfig; cfg != nil && len(s.file.Objects.SchedulerConfigs) == 0 {
-		doc, err := renderSchedulerConfig(cfg)
-		if err != nil {
-			return err
-		}
-		body = append(append(append([]byte("---\n"), doc...), '\n'), body...)
+	if sv.config != nil {
+		body = append(append(append([]byte("---\n"), sv.config...), '\n'), body...)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
@@ -81,8 +116,19 @@ func (s *Session) write(w io.Writer, sc Scenario, tl []TimelineEntry) error {
 			return err
 		}
 	}
-	_, err = w.Write(body)
+	_, err := w.Write(body)
 	return err
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // seed0 is the seed the session started with (a `seed` command in the
@@ -140,6 +186,7 @@ type scenarioYAML struct {
 	Autoscaler  *yaml.Node          `yaml:"autoscaler,omitempty"`
 	Timeline    []map[string]string `yaml:"timeline,omitempty"`
 	Fork        map[string]string   `yaml:"fork,omitempty"`
+	Descheduler map[string]any      `yaml:"descheduler,omitempty"`
 	Lesson      map[string]any      `yaml:"lesson,omitempty"`
 }
 
@@ -226,6 +273,9 @@ func renderScenario(sc *Scenario) ([]byte, error) {
 		}
 		y.Kubelet = m
 	}
+	if d := sc.Descheduler.DeschedulingInterval; d != 0 {
+		y.Descheduler = map[string]any{"deschedulingInterval": d.String()}
+	}
 	if sc.Fork != nil {
 		y.Fork = map[string]string{"at": sc.Fork.At.String()}
 	}
@@ -274,6 +324,9 @@ func renderScenario(sc *Scenario) ([]byte, error) {
 			steps = append(steps, m)
 		}
 		y.Lesson = map[string]any{"steps": steps}
+		if sc.Lesson.Step > 0 {
+			y.Lesson["step"] = sc.Lesson.Step + 1
+		}
 	}
 	var buf bytes.Buffer
 	buf.WriteString("# Saved by podlab: the scenario with every command applied in the session as timeline entries.\n")

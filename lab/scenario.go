@@ -136,6 +136,10 @@ type ForkSpec struct {
 // Lesson is a sequence of steps with checks.
 type Lesson struct {
 	Steps []Step
+	// Step is the step the lab shows when the file opens (0-based; the
+	// header's lesson.step is 1-based): a saved session reopens on the
+	// step it was saved on.
+	Step int
 }
 
 // Step is one lesson step.

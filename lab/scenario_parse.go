@@ -484,7 +484,12 @@ func (p *scenarioParser) timeline(n *yaml.Node, s *Scenario) {
 
 func (p *scenarioParser) lesson(n *yaml.Node) *Lesson {
 	l := &Lesson{}
-	p.fields(n, "lesson", []string{"steps"}, func(k string, v *yaml.Node) {
+	step := int64(1)
+	p.fields(n, "lesson", []string{"steps", "step"}, func(k string, v *yaml.Node) {
+		if k == "step" {
+			step = p.integer(v, "lesson.step", 1, 1<<20)
+			return
+		}
 		if v.Kind != yaml.SequenceNode {
 			p.errorf(v, "lesson.steps must be a list", "")
 			return
@@ -520,6 +525,10 @@ func (p *scenarioParser) lesson(n *yaml.Node) *Lesson {
 	if len(l.Steps) == 0 {
 		p.errorf(n, "lesson needs at least one step", "")
 	}
+	if int(step) > len(l.Steps) && len(l.Steps) > 0 {
+		p.errorf(n, "lesson.step %d: the lesson has %d steps", step, len(l.Steps), "")
+	}
+	l.Step = max(int(step), 1) - 1
 	return l
 }
 

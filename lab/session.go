@@ -124,6 +124,9 @@ func NewSession(f *File, opts SessionOptions) (*Session, error) {
 	if err := s.takeCheckpoint(true); err != nil {
 		return nil, err
 	}
+	if l := s.Lesson(); l != nil {
+		s.SetStep(l.Step) // a saved session's lesson.step
+	}
 	return s, nil
 }
 

@@ -23,7 +23,9 @@ expect() { # expect TEXT [TRIES]
   exit 1
 }
 
-t new-session -d -s e2e -x 120 -y 36 "$bin --paused --theme projector"
+# the recovery file goes to a directory of this run, not the user's
+state=$(mktemp -d)
+t new-session -d -s e2e -x 120 -y 36 "PODLAB_STATE_DIR=$state $bin --paused --theme projector"
 expect "Spread basics"
 expect "step 1/4 · Where can mypod go?"
 expect "✓ zone(pod/mypod) == zoneB" 50
@@ -76,8 +78,19 @@ t send-keys -t e2e 'B'
 expect "⑂ lane b"
 t send-keys -t e2e 'F'
 expect "fork closed, kept lane b"
+# unsaved commands: q asks first; n stays, the recovery file holds them
 t send-keys -t e2e 'q'
+expect "Quit without saving?"
+t send-keys -t e2e 'n'
+test -s "$state/recovery.yaml" || { echo "e2e: no recovery file in $state" >&2; exit 1; }
+t send-keys -t e2e 'q'
+expect "Quit without saving?"
+t send-keys -t e2e 'y'
 sleep 0.5
+if [ -e "$state/recovery.yaml" ]; then
+  echo "e2e: a clean quit left the recovery file" >&2
+  exit 1
+fi
 if t has-session -t e2e 2>/dev/null && screen | grep -q "Spread basics"; then
   echo "e2e: q did not quit" >&2
   exit 1

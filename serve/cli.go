@@ -226,25 +226,19 @@ func isTerminal(f any) bool {
 	return false
 }
 
-// WriteRecord writes every participant's progress to path (atomically:
-// a reader never sees half a file).
+// WriteRecord writes every participant's progress to path (atomically,
+// lab.WriteFile: a reader never sees half a file, and a failed write
+// leaves the last record whole).
 func (s *Server) WriteRecord(path string) error {
-	tmp := path + ".tmp"
-	fh, err := os.Create(tmp)
+	rows := s.room.Snapshot()
+	workshop.Sort(rows, workshop.ByName, time.Now())
+	err := lab.WriteFile(path, func(w io.Writer) error {
+		return workshop.WriteRecord(w, workshop.RecordFormat(path), workshop.RecordRows(rows, s.cfg.Markers, time.Now()))
+	})
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
-	rows := s.room.Snapshot()
-	workshop.Sort(rows, workshop.ByName, time.Now())
-	werr := workshop.WriteRecord(fh, workshop.RecordFormat(path), workshop.RecordRows(rows, s.cfg.Markers, time.Now()))
-	if cerr := fh.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return werr
-	}
-	return os.Rename(tmp, path)
+	return nil
 }
 
 func (s *Server) recordEvery(path string, every time.Duration, stop <-chan struct{}) {

@@ -59,6 +59,10 @@ type Options struct {
 	// TickEvery is the real time between clock ticks (0: 100ms); podlab
 	// serve ticks less often, as every tick redraws every participant.
 	TickEvery time.Duration
+	// Recovery is the recovery file ("" none; lab.RecoveryPath is the
+	// user's): kept while there are unsaved changes, offered at start
+	// (recovery.go). Ignored with NoFiles.
+	Recovery string
 }
 
 // Model is the root model: it owns the session, the clock, the shared
@@ -125,6 +129,20 @@ type Model struct {
 	drawnClock string
 	// send delivers a message to the running program (Run sets it).
 	send func(tea.Msg)
+
+	// savedMark is the session as last opened or saved; restored, a
+	// session restored from the recovery file (unsaved until saved);
+	// saveName, the file it came from (quit.go, save.go).
+	savedMark lab.Mark
+	restored  bool
+	saveName  string
+	// quitAfterSave: the quit question's s (save, then quit); quitClean:
+	// the user quit (the recovery file goes).
+	quitAfterSave, quitClean bool
+	// recov keeps the recovery file (nil: none); restoring is the
+	// recovery file being opened.
+	recov     *recovery
+	restoring *lab.Recovery
 }
 
 // setViews installs the views: their tabs and number keys follow.
@@ -162,6 +180,9 @@ func New(sess *lab.Session, opts Options) *Model {
 		m.paused = true
 	}
 	m.refresh()
+	if opts.Recovery != "" && !opts.NoFiles {
+		m.startRecovery(opts.Recovery)
+	}
 	return m
 }
 
@@ -181,6 +202,8 @@ func (m *Model) adopt(sess *lab.Session) {
 	m.speedIdx, m.paused = speedIndex(speed), paused
 	m.view, m.focus = 0, focusNodes
 	m.nodeIdx, m.podIdx, m.wlIdx, m.pendIdx = 0, 0, 0, 0
+	m.saveName = ""
+	m.markSaved(sess.Mark())
 	for _, v := range m.views {
 		v.Reset()
 	}
@@ -252,6 +275,8 @@ func oneLine(s string) string {
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	// the recovery file follows every change, whichever path made it
+	defer m.checkRecovery()
 	// every message may change the frame but a tick that changes nothing
 	// visible (see the tickMsg case)
 	drawn := m.drawn
@@ -306,12 +331,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case fileLoadedMsg:
 		return m, m.finishOpen(msg)
 	case fileSavedMsg:
-		if msg.err != nil {
-			m.setStatus(msg.err.Error(), true)
-		} else {
-			m.setStatus("saved "+msg.path, false)
-		}
-		return m, nil
+		return m, m.saved(msg)
 	}
 	return m, nil
 }

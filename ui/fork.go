@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"strings"
 	"time"
 
 	"podlab.dev/podlab/lab"
@@ -82,18 +81,6 @@ func (m *Model) laneSessions() []*lab.Session {
 	return []*lab.Session{m.fork.Lane(lab.LaneA), m.fork.Lane(lab.LaneB)}
 }
 
-// saveText is what saving writes (both lanes when forked).
-func (m *Model) saveText() (string, error) {
-	var b strings.Builder
-	var err error
-	if m.fork != nil {
-		err = m.fork.Save(&b)
-	} else {
-		err = m.sess.Save(&b)
-	}
-	return b.String(), err
-}
-
 // adoptFork makes a reloaded forked session the lab's (after adopt of
 // its lane a).
 func (m *Model) adoptFork(f *lab.Fork) {
@@ -107,6 +94,7 @@ func (m *Model) adoptFork(f *lab.Fork) {
 	}
 	m.fork, m.lane, m.sess = f, lab.LaneA, f.Lane(lab.LaneA)
 	m.watchProgress(f.Lane(lab.LaneB))
+	m.markSaved(f.Mark()) // as opened: nothing unsaved
 }
 
 // resume advances a loaded session (or both lanes of a loaded fork) to

@@ -27,7 +27,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	g := m.global
 	switch {
 	case key.Matches(msg, g.Quit):
-		return m, tea.Quit
+		return m, m.requestQuit()
 	case key.Matches(msg, g.Help):
 		m.openOverlay(newHelpOverlay(m))
 	case key.Matches(msg, g.Palette):
@@ -80,6 +80,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, g.Open):
 		return m, m.openPalette(modeOpen, "")
 	case key.Matches(msg, g.Save):
+		m.quitAfterSave = false
 		return m, m.openPalette(modeSave, m.defaultSaveName())
 	case key.Matches(msg, g.Theme):
 		m.nextTheme()

@@ -32,6 +32,7 @@ var keyFixtures = []keyFixture{
 	{name: "legend", w: 100, h: 30, keys: []string{"i"}},
 	{name: "presets", w: 100, h: 30, keys: []string{"ctrl+p", "j"}},
 	{name: "palette", w: 100, h: 30, keys: []string{":", "c", "o", "r", "enter", ":", "up", "down"}},
+	{name: "quit question", w: 100, h: 30, cmds: []string{"cordon node1"}, keys: []string{"q"}},
 }
 
 func (f keyFixture) build(t *testing.T) *Model {

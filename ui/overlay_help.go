@@ -65,7 +65,7 @@ func (o *helpOverlay) SetKeys() {
 // Update implements overlay.
 func (o *helpOverlay) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if key.Matches(msg, quitKey) {
-		return tea.Quit, true
+		return o.m.requestQuit(), true
 	}
 	if d, ok := o.keys.delta(msg, o.vp.Height()); ok {
 		o.vp.SetYOffset(o.vp.YOffset() + max(min(d, 1<<20), -1<<20))

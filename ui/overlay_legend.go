@@ -28,7 +28,7 @@ func (o *legendOverlay) SetKeys() {}
 // Update implements overlay.
 func (o *legendOverlay) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if key.Matches(msg, quitKey) {
-		return tea.Quit, true
+		return o.m.requestQuit(), true
 	}
 	return nil, key.Matches(msg, o.Close)
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -59,7 +58,7 @@ func (p *picker) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := &p.keys
 	switch {
 	case key.Matches(msg, quitKey):
-		return tea.Quit, true
+		return p.m.requestQuit(), true
 	case key.Matches(msg, k.Close):
 		return nil, true
 	case key.Matches(msg, k.Up):
@@ -68,9 +67,11 @@ func (p *picker) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		p.sel = min(p.sel+1, len(p.items)-1)
 	case key.Matches(msg, k.Open):
 		name := p.items[p.sel].Name
-		f, err := lab.LoadPreset(name)
 		p.m.top = nil
-		return p.m.finishOpen(fileLoadedMsg{path: name, file: f, err: err}), true
+		return p.m.confirmReplace(name, func() tea.Cmd {
+			f, err := lab.LoadPreset(name)
+			return p.m.finishOpen(fileLoadedMsg{path: name, file: f, err: err})
+		}), true
 	}
 	return nil, false
 }
@@ -107,11 +108,6 @@ type fileLoadedMsg struct {
 	err  error
 }
 
-type fileSavedMsg struct {
-	path string
-	err  error
-}
-
 // openFileCmd reads and parses a file off the UI loop, as a long
 // operation (busy.go): a big import's progress shows in the status line
 // until its fileLoadedMsg arrives. The progress callback runs on the
@@ -138,6 +134,7 @@ func (m *Model) openFileCmd(path string) tea.Cmd {
 // keeps a failed command.
 func (m *Model) finishOpen(msg fileLoadedMsg) tea.Cmd {
 	fail := func(verb string, err error) tea.Cmd {
+		m.finishRestore(false)
 		m.setStatus(fmt.Sprintf("could not %s %s — the lab keeps its current state: %v", verb, msg.path, firstLine(err.Error())), true)
 		cmd := m.pal.start(modeOpen, msg.path)
 		m.pal.err = err.Error() + "\nThe lab keeps its current state: fix the file and press enter again, or esc."
@@ -156,6 +153,7 @@ func (m *Model) finishOpen(msg fileLoadedMsg) tea.Cmd {
 	m.adopt(sess)
 	m.adoptFork(fork)
 	m.setStatus("opened "+msg.path, false)
+	m.finishRestore(true)
 	m.refresh()
 	return nil
 }
@@ -166,31 +164,4 @@ func firstLine(s string) string {
 		return first + fmt.Sprintf(" (and %d more)", strings.Count(rest, "\n")+1)
 	}
 	return first
-}
-
-func (m *Model) defaultSaveName() string {
-	name := strings.TrimSuffix(m.sess.File().Name, ".yaml")
-	if name == "" || name == "<stdin>" {
-		name = "podlab"
-	}
-	return name + "-session.yaml"
-}
-
-// saveCmd writes the session; only an explicit save writes a file.
-func (m *Model) saveCmd(path string) tea.Cmd {
-	data, err := m.saveText()
-	return func() tea.Msg {
-		if err != nil {
-			return fileSavedMsg{path: path, err: err}
-		}
-		if path == "" {
-			return fileSavedMsg{err: fmt.Errorf("give a file name")}
-		}
-		if dir := filepath.Dir(path); dir != "." {
-			if _, statErr := os.Stat(dir); statErr != nil {
-				return fileSavedMsg{path: path, err: fmt.Errorf("save: %w", statErr)}
-			}
-		}
-		return fileSavedMsg{path: path, err: os.WriteFile(path, []byte(data), 0o644)}
-	}
 }

@@ -132,6 +132,7 @@ func (o paletteOverlay) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, k.Close):
 		p.close()
+		m.quitAfterSave = false // the quit question's save, given up
 		return nil, true
 	case key.Matches(msg, k.Run):
 		line := strings.TrimSpace(p.in.Value())
@@ -157,10 +158,10 @@ func (o paletteOverlay) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			p.close()
 		case modeOpen:
 			p.close()
-			return m.openFileCmd(line), true
+			return m.confirmReplace(line, func() tea.Cmd { return m.openFileCmd(line) }), true
 		case modeSave:
 			p.close()
-			return m.saveCmd(line), true
+			return m.saveCmd(line, false), true
 		case modeFilter:
 			p.close()
 			if ev, i := viewIndex[*eventsView](m); i >= 0 {

@@ -28,7 +28,14 @@ func Run(sess *lab.Session, opts Options) error {
 	p := tea.NewProgram(m)
 	m.send = p.Send
 	m.watchProgress(sess)
-	if _, err := p.Run(); err != nil {
+	_, err := p.Run()
+	if m.recov != nil {
+		// a clean quit removes the recovery file; anything else keeps it
+		if rerr := m.recov.finish(m.quitClean && err == nil); rerr != nil && err == nil {
+			return rerr
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	return nil

@@ -40,7 +40,9 @@ func TestProgram(t *testing.T) {
 				}
 				tm.Send(keyMsg(s))
 			}
+			// every case changed the lab: q asks, y quits without saving
 			tm.Send(keyMsg("q"))
+			tm.Send(keyMsg("y"))
 			fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
 			golden.RequireEqual(t, ansi.Strip(fm.(*Model).View().Content))
 		})

@@ -1,0 +1,92 @@
+package lab
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// The recovery file lives where PODLAB_STATE_DIR says, else in the XDG
+// state directory.
+func TestRecoveryPath(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(StateDirEnv, dir)
+	if p, err := RecoveryPath(); err != nil || p != filepath.Join(dir, "recovery.yaml") {
+		t.Fatalf("with %s: %q %v", StateDirEnv, p, err)
+	}
+	t.Setenv(StateDirEnv, "")
+	t.Setenv("XDG_STATE_HOME", "/xdg/state")
+	if p, err := RecoveryPath(); err != nil || (p != "/xdg/state/podlab/recovery.yaml" && !isDarwinOrWindows()) {
+		t.Fatalf("with XDG_STATE_HOME: %q %v", p, err)
+	}
+}
+
+// A recovery file written, found (with the file it came from), reloaded
+// as the same session, discarded aside and removed.
+func TestRecoveryRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "recovery.yaml")
+	if r, err := FindRecovery(path); r != nil || err != nil {
+		t.Fatalf("no file: %v %v", r, err)
+	}
+	f, err := LoadPreset("spread-basics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply("cordon node1"); err != nil {
+		t.Fatal(err)
+	}
+	sv, err := s.Saver(SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRecovery(path, "lessons/my\nlesson.yaml", sv); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("state directory: %v %v", fi, err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("recovery file: %v %v", fi, err)
+	}
+	r, err := FindRecovery(path)
+	if err != nil || r == nil || r.From != "lessons/my\nlesson.yaml" {
+		t.Fatalf("found %+v %v", r, err)
+	}
+	g, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := NewSession(g, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := back.Advance(0); err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	s.Save(&a)
+	back.Save(&b)
+	if a.String() != b.String() {
+		t.Fatalf("the restored session saves differently:\n%s\n---\n%s", a.String(), b.String())
+	}
+	if err := r.Discard(); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := FindRecovery(path); r != nil {
+		t.Fatal("discarded, yet still found")
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(path), "recovery-discarded.yaml")); err != nil {
+		t.Fatal("the discarded file is kept aside")
+	}
+	if err := RemoveRecovery(path); err != nil {
+		t.Fatal("removing no file is not an error")
+	}
+}
+
+func isDarwinOrWindows() bool { return runtime.GOOS == "darwin" || runtime.GOOS == "windows" }
