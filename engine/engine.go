@@ -54,6 +54,9 @@ type Config struct {
 	// Admit is the admission chain run on CreatePod (priority classes,
 	// default tolerations, …); nil ⇒ DefaultAdmit.
 	Admit func(e *Engine, pod *api.Pod) error
+	// MaxObjects bounds the cluster's pods and nodes (object_budget.go):
+	// a pod or node beyond it is refused with a *BudgetError. 0 ⇒ none.
+	MaxObjects int
 }
 
 // Controller is a workload controller running in the engine's control

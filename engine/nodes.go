@@ -17,6 +17,9 @@ func (e *Engine) AddNode(n *api.Node) error {
 	if _, ok := e.nodes[n.Name]; ok {
 		return fmt.Errorf("add node %s: already exists", n.Name)
 	}
+	if err := e.CheckObjects("nodes", n.Name, 1); err != nil {
+		return err
+	}
 	n = copyNode(n)
 	api.DefaultNode(n)
 	if n.Labels == nil {

@@ -33,6 +33,9 @@ func (e *Engine) createPod(p *api.Pod, rec *api.Pod) error {
 	if _, ok := e.pods[key]; ok {
 		return fmt.Errorf("create pod %s: already exists", key)
 	}
+	if err := e.CheckObjects("pods", p.Name, 1); err != nil {
+		return err
+	}
 	admit := e.cfg.Admit
 	if admit == nil {
 		admit = DefaultAdmit

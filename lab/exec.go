@@ -149,6 +149,9 @@ func (s *Session) addZone(c command.AddZone) (string, error) {
 	if count == 0 {
 		count = 1
 	}
+	if err := s.nodesBudget(c.Name, count); err != nil {
+		return "", err
+	}
 	shape := shapeOf(c.Shape, c.Labels, c.Taints)
 	var names []string
 	for i := 1; i <= count; i++ {
@@ -392,6 +395,9 @@ func (s *Session) apply(c command.Apply) (string, error) {
 	}
 	objs, err := manifest.Load(name, data, manifest.Options{})
 	if err != nil {
+		return "", err
+	}
+	if err := budgetCheckObjects(objs, int64(s.eng.ObjectCount()), int64(s.eng.MaxObjects())); err != nil {
 		return "", err
 	}
 	return s.applyObjects(objs)

@@ -75,6 +75,9 @@ func (s *Session) scale(c command.Scale) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := s.scaleBudget(c.Kind, ns, name, c.Replicas); err != nil {
+		return "", err
+	}
 	if err := s.ctl.Do(func(m *controllers.Manager) error { return m.Scale(controllerKind(c.Kind), ns, name, c.Replicas) }); err != nil {
 		return "", err
 	}

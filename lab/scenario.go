@@ -227,14 +227,16 @@ func LoadFileWithProgress(name string, data []byte, progress func(done, total in
 	if f.SchedulerConfig, err = schedulerConfigOf(name, objs); err != nil {
 		return nil, err
 	}
-	if !found {
-		return f, nil
+	if found {
+		s, err := parseScenario(name, scenText)
+		if err != nil {
+			return nil, err
+		}
+		f.Scenario = s
 	}
-	s, err := parseScenario(name, scenText)
-	if err != nil {
+	if err := budgetCheck(f); err != nil {
 		return nil, err
 	}
-	f.Scenario = s
 	return f, nil
 }
 

@@ -43,6 +43,8 @@ type SessionOptions struct {
 	// NoCheckpoints turns checkpoints off (headless runs never undo):
 	// undo and rewind then replay from t=0.
 	NoCheckpoints bool
+	// MaxObjects is the object budget (pods and nodes); 0 ⇒ ObjectBudget.
+	MaxObjects int
 }
 
 // Session is a running lab: a scenario loaded into an engine with its
@@ -175,7 +177,10 @@ func (s *Session) reset() error {
 		s.services[svc.Namespace+"/"+svc.Name] = svc
 	}
 	applySchedulerConfiguration(&sched, s.policy)
-	cfg := engine.Config{Seed: s.seed, NewScheduler: s.schedulerFactory(sched), Admit: s.admit}
+	cfg := engine.Config{Seed: s.seed, NewScheduler: s.schedulerFactory(sched), Admit: s.admit, MaxObjects: s.opts.MaxObjects}
+	if cfg.MaxObjects <= 0 {
+		cfg.MaxObjects = ObjectBudget
+	}
 	if sc != nil {
 		ev, err := evictionConfig(sc.Kubelet)
 		if err != nil {

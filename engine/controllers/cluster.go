@@ -43,3 +43,15 @@ const (
 	EventNormal  = "Normal"
 	EventWarning = "Warning"
 )
+
+// objectBudget is implemented by a Cluster that bounds its objects (the
+// engine's Config.MaxObjects): a controller sizes per-replica work by it.
+type objectBudget interface{ MaxObjects() int }
+
+// objectLimit is the cluster's object budget; 0 when it has none.
+func (m *Manager) objectLimit() int {
+	if b, ok := m.cluster.(objectBudget); ok {
+		return b.MaxObjects()
+	}
+	return 0
+}

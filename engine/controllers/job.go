@@ -299,7 +299,9 @@ func (m *Manager) manageJob(j *Job, active []*api.Pod) []*api.Pod {
 		m.requeueAt(m.now.Add(remaining))
 		return active
 	}
-	indexes := m.pendingIndexes(j, active, int(diff))
+	// at most the pods this sync may create: a Job of 1e9 completions
+	// must not list 1e9 indexes
+	indexes := m.pendingIndexes(j, active, int(min(diff, maxPodCreateDeletePerSync)))
 	for i := int32(0); i < diff && i < maxPodCreateDeletePerSync; i++ {
 		idx := -1
 		if j.Spec.CompletionMode == indexedCompletion {

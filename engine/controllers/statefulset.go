@@ -199,7 +199,15 @@ func (m *Manager) syncStatefulSet(s *StatefulSet) {
 	pods := m.claimPods(KindStatefulSet, &s.ObjectMeta, s.selector, m.claimCandidates(s.Namespace, s.UID), member)
 	current, update := m.statefulSetRevisions(s)
 	start := int(s.Spec.OrdinalsStart)
-	n := int(*s.Spec.Replicas)
+	want := int(*s.Spec.Replicas)
+	// n is the ordinals this sync handles: upstream allocates one slot per
+	// replica, but no more pods than the object budget can exist, so a set
+	// of 1e9 replicas handles budget+1 ordinals (the last one's create is
+	// refused with FailedCreate) instead of allocating gigabytes.
+	n := want
+	if lim := m.objectLimit(); lim > 0 && n > lim+1 {
+		n = lim + 1
+	}
 	minReady := s.Spec.MinReadySeconds
 	replicas := make([]*api.Pod, n)
 	var condemned []*api.Pod
@@ -207,6 +215,8 @@ func (m *Manager) syncStatefulSet(s *StatefulSet) {
 		_, ord := parentAndOrdinal(p.Name)
 		if ord >= start && ord < start+n {
 			replicas[ord-start] = p
+		} else if ord >= start+n && ord < start+want {
+			continue // wanted, beyond what the budget lets this sync handle
 		} else if ord >= 0 {
 			condemned = append(condemned, p)
 		}
