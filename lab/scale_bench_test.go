@@ -12,7 +12,7 @@ import (
 // pod with thousands of spread constraints. Each reports process CPU
 // (cpu-s) beside wall time: the machine may be shared.
 //
-//	go test ./lab -run '^$' -bench 'AddNodes|Scale100k|Spread5000' -benchtime 1x
+//	go test ./lab -run '^$' -bench 'AddNodes|Scale|Spread5000' -benchtime 1x
 
 // smallScenario is a modest cluster: three zones of nodes nodes each and
 // one Deployment web of replicas pods spreading over zones.
@@ -86,16 +86,23 @@ func BenchmarkAddNodes(b *testing.B) {
 	}
 }
 
-// BenchmarkScale100k scales a Deployment from 3 to 100,000 replicas on
-// 1,000 nodes and advances until every pod runs.
-func BenchmarkScale100k(b *testing.B) {
+// BenchmarkScale scales a Deployment from 3 to 100,000 replicas on 1,002
+// nodes (110 pods each) and advances a minute, until every pod runs; and
+// to fewer replicas, to show how it grows.
+func BenchmarkScale(b *testing.B) {
+	for _, n := range []int{10000, 30000, 100000} {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) { scaleTo(b, n) })
+	}
+}
+
+func scaleTo(b *testing.B, replicas int) {
 	var cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
 		s := newBenchSession(b, smallScenario(334, 3))
 		b.StartTimer()
 		c0 := processCPU(b)
-		if _, err := s.Apply("scale deployment/web --replicas=100000"); err != nil {
+		if _, err := s.Apply(fmt.Sprintf("scale deployment/web --replicas=%d", replicas)); err != nil {
 			b.Fatal(err)
 		}
 		if err := s.Advance(time.Minute); err != nil {
@@ -108,8 +115,8 @@ func BenchmarkScale100k(b *testing.B) {
 				running++
 			}
 		}
-		if running != 100000 {
-			b.Fatalf("%d pods running, want 100000", running)
+		if running != replicas {
+			b.Fatalf("%d pods running, want %d", running, replicas)
 		}
 	}
 	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
