@@ -15,10 +15,10 @@ type NodeRequests struct {
 // appended to nodes[:0] and reqs[:0] (a caller's buffers, or nil).
 func (e *Engine) NodesRequested(nodes []*api.Node, reqs []NodeRequests) ([]*api.Node, []NodeRequests) {
 	nodes, reqs = nodes[:0], reqs[:0]
-	sn := e.snap.Nodes
-	if len(sn) != len(e.nodeNames) {
+	sn := e.snap.Nodes()
+	if len(sn) != len(e.nodes) {
 		// never expected (the snapshot holds every node): the lookups
-		for _, name := range e.nodeNames {
+		for _, name := range e.sortedNodeNames() {
 			n := e.nodes[name].node
 			nodes = append(nodes, n)
 			r, _ := e.NodeRequested(n.Name)

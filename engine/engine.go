@@ -106,7 +106,7 @@ type Engine struct {
 	rand     *clock.Rand
 
 	nodes     map[string]*nodeState
-	nodeNames []string // sorted
+	nodeNames []string // sorted when read: see sortedNodeNames
 	pods      map[string]*podState
 	// podKeys caches sortedPodKeys while podKeysOK (pods added or
 	// removed invalidate it); callers only read it.

@@ -44,7 +44,7 @@ func (s *fitScheduler) ScheduleOne(pi *framework.PodInfo) scheduler.Result {
 	plugins := map[string]bool{}
 	best := ""
 	var bestFree int64
-	for _, ni := range s.snap.Nodes {
+	for _, ni := range s.snap.Nodes() {
 		n := ni.Node
 		unsched := api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}
 		if n.Spec.Unschedulable && !api.TolerationsTolerateTaint(pi.Pod.Spec.Tolerations, &unsched) {
@@ -100,7 +100,7 @@ func (s *fitScheduler) ScheduleOne(pi *framework.PodInfo) scheduler.Result {
 	}
 	sort.Strings(pl)
 	return scheduler.Result{
-		Message: fmt.Sprintf("0/%d nodes are available: %s.", len(s.snap.Nodes), strings.Join(parts, ", ")),
+		Message: fmt.Sprintf("0/%d nodes are available: %s.", len(s.snap.Nodes()), strings.Join(parts, ", ")),
 		Reasons: reasons, Plugins: pl,
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 
 	"podlab.dev/podlab/engine/api"
@@ -37,10 +38,9 @@ func (e *Engine) AddNode(n *api.Node) error {
 	ns := &nodeState{node: n, lastPass: e.Now()}
 	e.nodes[n.Name] = ns
 	e.nodeChanged(n.Name)
-	i := sort.SearchStrings(e.nodeNames, n.Name)
-	e.nodeNames = append(e.nodeNames, "")
-	copy(e.nodeNames[i+1:], e.nodeNames[i:])
-	e.nodeNames[i] = n.Name
+	// appended: the first reader sorts (sortedNodeNames), so adding a
+	// zone of thousands of nodes does not shift the list once per node
+	e.nodeNames = append(e.nodeNames, n.Name)
 	e.snap.AddNode(n)
 	e.record(EventNormal, ReasonRegisteredNode, nodeObject(n.Name), fmt.Sprintf("Node %s event: Registered Node %s in Controller", n.Name, n.Name))
 	e.queue.MoveAllToActiveOrBackoff(scheduler.NodeAdd, e.Now())
@@ -63,8 +63,9 @@ func (e *Engine) RemoveNode(name string) error {
 	for _, key := range keys {
 		e.removePod(key)
 	}
-	i := sort.SearchStrings(e.nodeNames, name)
-	e.nodeNames = append(e.nodeNames[:i], e.nodeNames[i+1:]...)
+	names := e.sortedNodeNames()
+	i := sort.SearchStrings(names, name)
+	e.nodeNames = append(names[:i], names[i+1:]...)
 	e.snap.RemoveNode(name)
 	e.queue.MoveAllToActiveOrBackoff(scheduler.NodeDelete, e.Now())
 	for _, d := range e.drains {
@@ -214,10 +215,23 @@ func (e *Engine) Node(name string) *api.Node {
 // Nodes returns the nodes sorted by name. Do not modify them.
 func (e *Engine) Nodes() []*api.Node {
 	out := make([]*api.Node, 0, len(e.nodeNames))
-	for _, n := range e.nodeNames {
+	for _, n := range e.sortedNodeNames() {
 		out = append(out, e.nodes[n].node)
 	}
 	return out
+}
+
+// NumNodes returns how many nodes there are.
+func (e *Engine) NumNodes() int { return len(e.nodes) }
+
+// sortedNodeNames returns the node names sorted, sorting them in place
+// when nodes were added since the last read (AddNode appends). A clone
+// copies the list as it is and sorts its own copy when it reads it.
+func (e *Engine) sortedNodeNames() []string {
+	if !slices.IsSorted(e.nodeNames) {
+		slices.Sort(e.nodeNames)
+	}
+	return e.nodeNames
 }
 
 func (e *Engine) nodeReady(name string) bool {

@@ -84,7 +84,7 @@ func (e *Engine) Snapshot() *Snapshot {
 		}
 	}
 	s.Counts.Nodes = len(e.nodeNames)
-	for _, name := range e.nodeNames {
+	for _, name := range e.sortedNodeNames() {
 		ns := e.nodes[name]
 		m, _ := e.NodeMemory(name)
 		nv := NodeView{Node: ns.node, Pods: byNode[name], Memory: m, MemoryPressure: ns.memoryPressure}

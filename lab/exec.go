@@ -128,7 +128,7 @@ func (s *Session) nextNodeName(zone string, i int) string {
 	if s.file.Scenario != nil && s.file.Scenario.Cluster.NodeNames != "" {
 		pattern = s.file.Scenario.Cluster.NodeNames
 	}
-	for n := len(s.eng.Nodes()) + 1; ; n++ {
+	for n := s.eng.NumNodes() + 1; ; n++ {
 		name := strings.NewReplacer("{n}", strconv.Itoa(n), "{i}", strconv.Itoa(i), "{zone}", zone).Replace(pattern)
 		if s.eng.Node(name) == nil {
 			return name

@@ -26,7 +26,7 @@ func (s *simulation) sync(nodes []*api.Node, podsOn func(string) []*api.Pod) {
 	// that key was added elsewhere
 	var gone []string
 	i := 0
-	for _, ni := range snap.Nodes {
+	for _, ni := range snap.Nodes() {
 		name := ni.Node.Name
 		for i < len(nodes) && nodes[i].Name < name {
 			i++
@@ -85,15 +85,15 @@ func samePods(have []*framework.PodInfo, want []*api.Pod) bool {
 // once they outnumber the live ones (a kept simulation keeps one cache).
 func (s *simulation) pruneInfos() {
 	s.prev = nil
-	live := len(s.snap.Nodes) * 8
-	for _, ni := range s.snap.Nodes {
+	live := len(s.snap.Nodes()) * 8
+	for _, ni := range s.snap.Nodes() {
 		live += len(ni.Pods)
 	}
 	if len(s.infos) <= 2*live {
 		return
 	}
 	kept := make(map[string]cachedInfo, live)
-	for _, ni := range s.snap.Nodes {
+	for _, ni := range s.snap.Nodes() {
 		for _, pi := range ni.Pods {
 			key := pi.Pod.Key()
 			if c, ok := s.infos[key]; ok {

@@ -77,6 +77,8 @@ type workQueues struct {
 	// byLabel holds, for each label pair asked for (withLabel), the pods
 	// carrying it, in key order; kept up to date once built.
 	byLabel map[labelPair][]*api.Pod
+	// edits holds the list changes of the apply under way (flush).
+	edits map[listID]*listEdits
 	// gcLive is the set of live workload UIDs when the collector last
 	// ran, gcEpoch the manager's epoch then.
 	gcLive  map[string]bool
@@ -131,6 +133,7 @@ func (m *Manager) UseWorkQueues(on bool) bool {
 		q.byKey[p.Key()] = p
 		q.index(p)
 	}
+	q.flush()
 	m.q = q
 	m.invalidate()
 	return true
@@ -191,6 +194,7 @@ func (q *workQueues) apply() {
 		q.sorted = nil
 	}
 	clear(q.pending)
+	q.flush()
 }
 
 func (q *workQueues) bump(ref *api.OwnerReference, p *api.Pod) {
@@ -206,38 +210,39 @@ func (q *workQueues) bump(ref *api.OwnerReference, p *api.Pod) {
 
 func (q *workQueues) index(p *api.Pod) {
 	for k, v := range p.Labels {
-		if list, ok := q.byLabel[labelPair{p.Namespace, k, v}]; ok {
-			q.byLabel[labelPair{p.Namespace, k, v}] = insertPod(list, p)
+		if lp := (labelPair{p.Namespace, k, v}); q.hasLabelList(lp) {
+			q.insertLater(listID{kind: labelList, lp: lp}, p)
 		}
 	}
 	if ref := p.ControllerRef(); ref != nil {
-		q.byOwner[ref.UID] = insertPod(q.byOwner[ref.UID], p)
+		q.insertLater(listID{kind: ownerList, name: ref.UID}, p)
 		q.bump(ref, p)
 	} else {
-		q.orphans[p.Namespace] = insertPod(q.orphans[p.Namespace], p)
+		q.insertLater(listID{kind: orphanList, name: p.Namespace}, p)
 		q.bump(nil, p)
 	}
 }
 
 func (q *workQueues) unindex(p *api.Pod) {
 	for k, v := range p.Labels {
-		if list, ok := q.byLabel[labelPair{p.Namespace, k, v}]; ok {
-			q.byLabel[labelPair{p.Namespace, k, v}] = removePod(list, p)
+		if lp := (labelPair{p.Namespace, k, v}); q.hasLabelList(lp) {
+			q.removeLater(listID{kind: labelList, lp: lp}, p)
 		}
 	}
 	if ref := p.ControllerRef(); ref != nil {
-		q.byOwner[ref.UID] = removePod(q.byOwner[ref.UID], p)
-		if len(q.byOwner[ref.UID]) == 0 {
-			delete(q.byOwner, ref.UID)
-		}
+		q.removeLater(listID{kind: ownerList, name: ref.UID}, p)
 		q.bump(ref, p)
 	} else {
-		q.orphans[p.Namespace] = removePod(q.orphans[p.Namespace], p)
-		if len(q.orphans[p.Namespace]) == 0 {
-			delete(q.orphans, p.Namespace)
-		}
+		q.removeLater(listID{kind: orphanList, name: p.Namespace}, p)
 		q.bump(nil, p)
 	}
+}
+
+// hasLabelList reports whether the pods with a label pair are indexed
+// (withLabel asked for them).
+func (q *workQueues) hasLabelList(lp labelPair) bool {
+	_, ok := q.byLabel[lp]
+	return ok
 }
 
 // sameIndexEntry reports two objects of one pod that sit in the same
@@ -255,15 +260,15 @@ func sameIndexEntry(a, b *api.Pod) bool {
 // as unindex and index would.
 func (q *workQueues) replace(old, cur *api.Pod) {
 	for k, v := range cur.Labels {
-		if list, ok := q.byLabel[labelPair{cur.Namespace, k, v}]; ok {
-			q.byLabel[labelPair{cur.Namespace, k, v}] = replacePod(list, old, cur)
+		if lp := (labelPair{cur.Namespace, k, v}); q.hasLabelList(lp) {
+			q.replaceLater(listID{kind: labelList, lp: lp}, old, cur)
 		}
 	}
 	if ref := cur.ControllerRef(); ref != nil {
-		q.byOwner[ref.UID] = replacePod(q.byOwner[ref.UID], old, cur)
+		q.replaceLater(listID{kind: ownerList, name: ref.UID}, old, cur)
 		q.bump(ref, cur)
 	} else {
-		q.orphans[cur.Namespace] = replacePod(q.orphans[cur.Namespace], old, cur)
+		q.replaceLater(listID{kind: orphanList, name: cur.Namespace}, old, cur)
 		q.bump(nil, cur)
 	}
 }

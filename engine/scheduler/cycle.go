@@ -142,12 +142,12 @@ func (s *Scheduler) fitError(o *outcome, reasons map[string]int, postFilterMsg s
 // nominated node and scores even a single feasible node; the chosen node
 // is the same either way. rng is the tie-break generator to draw from.
 func (s *Scheduler) run(pi *framework.PodInfo, explain bool, rng *rand.Rand) *outcome {
-	o := &outcome{state: framework.NewCycleState(), numNodes: len(s.snap.Nodes), chosen: -1}
+	o := &outcome{state: framework.NewCycleState(), numNodes: len(s.snap.Nodes()), chosen: -1}
 	if o.numNodes == 0 {
 		return o
 	}
 	s.buf.reset(o.numNodes, s.cfg.Parallelism)
-	s.buf.refreshNames(s.snap.Nodes)
+	s.buf.refreshNames(s.snap.Nodes())
 	preRes, st, narrowing := s.runPreFilter(o.state, pi)
 	o.narrowing = narrowing
 	if !st.IsSuccess() {
@@ -178,12 +178,12 @@ func (s *Scheduler) run(pi *framework.PodInfo, explain bool, rng *rand.Rand) *ou
 		s.buf.statuses[nominated.Index] = st
 		o.nominatedRejected = nominated
 	}
-	nodes := s.snap.Nodes
+	nodes := s.snap.Nodes()
 	if !preRes.AllNodes() {
 		o.narrowed = preRes.NodeNames
 		o.absent = narrowedStatus(narrowing)
 		nodes = make([]*framework.NodeInfo, 0, len(preRes.NodeNames))
-		for _, ni := range s.snap.Nodes {
+		for _, ni := range s.snap.Nodes() {
 			if _, ok := preRes.NodeNames[ni.Node.Name]; ok {
 				nodes = append(nodes, ni)
 			}
@@ -275,7 +275,7 @@ func (s *Scheduler) reasonHistogram(o *outcome) map[string]int {
 	counts := map[*framework.Status]int{}
 	var last *framework.Status
 	run := 0
-	for _, ni := range s.snap.Nodes {
+	for _, ni := range s.snap.Nodes() {
 		if st := s.rawStatus(o, ni); st != last {
 			if last != nil {
 				counts[last] += run
@@ -322,7 +322,7 @@ func (s *Scheduler) rejectingPlugins(o *outcome) []string {
 		}
 	} else {
 		var byFilter [128]bool // rejectedBy is an int8
-		for _, ni := range s.snap.Nodes {
+		for _, ni := range s.snap.Nodes() {
 			if k := s.buf.rejectedBy[ni.Index]; k > 0 {
 				byFilter[k-1] = true
 			} else if st := s.buf.statuses[ni.Index]; st != nil && st.Plugin != "" {

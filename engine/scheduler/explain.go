@@ -103,7 +103,7 @@ func (s *Scheduler) explanation(o *outcome, pi *framework.PodInfo, res Result) *
 	}
 	explainable := o.err == nil && o.preFilter == nil
 	j := 0 // position in o.feasible (both are in name order)
-	for _, ni := range s.snap.Nodes {
+	for _, ni := range s.snap.Nodes() {
 		v := NodeVerdict{Node: ni.Node.Name}
 		if o.err != nil {
 			v.Code = framework.Error

@@ -28,7 +28,7 @@ func (s *Scheduler) ExplainPlugin(pi *framework.PodInfo, plugin string, accept f
 		if x.Name() != plugin {
 			continue
 		}
-		for _, ni := range s.snap.Nodes {
+		for _, ni := range s.snap.Nodes() {
 			if d := x.ExplainNode(o.state, pi, ni); d != nil && accept(d) {
 				return d
 			}

@@ -57,7 +57,7 @@ func (s *Scheduler) FitsAnyNodeMatching(pi *framework.PodInfo, match func(*frame
 		}
 		return s.runFilterPlugins(state, pi, ni).IsSuccess()
 	}
-	for _, ni := range s.snap.Nodes {
+	for _, ni := range s.snap.Nodes() {
 		if check(ni) {
 			return ni.Node.Name, true
 		}

@@ -25,7 +25,7 @@ func TestFilterRunnerEqualsRunFilterPlugins(t *testing.T) {
 			}
 			for _, st := range []*framework.CycleState{state, state.WithFilterSkipped(noderesources.Name)} {
 				run := s.FilterRunner(st)
-				for _, ni := range s.snap.Nodes {
+				for _, ni := range s.snap.Nodes() {
 					got, want := run(pi, ni), s.runFilterPlugins(st, pi, ni)
 					if fmt.Sprint(got) != fmt.Sprint(want) {
 						t.Fatalf("seed %d pod %d node %s: FilterRunner %+v, runFilterPlugins %+v", seed, i, ni.Node.Name, got, want)

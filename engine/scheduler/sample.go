@@ -75,10 +75,10 @@ func (s *Scheduler) filterSome(state *framework.CycleState, pi *framework.PodInf
 		start = s.nextStartNodeIndex % total
 	}
 	b.accNodes, b.accIdx = b.accNodes[:0], b.accIdx[:0]
-	if cap(b.roundMark) < len(s.snap.Nodes) {
-		b.roundMark = make([]uint64, len(s.snap.Nodes))
+	if cap(b.roundMark) < len(s.snap.Nodes()) {
+		b.roundMark = make([]uint64, len(s.snap.Nodes()))
 	}
-	b.roundMark = b.roundMark[:len(s.snap.Nodes)]
+	b.roundMark = b.roundMark[:len(s.snap.Nodes())]
 	processed, found := 0, 0
 	var err *framework.Status
 	for processed < total && found < need {
@@ -119,7 +119,7 @@ func (s *Scheduler) filterSome(state *framework.CycleState, pi *framework.PodInf
 		}
 		processed += size
 	}
-	if n := len(s.snap.Nodes); n > 0 {
+	if n := len(s.snap.Nodes()); n > 0 {
 		s.nextStartNodeIndex = (s.nextStartNodeIndex + processed) % n
 	}
 	if err != nil {

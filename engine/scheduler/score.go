@@ -75,7 +75,7 @@ func (s *Scheduler) prioritize(state *framework.CycleState, pi *framework.PodInf
 	// are known without reading the nodes; when it is the same node set
 	// as in the previous cycle, lists already labelled for that set need
 	// no relabelling (NormalizeScore changes only scores).
-	fromCycle := len(b.feasibleIdx) == n && n > 0 && &b.feasible[0] == &feasible[0] && len(b.cachedNames) == len(s.snap.Nodes)
+	fromCycle := len(b.feasibleIdx) == n && n > 0 && &b.feasible[0] == &feasible[0] && len(b.cachedNames) == len(s.snap.Nodes())
 	slot, setID := b.labelSlotFor(fromCycle)
 	for len(slot.scores) < len(plugins) {
 		slot.scores = append(slot.scores, nil)

@@ -3,6 +3,7 @@ package framework
 import (
 	"slices"
 	"sort"
+	"strings"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -33,9 +34,17 @@ type Topology struct {
 // Unlike upstream there is no separate cache to clone from: the engine is
 // single-threaded between cycles, so the snapshot is the cache.
 type Snapshot struct {
-	// Nodes sorted by name; NodeInfo.Index is the position.
-	Nodes  []*NodeInfo
+	// nodes sorted by name; NodeInfo.Index is the position. Adding,
+	// removing or changing a node only records the change (added,
+	// stale): the list, the positions, the topologies and the indexes are
+	// brought up to date by sync on the next read, so adding a zone of
+	// thousands of nodes costs one rebuild, not one per node (issue 17).
+	nodes  []*NodeInfo
 	byName map[string]*NodeInfo
+	// added holds the nodes added since the last sync, in no order;
+	// stale says nodes were added, removed or changed since then.
+	added []*NodeInfo
+	stale bool
 	// pods by namespace/name → the name of the node they are on (a name,
 	// not the NodeInfo: Clone copies the map as it is) and their PodInfo
 	// there (shared by clones, as the nodes' lists share it), so removing
@@ -64,10 +73,14 @@ func NewSnapshot() *Snapshot {
 func (s *Snapshot) Generation() int64 { return s.generation }
 
 // Get returns the NodeInfo of a node, or nil.
-func (s *Snapshot) Get(name string) *NodeInfo { return s.byName[name] }
+func (s *Snapshot) Get(name string) *NodeInfo {
+	s.sync()
+	return s.byName[name]
+}
 
 // NodeOfPod returns the NodeInfo a pod (namespace/name) is assigned to.
 func (s *Snapshot) NodeOfPod(key string) *NodeInfo {
+	s.sync()
 	if slot, ok := s.podNode[key]; ok {
 		return s.byName[slot.node]
 	}
@@ -75,7 +88,14 @@ func (s *Snapshot) NodeOfPod(key string) *NodeInfo {
 }
 
 // NumNodes returns the number of nodes.
-func (s *Snapshot) NumNodes() int { return len(s.Nodes) }
+func (s *Snapshot) NumNodes() int { return len(s.byName) }
+
+// Nodes returns the nodes sorted by name; NodeInfo.Index is the position.
+// The slice is the snapshot's own: read it, do not change it.
+func (s *Snapshot) Nodes() []*NodeInfo {
+	s.sync()
+	return s.nodes
+}
 
 // NamespaceLabelsOf returns a namespace's labels; namespaces the lab has
 // not seen get the kubernetes.io/metadata.name label the API server adds.
@@ -103,12 +123,9 @@ func (s *Snapshot) AddNode(n *api.Node) *NodeInfo {
 		s.UpdateNode(n)
 		return ni
 	}
-	ni := &NodeInfo{Node: n, Allocatable: api.ResourcesOf(n.Status.Allocatable)}
+	ni := &NodeInfo{Node: n, Allocatable: api.ResourcesOf(n.Status.Allocatable), Index: -1}
 	s.byName[n.Name] = ni
-	i := sort.Search(len(s.Nodes), func(i int) bool { return s.Nodes[i].Node.Name >= n.Name })
-	s.Nodes = append(s.Nodes, nil)
-	copy(s.Nodes[i+1:], s.Nodes[i:])
-	s.Nodes[i] = ni
+	s.added = append(s.added, ni)
 	s.nodesChanged()
 	return ni
 }
@@ -137,16 +154,56 @@ func (s *Snapshot) RemoveNode(name string) {
 		delete(s.podNode, p.Pod.Key())
 	}
 	delete(s.byName, name)
-	s.Nodes = append(s.Nodes[:ni.Index], s.Nodes[ni.Index+1:]...)
 	s.nodesChanged()
 }
 
+// nodesChanged records that nodes were added, removed or changed; sync
+// catches up on the next read. The generation moves at once, so what is
+// keyed on it sees the change.
 func (s *Snapshot) nodesChanged() {
-	for i, ni := range s.Nodes {
+	s.stale = true
+	s.generation++
+}
+
+// sync brings the node list, the positions, the topologies and the
+// indexes up to date after nodes were added, removed or changed: what
+// every change did eagerly before, once for a burst of changes. Removed
+// nodes are those byName no longer holds (as that node).
+func (s *Snapshot) sync() {
+	if !s.stale {
+		return
+	}
+	s.stale = false
+	live := func(ni *NodeInfo) bool { return s.byName[ni.Node.Name] == ni }
+	added := s.added
+	s.added = nil
+	if len(added) > 0 || len(s.nodes) != len(s.byName) {
+		// a new slice: a caller may still hold the old one
+		nodes := make([]*NodeInfo, 0, len(s.byName))
+		slices.SortFunc(added, func(a, b *NodeInfo) int { return strings.Compare(a.Node.Name, b.Node.Name) })
+		i := 0
+		for _, ni := range s.nodes {
+			if !live(ni) {
+				continue
+			}
+			for ; i < len(added) && added[i].Node.Name < ni.Node.Name; i++ {
+				if live(added[i]) {
+					nodes = append(nodes, added[i])
+				}
+			}
+			nodes = append(nodes, ni)
+		}
+		for ; i < len(added); i++ {
+			if live(added[i]) {
+				nodes = append(nodes, added[i])
+			}
+		}
+		s.nodes = nodes
+	}
+	for i, ni := range s.nodes {
 		ni.Index = i
 	}
 	s.topologies = map[string]*Topology{}
-	s.generation++
 	for _, idx := range s.indexes {
 		idx.NodesChanged(s)
 	}
@@ -155,6 +212,7 @@ func (s *Snapshot) nodesChanged() {
 // AddPod assigns a pod to the node named in pod.Spec.NodeName. Terminal
 // pods hold nothing and are not added.
 func (s *Snapshot) AddPod(pi *PodInfo) {
+	s.sync() // the indexes are told about the pod on its node's position
 	p := pi.Pod
 	if p.IsTerminal() {
 		return
@@ -183,6 +241,7 @@ type podSlot struct {
 
 // RemovePod removes an assigned pod by namespace/name.
 func (s *Snapshot) RemovePod(key string) {
+	s.sync()
 	slot, ok := s.podNode[key]
 	ni := s.byName[slot.node]
 	if !ok || ni == nil {
@@ -229,6 +288,7 @@ func removePodInfo(list []*PodInfo, pi *PodInfo) []*PodInfo {
 // Index returns the PodIndex registered under key, building it with build
 // (which must account for every pod already assigned) on first use.
 func (s *Snapshot) Index(key string, build func(*Snapshot) PodIndex) PodIndex {
+	s.sync()
 	if idx, ok := s.indexes[key]; ok {
 		return idx
 	}
@@ -240,12 +300,13 @@ func (s *Snapshot) Index(key string, build func(*Snapshot) PodIndex) PodIndex {
 // Topology returns the node → domain map for a topology key, computed once
 // per key and node set.
 func (s *Snapshot) Topology(key string) *Topology {
+	s.sync()
 	if t, ok := s.topologies[key]; ok {
 		return t
 	}
-	t := &Topology{Key: key, DomainOf: make([]int32, len(s.Nodes))}
+	t := &Topology{Key: key, DomainOf: make([]int32, len(s.nodes))}
 	seen := map[string]struct{}{}
-	for _, ni := range s.Nodes {
+	for _, ni := range s.nodes {
 		if v, ok := ni.Node.Labels[key]; ok {
 			seen[v] = struct{}{}
 		}
@@ -258,7 +319,7 @@ func (s *Snapshot) Topology(key string) *Topology {
 	for i, v := range t.Domains {
 		ids[v] = int32(i)
 	}
-	for i, ni := range s.Nodes {
+	for i, ni := range s.nodes {
 		if v, ok := ni.Node.Labels[key]; ok {
 			t.DomainOf[i] = ids[v]
 		} else {

@@ -23,8 +23,9 @@ type CloneableIndex interface {
 // Indexes implementing CloneableIndex are copied; the others are rebuilt
 // when next asked for.
 func (s *Snapshot) Clone() *Snapshot {
+	s.sync()
 	c := &Snapshot{
-		Nodes:           make([]*NodeInfo, len(s.Nodes)),
+		nodes:           make([]*NodeInfo, len(s.nodes)),
 		byName:          make(map[string]*NodeInfo, len(s.byName)),
 		podNode:         maps.Clone(s.podNode),
 		NamespaceLabels: maps.Clone(s.NamespaceLabels),
@@ -32,9 +33,9 @@ func (s *Snapshot) Clone() *Snapshot {
 		topologies:      maps.Clone(s.topologies),
 		generation:      s.generation,
 	}
-	for i, ni := range s.Nodes {
+	for i, ni := range s.nodes {
 		cp := ni.Clone()
-		c.Nodes[i] = cp
+		c.nodes[i] = cp
 		c.byName[cp.Node.Name] = cp
 	}
 	for k, idx := range s.indexes {
@@ -81,7 +82,10 @@ func replaceIn(list []*PodInfo, old, pi *PodInfo) bool {
 // Freeze drops the pod → node index (the engine's Freeze: a snapshot
 // kept only to be restored later); Thaw rebuilds it from the nodes' pod
 // lists. A frozen snapshot must not be used until Thaw.
-func (s *Snapshot) Freeze() { s.podNode = nil }
+func (s *Snapshot) Freeze() {
+	s.sync()
+	s.podNode = nil
+}
 
 // PodCount returns how many pods are assigned to the snapshot's nodes.
 func (s *Snapshot) PodCount() int { return len(s.podNode) }
@@ -104,17 +108,17 @@ func (s *Snapshot) ThawFrom(keys []string, node []int32, infos []*PodInfo) {
 	on := make(map[*PodInfo]int32, len(keys)) // pointers: no key strings built
 	for i, k := range keys {
 		if n := node[i]; n >= 0 {
-			if int(n) >= len(s.Nodes) || infos[i] == nil {
+			if int(n) >= len(s.nodes) || infos[i] == nil {
 				s.Thaw()
 				return
 			}
-			idx[k] = podSlot{node: s.Nodes[n].Node.Name, pi: infos[i]}
+			idx[k] = podSlot{node: s.nodes[n].Node.Name, pi: infos[i]}
 			on[infos[i]] = n
 		}
 	}
 	// every node's list must hold exactly the PodInfos kept for it
 	total := 0
-	for n, ni := range s.Nodes {
+	for n, ni := range s.nodes {
 		total += len(ni.Pods)
 		for _, pi := range ni.Pods {
 			if at, ok := on[pi]; !ok || int(at) != n {
@@ -136,11 +140,11 @@ func (s *Snapshot) Thaw() {
 		return
 	}
 	n := 0
-	for _, ni := range s.Nodes {
+	for _, ni := range s.nodes {
 		n += len(ni.Pods)
 	}
 	s.podNode = make(map[string]podSlot, n)
-	for _, ni := range s.Nodes {
+	for _, ni := range s.nodes {
 		for _, pi := range ni.Pods {
 			s.podNode[pi.Pod.Key()] = podSlot{node: ni.Node.Name, pi: pi}
 		}

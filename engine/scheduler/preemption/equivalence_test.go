@@ -90,7 +90,7 @@ func (h *profileHandle) RunFilterPlugins(state *framework.CycleState, pod *frame
 func (h *profileHandle) cycle(pod *framework.PodInfo) (*framework.CycleState, framework.NodeToStatusMap) {
 	state, _ := h.fakeHandle.cycle(pod)
 	statuses := map[string]*framework.Status{}
-	for _, ni := range h.snap.Nodes {
+	for _, ni := range h.snap.Nodes() {
 		if st := h.RunFilterPlugins(state, pod, ni); !st.IsSuccess() {
 			statuses[ni.Node.Name] = st
 		}

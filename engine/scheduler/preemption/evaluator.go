@@ -94,7 +94,7 @@ func (e *Evaluator) Preempt(state *framework.CycleState, pod *framework.PodInfo,
 		return Result{Message: postFilterMessage("no nodes available")}
 	}
 	potential := e.potentialNodes[:0]
-	for _, ni := range snap.Nodes {
+	for _, ni := range snap.Nodes() {
 		if codeOf(nodeStatuses, ni) == framework.Unschedulable {
 			potential = append(potential, ni)
 		}

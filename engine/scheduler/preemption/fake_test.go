@@ -65,7 +65,7 @@ func (h *fakeHandle) cycle(pod *framework.PodInfo) (*framework.CycleState, frame
 		}
 	}
 	statuses := map[string]*framework.Status{}
-	for _, ni := range h.snap.Nodes {
+	for _, ni := range h.snap.Nodes() {
 		if st := h.RunFilterPlugins(state, pod, ni); !st.IsSuccess() {
 			statuses[ni.Node.Name] = st
 		}

@@ -75,7 +75,7 @@ type fastPlan struct {
 // markNominated records which snapshot nodes hold nominated pods, in the
 // reused buffer.
 func (pl *fastPlan) markNominated(buf []bool) []bool {
-	n := len(pl.snap.Nodes)
+	n := len(pl.snap.Nodes())
 	if cap(buf) < n {
 		buf = make([]bool, n)
 	}
@@ -93,7 +93,7 @@ func (pl *fastPlan) markNominated(buf []bool) []bool {
 // nominatedOn returns the pods nominated to ni, looking them up only for a
 // node marked (or not the snapshot's own).
 func (pl *fastPlan) nominatedOn(ni *framework.NodeInfo) []*framework.PodInfo {
-	if i := ni.Index; i >= 0 && i < len(pl.marked) && pl.snap.Nodes[i] == ni && !pl.marked[i] {
+	if i := ni.Index; i >= 0 && i < len(pl.marked) && pl.snap.Nodes()[i] == ni && !pl.marked[i] {
 		return nil
 	}
 	return pl.nominated(ni.Node.Name)

@@ -78,8 +78,8 @@ func (m *memoInputs) update(plan *fastPlan, pod *framework.PodInfo, budgets []bu
 // memoOf returns the node's memo slot, nil for a node that is not the
 // snapshot's own (a copy).
 func (e *Evaluator) memoOf(ni *framework.NodeInfo, snap *framework.Snapshot) *dryMemo {
-	numNodes := len(snap.Nodes)
-	if ni.Index < 0 || ni.Index >= numNodes || snap.Nodes[ni.Index] != ni {
+	numNodes := len(snap.Nodes())
+	if ni.Index < 0 || ni.Index >= numNodes || snap.Nodes()[ni.Index] != ni {
 		return nil
 	}
 	if len(e.memo) < numNodes {

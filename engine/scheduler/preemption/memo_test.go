@@ -53,7 +53,7 @@ func TestDryRunMemoEqualsReference(t *testing.T) {
 // mutate changes the cluster the way a running lab does between two
 // preemptions.
 func mutate(r *rand.Rand, h *profileHandle, pdbs *[]*api.PodDisruptionBudget, last Result) {
-	nodes := h.snap.Nodes
+	nodes := h.snap.Nodes()
 	switch r.IntN(7) {
 	case 0: // the last preemption's victims are gone
 		for _, v := range last.Victims {

@@ -17,7 +17,7 @@ func TestCopyWithoutEqualsCloneAndRemove(t *testing.T) {
 	var buf []*framework.PodInfo
 	for i := 0; i < 300; i++ {
 		h, _ := randomCluster(r)
-		for _, ni := range h.snap.Nodes {
+		for _, ni := range h.snap.Nodes() {
 			prio := []int32{0, 10, 100, 1000, 5000}[r.IntN(5)]
 			before := fmt.Sprintf("%+v", *ni.Clone())
 			want := ni.Clone()

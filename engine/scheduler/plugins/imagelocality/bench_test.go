@@ -16,8 +16,8 @@ func BenchmarkScore(b *testing.B) {
 	pod := podWith("app:v1", "sidecar").Name("p").Info()
 	pl, state := New(), framework.NewCycleState()
 	tu.PerNode(b, benchNodes, func() {
-		pl.PreScore(state, pod, snap, snap.Nodes)
-		for _, ni := range snap.Nodes {
+		pl.PreScore(state, pod, snap, snap.Nodes())
+		for _, ni := range snap.Nodes() {
 			pl.Score(state, pod, ni)
 		}
 	})
@@ -30,7 +30,7 @@ func BenchmarkScoreBatch(b *testing.B) {
 	pl, state := New(), framework.NewCycleState()
 	pass := tu.ScoreBatchPass(pl, state, pod, snap)
 	tu.PerNode(b, benchNodes, func() {
-		pl.PreScore(state, pod, snap, snap.Nodes)
+		pl.PreScore(state, pod, snap, snap.Nodes())
 		pass()
 	})
 }

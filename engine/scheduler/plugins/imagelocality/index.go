@@ -39,7 +39,7 @@ func (*imageIndex) PodRemoved(*framework.NodeInfo, *framework.PodInfo) {}
 // NodesChanged implements framework.PodIndex: rebuild from every node.
 func (idx *imageIndex) NodesChanged(s *framework.Snapshot) {
 	idx.images = map[string]*imageNodes{}
-	for i, ni := range s.Nodes {
+	for i, ni := range s.Nodes() {
 		for _, img := range ni.Node.Status.Images {
 			for _, name := range img.Names {
 				st := idx.images[name]

@@ -68,14 +68,14 @@ func (p *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, s
 		return framework.AsStatus(fmt.Errorf("%s: PreScore needs the snapshot", Name))
 	}
 	idx := indexOf(snap)
-	s := &preScoreState{nodes: snap.Nodes, index: idx, totalNumNodes: len(snap.Nodes), images: podImages(pod.Pod)}
+	s := &preScoreState{nodes: snap.Nodes(), index: idx, totalNumNodes: len(snap.Nodes()), images: podImages(pod.Pod)}
 	for _, name := range s.images {
 		st := idx.images[name]
 		if st == nil {
 			continue
 		}
 		if s.sums == nil {
-			s.sums = make([]int64, len(snap.Nodes))
+			s.sums = make([]int64, len(snap.Nodes()))
 		}
 		for i, n := range st.nodes {
 			s.sums[n] += scaledImageScore(st.sizes[i], len(st.nodes), s.totalNumNodes)

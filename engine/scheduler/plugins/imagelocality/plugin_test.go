@@ -93,8 +93,8 @@ func TestScore(t *testing.T) {
 			}
 			// A copy of a NodeInfo (outside the snapshot) scores the same.
 			pl, state := New(), framework.NewCycleState()
-			pl.PreScore(state, c.pod.Info(), snap, snap.Nodes)
-			for i, ni := range snap.Nodes {
+			pl.PreScore(state, c.pod.Info(), snap, snap.Nodes())
+			for i, ni := range snap.Nodes() {
 				clone := *ni
 				if got, _ := pl.Score(state, c.pod.Info(), &clone); got != c.want[i] {
 					t.Fatalf("copy of node %d scored %d, want %d", i, got, c.want[i])
@@ -148,12 +148,12 @@ func TestPreScoreSkipsWhenNoNodeHoldsThePodsImages(t *testing.T) {
 		skip  bool
 	}{{"big", false}, {"other", true}, {"big:v2", true}} {
 		pl, state := New(), framework.NewCycleState()
-		st := pl.PreScore(state, podWith(c.image).Name("p").Info(), snap, snap.Nodes)
+		st := pl.PreScore(state, podWith(c.image).Name("p").Info(), snap, snap.Nodes())
 		if st.IsSkip() != c.skip || (!c.skip && st != nil) {
 			t.Fatalf("%s: PreScore %+v, want skip=%v", c.image, st, c.skip)
 		}
 		// Score still answers (0 everywhere when skipped).
-		for _, ni := range snap.Nodes {
+		for _, ni := range snap.Nodes() {
 			if got, st := pl.Score(state, podWith(c.image).Name("p").Info(), ni); !st.IsSuccess() || (c.skip && got != 0) {
 				t.Fatalf("%s on %s: %d %+v", c.image, ni.Node.Name, got, st)
 			}

@@ -42,7 +42,7 @@ func benchFilter(b *testing.B, numNodes int, incoming *api.Pod) {
 		if _, st := pl.PreFilter(state, pi, snap); st.IsSkip() {
 			continue
 		}
-		for _, ni := range snap.Nodes {
+		for _, ni := range snap.Nodes() {
 			pl.Filter(state, pi, ni)
 		}
 	}
@@ -52,15 +52,15 @@ func benchScore(b *testing.B, numNodes int, incoming *api.Pod) {
 	snap := benchCluster(b, numNodes)
 	pl := New()
 	pi := framework.NewPodInfo(incoming)
-	scores := make([]framework.NodeScore, len(snap.Nodes))
+	scores := make([]framework.NodeScore, len(snap.Nodes()))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		state := framework.NewCycleState()
-		if st := pl.PreScore(state, pi, snap, snap.Nodes); st.IsSkip() {
+		if st := pl.PreScore(state, pi, snap, snap.Nodes()); st.IsSkip() {
 			continue
 		}
-		for j, ni := range snap.Nodes {
+		for j, ni := range snap.Nodes() {
 			scores[j].Score, _ = pl.Score(state, pi, ni)
 		}
 		pl.NormalizeScore(state, pi, scores)

@@ -23,8 +23,8 @@ func TestParallelFilterWithAddPodOnClones(t *testing.T) {
 	nominated := pod().Name("nom").Label("app", "other").
 		PodAffinityTerm(true, term(api.LabelHostname, in("app", "web"))).Info() // a key the state has no counts for yet
 	var wg sync.WaitGroup
-	results := make([]framework.Code, len(snap.Nodes))
-	for i, ni := range snap.Nodes {
+	results := make([]framework.Code, len(snap.Nodes()))
+	for i, ni := range snap.Nodes() {
 		wg.Add(1)
 		go func(i int, ni *framework.NodeInfo) {
 			defer wg.Done()
@@ -40,7 +40,7 @@ func TestParallelFilterWithAddPodOnClones(t *testing.T) {
 	// On every clone the nominated pod repels the incoming one from its host.
 	for i, c := range results {
 		if want := framework.Unschedulable; c != want {
-			t.Errorf("%s: %v, want %v", snap.Nodes[i].Node.Name, c, want)
+			t.Errorf("%s: %v, want %v", snap.Nodes()[i].Node.Name, c, want)
 		}
 	}
 }

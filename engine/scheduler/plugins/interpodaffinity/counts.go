@@ -61,9 +61,9 @@ func (c *topologyCounts) forKey(key string, create, shared bool) *domainCounts {
 // buildTopology computes a key's topology without caching it in the
 // snapshot (same result as Snapshot.Topology).
 func buildTopology(snap *framework.Snapshot, key string) *framework.Topology {
-	t := &framework.Topology{Key: key, DomainOf: make([]int32, len(snap.Nodes))}
+	t := &framework.Topology{Key: key, DomainOf: make([]int32, len(snap.Nodes()))}
 	seen := map[string]struct{}{}
-	for _, ni := range snap.Nodes {
+	for _, ni := range snap.Nodes() {
 		if v, ok := ni.Node.Labels[key]; ok {
 			if _, dup := seen[v]; !dup {
 				seen[v] = struct{}{}
@@ -72,7 +72,7 @@ func buildTopology(snap *framework.Snapshot, key string) *framework.Topology {
 		}
 	}
 	sort.Strings(t.Domains)
-	for i, ni := range snap.Nodes {
+	for i, ni := range snap.Nodes() {
 		t.DomainOf[i] = -1
 		if v, ok := ni.Node.Labels[key]; ok {
 			t.DomainOf[i] = int32(sort.SearchStrings(t.Domains, v))
@@ -91,7 +91,7 @@ const (
 // NodeInfo is (a clone of) the snapshot's node at its Index, else a label
 // lookup.
 func (c *topologyCounts) domainOf(d *domainCounts, node *framework.NodeInfo) (int32, string) {
-	if i := node.Index; i >= 0 && i < len(d.topo.DomainOf) && i < len(c.snap.Nodes) && c.snap.Nodes[i].Node == node.Node {
+	if i := node.Index; i >= 0 && i < len(d.topo.DomainOf) && i < len(c.snap.Nodes()) && c.snap.Nodes()[i].Node == node.Node {
 		return d.topo.DomainOf[i], ""
 	}
 	v, ok := node.Node.Labels[d.key]

@@ -106,7 +106,7 @@ func (pl *Plugin) PreFilter(state *framework.CycleState, pi *framework.PodInfo, 
 
 	// Existing pods' required anti-affinity: only pods that have it
 	// (getExistingAntiAffinityCounts over HavePodsWithRequiredAntiAffinityList).
-	for _, ni := range snap.Nodes {
+	for _, ni := range snap.Nodes() {
 		for _, ep := range ni.PodsWithRequiredAntiAffinity {
 			for i := range ep.RequiredAntiAffinityTerms {
 				t := &ep.RequiredAntiAffinityTerms[i]
@@ -119,7 +119,7 @@ func (pl *Plugin) PreFilter(state *framework.CycleState, pi *framework.PodInfo, 
 	// The incoming pod's own terms: every pod on every node
 	// (getIncomingAffinityAntiAffinityCounts), only when it has terms.
 	if len(s.affinityTerms) > 0 || len(s.antiAffinityTerms) > 0 {
-		for _, ni := range snap.Nodes {
+		for _, ni := range snap.Nodes() {
 			for _, ep := range ni.Pods {
 				s.updateWithIncomingTerms(ep.Pod, ni, 1, true)
 			}

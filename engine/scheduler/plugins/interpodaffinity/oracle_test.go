@@ -101,7 +101,7 @@ func TestAgainstOracle(t *testing.T) {
 			state := framework.NewCycleState()
 			_, st := pl.PreFilter(state, pi, snap)
 			var feasible []*framework.NodeInfo
-			for i, ni := range snap.Nodes {
+			for i, ni := range snap.Nodes() {
 				got := ok
 				if !st.IsSkip() {
 					if fs := pl.Filter(state, pi, ni); !fs.IsSuccess() {
@@ -142,7 +142,7 @@ func TestExplainNode(t *testing.T) {
 		PodAffinityTerm(false, term(api.LabelTopologyZone, &api.LabelSelector{MatchLabels: map[string]string{"app": "db"}})).Info()
 	state := framework.NewCycleState()
 	pl.PreFilter(state, pi, snap)
-	pl.PreScore(state, pi, snap, snap.Nodes)
+	pl.PreScore(state, pi, snap, snap.Nodes())
 	d, _ := pl.ExplainNode(state, pi, snap.Get("n3")).(*NodeDetail)
 	if d == nil {
 		t.Fatal("no detail")

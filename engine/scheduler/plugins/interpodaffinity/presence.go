@@ -42,7 +42,7 @@ func (p *presence) PodRemoved(_ *framework.NodeInfo, pi *framework.PodInfo) { p.
 // their pods with them).
 func (p *presence) NodesChanged(s *framework.Snapshot) {
 	*p = presence{}
-	for _, ni := range s.Nodes {
+	for _, ni := range s.Nodes() {
 		p.withAffinity += len(ni.PodsWithAffinity)
 		p.withRequiredAnti += len(ni.PodsWithRequiredAntiAffinity)
 	}

@@ -36,7 +36,7 @@ func TestPresenceFollowsTheSnapshot(t *testing.T) {
 			snap.RemoveNode("n2")
 		}
 		var want presence
-		for _, ni := range snap.Nodes {
+		for _, ni := range snap.Nodes() {
 			for _, pi := range ni.Pods {
 				if framework.HasAffinity(pi) {
 					want.withAffinity++
@@ -65,13 +65,13 @@ func TestSkipWithoutAffinityAnywhere(t *testing.T) {
 	if _, st := pl.PreFilter(framework.NewCycleState(), plain, snap); !st.IsSkip() {
 		t.Fatalf("PreFilter %+v, want Skip", st)
 	}
-	if st := pl.PreScore(framework.NewCycleState(), plain, snap, snap.Nodes); !st.IsSkip() {
+	if st := pl.PreScore(framework.NewCycleState(), plain, snap, snap.Nodes()); !st.IsSkip() {
 		t.Fatalf("PreScore %+v, want Skip", st)
 	}
 	if _, st := pl.PreFilter(framework.NewCycleState(), withReq, snap); st != nil {
 		t.Fatalf("PreFilter with terms %+v", st)
 	}
-	if st := pl.PreScore(framework.NewCycleState(), withPref, snap, snap.Nodes); st != nil {
+	if st := pl.PreScore(framework.NewCycleState(), withPref, snap, snap.Nodes()); st != nil {
 		t.Fatalf("PreScore with terms %+v", st)
 	}
 	// An existing pod with required anti-affinity matching the incoming pod.
@@ -81,7 +81,7 @@ func TestSkipWithoutAffinityAnywhere(t *testing.T) {
 	}
 	// An existing pod whose preferred affinity the incoming pod matches.
 	snap.AddPod(pod().Name("pref").Node("n1").PreferredPodAffinityTerm(false, 4, term("zone", in("app", "x"))).Info())
-	if st := pl.PreScore(framework.NewCycleState(), plain, snap, snap.Nodes); st != nil {
+	if st := pl.PreScore(framework.NewCycleState(), plain, snap, snap.Nodes()); st != nil {
 		t.Fatalf("PreScore with an existing preferred-affinity pod %+v", st)
 	}
 }

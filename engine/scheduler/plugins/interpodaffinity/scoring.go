@@ -54,7 +54,7 @@ func (pl *Plugin) PreScore(state *framework.CycleState, pi *framework.PodInfo, s
 		topoScore:  newTopologyCounts(snap),
 		hardWeight: int64(pl.args.HardPodAffinityWeight),
 	}
-	for _, ni := range snap.Nodes {
+	for _, ni := range snap.Nodes() {
 		pods := ni.PodsWithAffinity
 		if hasConstraints {
 			pods = ni.Pods

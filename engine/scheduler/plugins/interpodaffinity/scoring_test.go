@@ -99,7 +99,7 @@ func runScoreCases(t *testing.T, cases []scoreCase) {
 			pl := New()
 			state := framework.NewCycleState()
 			pi := framework.NewPodInfo(tc.pod)
-			st := pl.PreScore(state, pi, snap, snap.Nodes)
+			st := pl.PreScore(state, pi, snap, snap.Nodes())
 			if tc.wantSkip {
 				if !st.IsSkip() {
 					t.Fatalf("PreScore = %v, want Skip", st)

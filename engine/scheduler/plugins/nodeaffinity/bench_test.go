@@ -18,7 +18,7 @@ func BenchmarkFilter(b *testing.B) {
 	pl, state := New(), framework.NewCycleState()
 	tu.PerNode(b, benchNodes, func() {
 		pl.PreFilter(state, pod, snap)
-		for _, ni := range snap.Nodes {
+		for _, ni := range snap.Nodes() {
 			pl.Filter(state, pod, ni)
 		}
 	})
@@ -33,7 +33,7 @@ func BenchmarkFilterNodeSelector(b *testing.B) {
 	pl, state := New(), framework.NewCycleState()
 	pl.PreFilter(state, pod, snap)
 	var nodes []*framework.NodeInfo
-	for _, ni := range snap.Nodes {
+	for _, ni := range snap.Nodes() {
 		if pl.Filter(state, pod, ni).IsSuccess() {
 			nodes = append(nodes, ni)
 		}
@@ -54,8 +54,8 @@ func BenchmarkScore(b *testing.B) {
 	pl, state := New(), framework.NewCycleState()
 	scores := make([]framework.NodeScore, benchNodes)
 	tu.PerNode(b, benchNodes, func() {
-		pl.PreScore(state, pod, snap, snap.Nodes)
-		for i, ni := range snap.Nodes {
+		pl.PreScore(state, pod, snap, snap.Nodes())
+		for i, ni := range snap.Nodes() {
 			scores[i].Score, _ = pl.Score(state, pod, ni)
 		}
 		pl.NormalizeScore(state, pod, scores)
@@ -82,7 +82,7 @@ func BenchmarkScoreBatch(b *testing.B) {
 	pl, state := New(), framework.NewCycleState()
 	pass := tu.ScoreBatchPass(pl, state, pod, snap)
 	tu.PerNode(b, benchNodes, func() {
-		pl.PreScore(state, pod, snap, snap.Nodes)
+		pl.PreScore(state, pod, snap, snap.Nodes())
 		pass()
 	})
 }

@@ -142,12 +142,12 @@ func TestFilter(t *testing.T) {
 					return
 				}
 			}
-			if got := pl.Filter(state, pod, snap.Nodes[0]); !reflect.DeepEqual(got, c.want) {
+			if got := pl.Filter(state, pod, snap.Nodes()[0]); !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("Filter %+v, want %+v", got, c.want)
 			}
 			// A copy of the NodeInfo (as a preemption dry run uses) must
 			// get the same verdict through the label path.
-			clone := *snap.Nodes[0]
+			clone := *snap.Nodes()[0]
 			if got := pl.Filter(state, pod, &clone); !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("Filter on a copy %+v, want %+v", got, c.want)
 			}
@@ -244,7 +244,7 @@ func TestScore(t *testing.T) {
 func TestPreScoreRejectsABrokenPreferredTerm(t *testing.T) {
 	pod := tu.MakePod().Name("p").PreferredNodeIn(2, "invalid key", "bar").Info()
 	snap := tu.NewSnapshot([]*api.Node{tu.MakeNode().Name("n").Obj()}, nil)
-	st := New().PreScore(framework.NewCycleState(), pod, snap, snap.Nodes)
+	st := New().PreScore(framework.NewCycleState(), pod, snap, snap.Nodes())
 	if st.CodeOf() != framework.Error || !strings.Contains(st.Message(), `[0].matchExpressions[0].key: Invalid value: "invalid key"`) {
 		t.Fatalf("got %+v", st)
 	}

@@ -128,7 +128,7 @@ func (r *labelRequirement) bind(snap *framework.Snapshot) {
 			match[i] = r.matchValue(v, true)
 		}
 	}
-	r.nodes, r.domainOf, r.domainMatch = snap.Nodes, t.DomainOf, match
+	r.nodes, r.domainOf, r.domainMatch = snap.Nodes(), t.DomainOf, match
 }
 
 // matches reports whether the node satisfies the requirement: from the

@@ -16,7 +16,7 @@ func BenchmarkFilter(b *testing.B) {
 	pod := tu.MakePod().Name("p").Info()
 	pl, state := New(), framework.NewCycleState()
 	tu.PerNode(b, benchNodes, func() {
-		for _, ni := range snap.Nodes {
+		for _, ni := range snap.Nodes() {
 			pl.Filter(state, pod, ni)
 		}
 	})

@@ -136,12 +136,12 @@ func (idx *allocIndex) PodRemoved(ni *framework.NodeInfo, _ *framework.PodInfo) 
 
 // NodesChanged implements framework.PodIndex: rebuild every entry.
 func (idx *allocIndex) NodesChanged(s *framework.Snapshot) {
-	idx.nodes = append(idx.nodes[:0], s.Nodes...)
+	idx.nodes = append(idx.nodes[:0], s.Nodes()...)
 	idx.entries = idx.entries[:0]
 	idx.free = idx.free[:0]
-	idx.memos = make([]scoreMemo, len(s.Nodes))
+	idx.memos = make([]scoreMemo, len(s.Nodes()))
 	idx.customFit, idx.customBalanced = customSlot{}, customSlot{}
-	for _, ni := range s.Nodes {
+	for _, ni := range s.Nodes() {
 		idx.entries = append(idx.entries, entryOf(ni))
 		idx.free = append(idx.free, freeOf(ni))
 	}

@@ -41,7 +41,7 @@ func TestAllocIndexFollowsTheSnapshot(t *testing.T) {
 	for step := 0; step < 1000; step++ {
 		switch op := rng.Intn(10); {
 		case op < 5:
-			n := snap.Nodes[rng.Intn(len(snap.Nodes))].Node.Name
+			n := snap.Nodes()[rng.Intn(len(snap.Nodes()))].Node.Name
 			name := fmt.Sprintf("p%d", step)
 			p := usage(cm(cpus[rng.Intn(3)], mems[rng.Intn(3)])).Name(name).Node(n)
 			switch rng.Intn(5) {
@@ -57,10 +57,10 @@ func TestAllocIndexFollowsTheSnapshot(t *testing.T) {
 			snap.RemovePod(bound[i])
 			bound = append(bound[:i], bound[i+1:]...)
 		case op == 8:
-			snap.UpdateNode(node(snap.Nodes[rng.Intn(len(snap.Nodes))].Node.Name))
+			snap.UpdateNode(node(snap.Nodes()[rng.Intn(len(snap.Nodes()))].Node.Name))
 		default:
-			if rng.Intn(2) == 0 && len(snap.Nodes) > 2 {
-				snap.RemoveNode(snap.Nodes[rng.Intn(len(snap.Nodes))].Node.Name)
+			if rng.Intn(2) == 0 && len(snap.Nodes()) > 2 {
+				snap.RemoveNode(snap.Nodes()[rng.Intn(len(snap.Nodes()))].Node.Name)
 			} else {
 				snap.AddNode(node(fmt.Sprintf("m%d", step)))
 			}
@@ -68,15 +68,15 @@ func TestAllocIndexFollowsTheSnapshot(t *testing.T) {
 		for _, pod := range incoming {
 			state := framework.NewCycleState()
 			fit.PreFilter(state, pod, snap)
-			for _, ni := range snap.Nodes {
+			for _, ni := range snap.Nodes() {
 				got, want := fit.Filter(state, pod, ni), fit.Filter(state, pod, ni.Clone())
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("step %d Filter on %s: index %+v, direct %+v", step, ni.Node.Name, got, want)
 				}
 			}
-			fit.PreScore(state, pod, snap, snap.Nodes)
-			ba.PreScore(state, pod, snap, snap.Nodes)
-			for _, ni := range snap.Nodes {
+			fit.PreScore(state, pod, snap, snap.Nodes())
+			ba.PreScore(state, pod, snap, snap.Nodes())
+			for _, ni := range snap.Nodes() {
 				clone := ni.Clone()
 				for _, pl := range []framework.ScorePlugin{fit, ba} {
 					got, _ := pl.Score(state, pod, ni)

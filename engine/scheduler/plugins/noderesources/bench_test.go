@@ -19,7 +19,7 @@ func BenchmarkFitFilter(b *testing.B) {
 	pl, state := NewFit(), framework.NewCycleState()
 	tu.PerNode(b, benchNodes, func() {
 		pl.PreFilter(state, pod, snap)
-		for _, ni := range snap.Nodes {
+		for _, ni := range snap.Nodes() {
 			pl.Filter(state, pod, ni)
 		}
 	})
@@ -31,8 +31,8 @@ func BenchmarkFitScore(b *testing.B) {
 	pod := benchPod()
 	pl, state := NewFit(), framework.NewCycleState()
 	tu.PerNode(b, benchNodes, func() {
-		pl.PreScore(state, pod, snap, snap.Nodes)
-		for _, ni := range snap.Nodes {
+		pl.PreScore(state, pod, snap, snap.Nodes())
+		for _, ni := range snap.Nodes() {
 			pl.Score(state, pod, ni)
 		}
 	})
@@ -44,8 +44,8 @@ func BenchmarkBalancedAllocationScore(b *testing.B) {
 	pod := benchPod()
 	pl, state := NewBalancedAllocation(), framework.NewCycleState()
 	tu.PerNode(b, benchNodes, func() {
-		pl.PreScore(state, pod, snap, snap.Nodes)
-		for _, ni := range snap.Nodes {
+		pl.PreScore(state, pod, snap, snap.Nodes())
+		for _, ni := range snap.Nodes() {
 			pl.Score(state, pod, ni)
 		}
 	})
@@ -57,12 +57,12 @@ func BenchmarkBalancedAllocationScoreCopies(b *testing.B) {
 	snap := tu.BenchSnapshot(benchNodes)
 	pod := benchPod()
 	var copies []*framework.NodeInfo
-	for _, ni := range snap.Nodes {
+	for _, ni := range snap.Nodes() {
 		copies = append(copies, ni.Clone())
 	}
 	pl, state := NewBalancedAllocation(), framework.NewCycleState()
 	tu.PerNode(b, benchNodes, func() {
-		pl.PreScore(state, pod, snap, snap.Nodes)
+		pl.PreScore(state, pod, snap, snap.Nodes())
 		for _, ni := range copies {
 			pl.Score(state, pod, ni)
 		}
@@ -88,7 +88,7 @@ func BenchmarkFitScoreBatch(b *testing.B) {
 	pl, state := NewFit(), framework.NewCycleState()
 	pass := tu.ScoreBatchPass(pl, state, pod, snap)
 	tu.PerNode(b, benchNodes, func() {
-		pl.PreScore(state, pod, snap, snap.Nodes)
+		pl.PreScore(state, pod, snap, snap.Nodes())
 		pass()
 	})
 }
@@ -100,7 +100,7 @@ func BenchmarkBalancedAllocationScoreBatch(b *testing.B) {
 	pl, state := NewBalancedAllocation(), framework.NewCycleState()
 	pass := tu.ScoreBatchPass(pl, state, pod, snap)
 	tu.PerNode(b, benchNodes, func() {
-		pl.PreScore(state, pod, snap, snap.Nodes)
+		pl.PreScore(state, pod, snap, snap.Nodes())
 		pass()
 	})
 }

@@ -16,7 +16,7 @@ func BenchmarkFilter(b *testing.B) {
 	pl, state := New(), framework.NewCycleState()
 	pl.PreFilter(state, pod, snap)
 	tu.PerNode(b, benchNodes, func() {
-		for _, ni := range snap.Nodes {
+		for _, ni := range snap.Nodes() {
 			pl.Filter(state, pod, ni)
 		}
 	})

@@ -20,7 +20,7 @@ func benchCluster(b *testing.B, numNodes, numPods int) *framework.Snapshot {
 		}}})
 	}
 	for i := range numPods {
-		bindBench(snap, fmt.Sprintf("init-%d", i), snap.Nodes[i%numNodes].Node.Name)
+		bindBench(snap, fmt.Sprintf("init-%d", i), snap.Nodes()[i%numNodes].Node.Name)
 	}
 	return snap
 }
@@ -57,7 +57,7 @@ func BenchmarkFilter(b *testing.B) {
 				if _, st := pl.PreFilter(state, pi, snap); !st.IsSuccess() {
 					b.Fatal(st.Message())
 				}
-				for _, ni := range snap.Nodes {
+				for _, ni := range snap.Nodes() {
 					pl.Filter(state, pi, ni)
 				}
 			}
@@ -82,7 +82,7 @@ func BenchmarkAffinityPod(b *testing.B) {
 	snap := benchCluster(b, 5000, 50000)
 	pl := mustNew(b, Args{})
 	pi := affinityPod()
-	scores := make([]framework.NodeScore, len(snap.Nodes))
+	scores := make([]framework.NodeScore, len(snap.Nodes()))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
@@ -90,13 +90,13 @@ func BenchmarkAffinityPod(b *testing.B) {
 		if _, st := pl.PreFilter(state, pi, snap); !st.IsSuccess() {
 			b.Fatal(st.Message())
 		}
-		for _, ni := range snap.Nodes {
+		for _, ni := range snap.Nodes() {
 			pl.Filter(state, pi, ni)
 		}
-		if st := pl.PreScore(state, pi, snap, snap.Nodes); !st.IsSuccess() {
+		if st := pl.PreScore(state, pi, snap, snap.Nodes()); !st.IsSuccess() {
 			b.Fatal(st.Message())
 		}
-		for i, ni := range snap.Nodes {
+		for i, ni := range snap.Nodes() {
 			s, _ := pl.Score(state, pi, ni)
 			scores[i] = framework.NodeScore{Name: ni.Node.Name, Index: i, Score: s}
 		}
@@ -112,15 +112,15 @@ func BenchmarkScore(b *testing.B) {
 			snap := benchCluster(b, 5000, pods)
 			pl := mustNew(b, Args{})
 			pi := softZoneHostPod()
-			scores := make([]framework.NodeScore, len(snap.Nodes))
+			scores := make([]framework.NodeScore, len(snap.Nodes()))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
 				state := framework.NewCycleState()
-				if st := pl.PreScore(state, pi, snap, snap.Nodes); !st.IsSuccess() {
+				if st := pl.PreScore(state, pi, snap, snap.Nodes()); !st.IsSuccess() {
 					b.Fatal(st.Message())
 				}
-				for i, ni := range snap.Nodes {
+				for i, ni := range snap.Nodes() {
 					s, _ := pl.Score(state, pi, ni)
 					scores[i] = framework.NodeScore{Name: ni.Node.Name, Index: i, Score: s}
 				}
@@ -142,8 +142,8 @@ func BenchmarkScheduleAndBind(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			snap := benchCluster(b, 5000, 50000)
 			pl := mustNew(b, Args{})
-			scores := make([]framework.NodeScore, 0, len(snap.Nodes))
-			feasible := make([]*framework.NodeInfo, 0, len(snap.Nodes))
+			scores := make([]framework.NodeScore, 0, len(snap.Nodes()))
+			feasible := make([]*framework.NodeInfo, 0, len(snap.Nodes()))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range b.N {
@@ -151,13 +151,13 @@ func BenchmarkScheduleAndBind(b *testing.B) {
 				state := framework.NewCycleState()
 				feasible = feasible[:0]
 				if _, st := pl.PreFilter(state, pi, snap); st.IsSuccess() {
-					for _, ni := range snap.Nodes {
+					for _, ni := range snap.Nodes() {
 						if pl.Filter(state, pi, ni).IsSuccess() {
 							feasible = append(feasible, ni)
 						}
 					}
 				} else {
-					feasible = append(feasible, snap.Nodes...)
+					feasible = append(feasible, snap.Nodes()...)
 				}
 				best := feasible[0]
 				if st := pl.PreScore(state, pi, snap, feasible); st.IsSuccess() {
@@ -173,7 +173,7 @@ func BenchmarkScheduleAndBind(b *testing.B) {
 							top = s
 						}
 					}
-					best = snap.Nodes[top.Index]
+					best = snap.Nodes()[top.Index]
 				}
 				bindBench(snap, fmt.Sprintf("bench-%d", i), best.Node.Name)
 			}
@@ -191,7 +191,7 @@ func BenchmarkIndexPodAdded(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		name := fmt.Sprintf("x-%d", i)
-		bindBench(snap, name, snap.Nodes[i%5000].Node.Name)
+		bindBench(snap, name, snap.Nodes()[i%5000].Node.Name)
 		snap.RemovePod("default/" + name)
 	}
 }

@@ -13,9 +13,9 @@ func explainAll(t *testing.T, pl *Plugin, snap *framework.Snapshot, pod *api.Pod
 	state := framework.NewCycleState()
 	pi := framework.NewPodInfo(pod)
 	pl.PreFilter(state, pi, snap)
-	pl.PreScore(state, pi, snap, snap.Nodes)
+	pl.PreScore(state, pi, snap, snap.Nodes())
 	out := map[string]*Explanation{}
-	for _, ni := range snap.Nodes {
+	for _, ni := range snap.Nodes() {
 		e, _ := pl.ExplainNode(state, pi, ni).(*Explanation)
 		out[ni.Node.Name] = e
 	}

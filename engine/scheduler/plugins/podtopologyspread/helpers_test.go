@@ -170,7 +170,7 @@ func filterCodes(t testing.TB, pl *Plugin, snap *framework.Snapshot, pod *api.Po
 	out := map[string]framework.Code{}
 	_, st := pl.PreFilter(state, pi, snap)
 	if st.IsSkip() {
-		for _, ni := range snap.Nodes {
+		for _, ni := range snap.Nodes() {
 			out[ni.Node.Name] = framework.Success
 		}
 		return out
@@ -178,7 +178,7 @@ func filterCodes(t testing.TB, pl *Plugin, snap *framework.Snapshot, pod *api.Po
 	if !st.IsSuccess() {
 		t.Fatalf("PreFilter: %v", st.Message())
 	}
-	for _, ni := range snap.Nodes {
+	for _, ni := range snap.Nodes() {
 		s := pl.Filter(state, pi, ni)
 		out[ni.Node.Name] = s.CodeOf()
 		switch s.CodeOf() {
@@ -200,7 +200,7 @@ func filterCodes(t testing.TB, pl *Plugin, snap *framework.Snapshot, pod *api.Po
 func normalizedScores(t testing.TB, pl *Plugin, snap *framework.Snapshot, pod *api.Pod, feasible []string) map[string]int64 {
 	t.Helper()
 	if feasible == nil {
-		for _, ni := range snap.Nodes {
+		for _, ni := range snap.Nodes() {
 			feasible = append(feasible, ni.Node.Name)
 		}
 	}

@@ -80,12 +80,12 @@ func (m *matchIndex) matches(p *api.Pod) bool {
 }
 
 func (m *matchIndex) rebuild(s *framework.Snapshot) {
-	m.perNode = make([]int32, len(s.Nodes))
-	m.nodes = append(m.nodes[:0], s.Nodes...)
+	m.perNode = make([]int32, len(s.Nodes()))
+	m.nodes = append(m.nodes[:0], s.Nodes()...)
 	m.counted = map[*framework.PodInfo]int32{}
 	m.sums = nil
 	m.stale = false
-	for _, ni := range s.Nodes {
+	for _, ni := range s.Nodes() {
 		for _, pi := range ni.Pods {
 			if m.matches(pi.Pod) {
 				m.perNode[ni.Index]++
@@ -139,11 +139,11 @@ func (m *matchIndex) PodRemoved(node *framework.NodeInfo, pi *framework.PodInfo)
 // use.
 func (m *matchIndex) NodesChanged(s *framework.Snapshot) {
 	m.sums = nil
-	if m.stale || len(m.nodes) != len(s.Nodes) {
+	if m.stale || len(m.nodes) != len(s.Nodes()) {
 		m.stale = true
 		return
 	}
-	for i, ni := range s.Nodes {
+	for i, ni := range s.Nodes() {
 		if m.nodes[i] != ni {
 			m.stale = true
 			return

@@ -16,13 +16,13 @@ func (m *matchIndex) CloneFor(s *framework.Snapshot) framework.PodIndex {
 	if m.stale {
 		return c
 	}
-	if len(m.nodes) != len(s.Nodes) {
+	if len(m.nodes) != len(s.Nodes()) {
 		c.stale = true
 		return c
 	}
 	c.perNode = append([]int32(nil), m.perNode...)
 	c.counted = maps.Clone(m.counted)
-	c.nodes = append([]*framework.NodeInfo(nil), s.Nodes...)
+	c.nodes = append([]*framework.NodeInfo(nil), s.Nodes()...)
 	return c
 }
 

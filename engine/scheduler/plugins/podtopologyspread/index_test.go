@@ -10,7 +10,7 @@ import (
 
 func perNodeCounts(idx *matchIndex, snap *framework.Snapshot) map[string]int32 {
 	out := map[string]int32{}
-	for _, ni := range snap.Nodes {
+	for _, ni := range snap.Nodes() {
 		if c := idx.perNode[ni.Index]; c > 0 {
 			out[ni.Node.Name] = c
 		}

@@ -107,9 +107,9 @@ func nodeSetFor(snap *framework.Snapshot, pod *api.Pod, cs []constraint, metas [
 	if ns := sets.sets[k]; ns != nil {
 		return ns
 	}
-	ns := &nodeSet{mask: make([]bool, len(snap.Nodes)), presence: map[*framework.Topology]*domainPresence{}}
+	ns := &nodeSet{mask: make([]bool, len(snap.Nodes())), presence: map[*framework.Topology]*domainPresence{}}
 nodes:
-	for n, ni := range snap.Nodes {
+	for n, ni := range snap.Nodes() {
 		for _, t := range partial {
 			if t.DomainOf[n] < 0 {
 				continue nodes

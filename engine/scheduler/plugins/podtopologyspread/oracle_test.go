@@ -90,7 +90,7 @@ func TestOracleScenarios(t *testing.T) {
 				return
 			}
 			var feasible []string
-			for _, ni := range snap.Nodes {
+			for _, ni := range snap.Nodes() {
 				if _, ok := tt.scores[ni.Node.Name]; ok {
 					feasible = append(feasible, ni.Node.Name)
 				}

@@ -64,7 +64,7 @@ func (r *reference) filter(pod *api.Pod) (map[string]framework.Code, error) {
 	}
 	out := map[string]framework.Code{}
 	if len(cs) == 0 {
-		for _, ni := range r.snap.Nodes {
+		for _, ni := range r.snap.Nodes() {
 			out[ni.Node.Name] = framework.Success
 		}
 		return out, nil
@@ -73,7 +73,7 @@ func (r *reference) filter(pod *api.Pod) (map[string]framework.Code, error) {
 	for i := range tp {
 		tp[i] = map[string]int{}
 	}
-	for _, ni := range r.snap.Nodes {
+	for _, ni := range r.snap.Nodes() {
 		if !refHasKeys(ni.Node.Labels, cs) {
 			continue
 		}
@@ -85,7 +85,7 @@ func (r *reference) filter(pod *api.Pod) (map[string]framework.Code, error) {
 		}
 	}
 nodes:
-	for _, ni := range r.snap.Nodes {
+	for _, ni := range r.snap.Nodes() {
 		out[ni.Node.Name] = framework.Success
 		for i, c := range cs {
 			v, ok := ni.Node.Labels[c.TopologyKey]
@@ -154,7 +154,7 @@ func (r *reference) scores(pod *api.Pod, feasible []*framework.NodeInfo) (map[st
 		}
 		weights[i] = math.Log(float64(sz + 2))
 	}
-	for _, ni := range r.snap.Nodes {
+	for _, ni := range r.snap.Nodes() {
 		if requireAll && !refHasKeys(ni.Node.Labels, cs) {
 			continue
 		}
@@ -257,12 +257,12 @@ func (c *randomCluster) labels() map[string]string {
 }
 
 func (c *randomCluster) addPod() {
-	if len(c.snap.Nodes) == 0 {
+	if len(c.snap.Nodes()) == 0 {
 		return
 	}
 	c.seq++
 	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("p%d", c.seq), Namespace: c.pick("default", "default", "other"), Labels: c.labels()}}
-	p.Spec.NodeName = c.snap.Nodes[c.rng.Intn(len(c.snap.Nodes))].Node.Name
+	p.Spec.NodeName = c.snap.Nodes()[c.rng.Intn(len(c.snap.Nodes()))].Node.Name
 	if c.rng.Intn(10) == 0 {
 		t := api.Time(0)
 		p.DeletionTimestamp = &t
@@ -272,7 +272,7 @@ func (c *randomCluster) addPod() {
 
 func (c *randomCluster) somePod() *framework.PodInfo {
 	var all []*framework.PodInfo
-	for _, ni := range c.snap.Nodes {
+	for _, ni := range c.snap.Nodes() {
 		all = append(all, ni.Pods...)
 	}
 	if len(all) == 0 {
@@ -307,14 +307,14 @@ func (c *randomCluster) change() string {
 		}
 		return "update pod"
 	case k < 17:
-		if len(c.snap.Nodes) > 0 {
-			old := c.snap.Nodes[c.rng.Intn(len(c.snap.Nodes))].Node
+		if len(c.snap.Nodes()) > 0 {
+			old := c.snap.Nodes()[c.rng.Intn(len(c.snap.Nodes()))].Node
 			c.snap.UpdateNode(c.node(old.Name))
 		}
 		return "relabel node"
 	case k < 18:
-		if len(c.snap.Nodes) > 1 {
-			c.snap.RemoveNode(c.snap.Nodes[c.rng.Intn(len(c.snap.Nodes))].Node.Name)
+		if len(c.snap.Nodes()) > 1 {
+			c.snap.RemoveNode(c.snap.Nodes()[c.rng.Intn(len(c.snap.Nodes()))].Node.Name)
 		}
 		return "remove node"
 	default:
@@ -438,7 +438,7 @@ func compareWithReference(t *testing.T, ctx string, pl *Plugin, ref *reference, 
 	// score over a random subset of nodes, as if others were filtered out
 	var feasible []*framework.NodeInfo
 	var names []string
-	for _, ni := range c.snap.Nodes {
+	for _, ni := range c.snap.Nodes() {
 		if c.rng.Intn(4) != 0 {
 			feasible = append(feasible, ni)
 			names = append(names, ni.Node.Name)

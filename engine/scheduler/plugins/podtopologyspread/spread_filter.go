@@ -118,7 +118,7 @@ func (pl *Plugin) PreFilter(state *framework.CycleState, pod *framework.PodInfo,
 		return nil, framework.SkipStatus
 	}
 	s := pl.calPreFilterState(pod.Pod, snap, cs)
-	s.nodes = snap.Nodes
+	s.nodes = snap.Nodes()
 	state.Write(preFilterStateKey, s)
 	pl.lastFilter.Store(state, s)
 	return nil, nil

@@ -345,7 +345,7 @@ func TestFilterAndScoreInParallel(t *testing.T) {
 	if _, st := pl.PreFilter(state, pi, snap); !st.IsSuccess() {
 		t.Fatal(st.Message())
 	}
-	if st := pl.PreScore(state, pi, snap, snap.Nodes); !st.IsSuccess() {
+	if st := pl.PreScore(state, pi, snap, snap.Nodes()); !st.IsSuccess() {
 		t.Fatal(st.Message())
 	}
 	want := filterCodes(t, pl, snap, pod)
@@ -354,7 +354,7 @@ func TestFilterAndScoreInParallel(t *testing.T) {
 		go func() {
 			got := map[string]framework.Code{}
 			for range 50 {
-				for _, ni := range snap.Nodes {
+				for _, ni := range snap.Nodes() {
 					got[ni.Node.Name] = pl.Filter(state, pi, ni).CodeOf()
 					pl.Score(state, pi, ni)
 				}

@@ -78,7 +78,7 @@ func (pl *Plugin) PreScore(state *framework.CycleState, pod *framework.PodInfo, 
 	// still get hostname spreading (as upstream).
 	requireAll := len(p.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
 	s := pl.calPreScoreState(p, snap, feasible, cs, requireAll)
-	s.nodes = snap.Nodes
+	s.nodes = snap.Nodes()
 	state.Write(preScoreStateKey, s)
 	pl.lastScore.Store(state, s)
 	return nil
@@ -235,7 +235,7 @@ func countScoreSlow(pod *api.Pod, snap *framework.Snapshot, s *preScoreState, me
 		needTaints = needTaints || c.NodeTaintsPolicy == api.PolicyHonor
 	}
 nodes:
-	for n, ni := range snap.Nodes {
+	for n, ni := range snap.Nodes() {
 		if requireAll {
 			for _, t := range partial {
 				if t.DomainOf[n] < 0 {

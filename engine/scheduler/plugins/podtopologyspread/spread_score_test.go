@@ -351,7 +351,7 @@ func TestSystemDefaults(t *testing.T) {
 		snap := newSnapshot(t, ns, nil)
 		pl := mustNew(t, Args{Selectors: owned})
 		state := framework.NewCycleState()
-		if st := pl.PreScore(state, framework.NewPodInfo(pod), snap, snap.Nodes); !st.IsSuccess() {
+		if st := pl.PreScore(state, framework.NewPodInfo(pod), snap, snap.Nodes()); !st.IsSuccess() {
 			t.Fatalf("PreScore: %v", st.Message())
 		}
 		s := state.Read(preScoreStateKey).(*preScoreState)
@@ -381,7 +381,7 @@ func TestSystemDefaults(t *testing.T) {
 		snap := newSnapshot(t, ns, nil)
 		other := makePod("q").Label("foo", "").OwnedBy("ReplicaSet", "rs2").Obj()
 		for _, args := range []Args{{Selectors: owned}, {}} {
-			if st := mustNew(t, args).PreScore(framework.NewCycleState(), framework.NewPodInfo(other), snap, snap.Nodes); !st.IsSkip() {
+			if st := mustNew(t, args).PreScore(framework.NewCycleState(), framework.NewPodInfo(other), snap, snap.Nodes()); !st.IsSkip() {
 				t.Errorf("PreScore = %v, want Skip", st)
 			}
 		}
@@ -389,7 +389,7 @@ func TestSystemDefaults(t *testing.T) {
 	t.Run("pod with its own constraints ignores the defaults", func(t *testing.T) {
 		snap := newSnapshot(t, ns, nil)
 		own := makePod("q").Label("foo", "").OwnedBy("ReplicaSet", "rs1").Spread(1, "rack", dns, fooSelector).Obj()
-		if st := mustNew(t, Args{Selectors: owned}).PreScore(framework.NewCycleState(), framework.NewPodInfo(own), snap, snap.Nodes); !st.IsSkip() {
+		if st := mustNew(t, Args{Selectors: owned}).PreScore(framework.NewCycleState(), framework.NewPodInfo(own), snap, snap.Nodes()); !st.IsSkip() {
 			t.Errorf("PreScore = %v, want Skip (its only constraint is hard)", st)
 		}
 	})

@@ -22,7 +22,7 @@ func BenchmarkFilter(b *testing.B) {
 	pl, state := New(), framework.NewCycleState()
 	pl.PreFilter(state, pod, snap)
 	tu.PerNode(b, benchNodes, func() {
-		for _, ni := range snap.Nodes {
+		for _, ni := range snap.Nodes() {
 			pl.Filter(state, pod, ni)
 		}
 	})
@@ -36,8 +36,8 @@ func BenchmarkScore(b *testing.B) {
 	pl, state := New(), framework.NewCycleState()
 	scores := make([]framework.NodeScore, benchNodes)
 	tu.PerNode(b, benchNodes, func() {
-		pl.PreScore(state, pod, snap, snap.Nodes)
-		for i, ni := range snap.Nodes {
+		pl.PreScore(state, pod, snap, snap.Nodes())
+		for i, ni := range snap.Nodes() {
 			scores[i].Score, _ = pl.Score(state, pod, ni)
 		}
 		pl.NormalizeScore(state, pod, scores)
@@ -58,6 +58,6 @@ func BenchmarkScoreBatch(b *testing.B) {
 	snap := tu.BenchSnapshot(benchNodes)
 	pod := benchPod()
 	pl, state := New(), framework.NewCycleState()
-	pl.PreScore(state, pod, snap, snap.Nodes)
+	pl.PreScore(state, pod, snap, snap.Nodes())
 	tu.PerNode(b, benchNodes, tu.ScoreBatchPass(pl, state, pod, snap))
 }

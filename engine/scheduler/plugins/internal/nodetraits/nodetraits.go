@@ -78,9 +78,9 @@ func (*Index) PodRemoved(*framework.NodeInfo, *framework.PodInfo) {}
 
 // NodesChanged implements framework.PodIndex: rebuild.
 func (idx *Index) NodesChanged(s *framework.Snapshot) {
-	idx.nodes = append(idx.nodes[:0], s.Nodes...)
+	idx.nodes = append(idx.nodes[:0], s.Nodes()...)
 	idx.traits = idx.traits[:0]
-	for _, ni := range s.Nodes {
+	for _, ni := range s.Nodes() {
 		idx.traits = append(idx.traits, Compute(ni.Node))
 	}
 }

@@ -22,7 +22,7 @@ func TestIndexFollowsNodes(t *testing.T) {
 	snap.AddNode(mk("a", true, api.TaintEffectNoExecute))
 	snap.AddNode(mk("c", false, api.TaintEffectPreferNoSchedule, api.TaintEffectNoSchedule))
 	want := map[string]Traits{"a": Unschedulable | HardTaints, "b": 0, "c": PreferTaints | HardTaints}
-	for _, ni := range snap.Nodes {
+	for _, ni := range snap.Nodes() {
 		got, ok := idx.Get(ni)
 		if !ok || got != want[ni.Node.Name] {
 			t.Errorf("%s: got %v %v, want %v", ni.Node.Name, got, ok, want[ni.Node.Name])

@@ -94,17 +94,17 @@ func TestBatchPathsMatchPerNodeCalls(t *testing.T) {
 				}
 			}
 			batches++
-			cand := make([]int32, len(snap.Nodes))
+			cand := make([]int32, len(snap.Nodes()))
 			for k := range cand {
 				cand[k] = int32(k)
 			}
 			got := map[int32]*framework.Status{}
-			kept := bf.FilterBatch(state, pod, snap.Nodes, cand, func(k int32, st *framework.Status) { got[k] = st })
+			kept := bf.FilterBatch(state, pod, snap.Nodes(), cand, func(k int32, st *framework.Status) { got[k] = st })
 			keptSet := map[int32]bool{}
 			for _, k := range kept {
 				keptSet[k] = true
 			}
-			for k, ni := range snap.Nodes {
+			for k, ni := range snap.Nodes() {
 				want := f.Filter(state, pod, ni)
 				g := got[int32(k)]
 				if want.IsSuccess() != keptSet[int32(k)] || (want != nil && (g == nil || g.Code != want.Code || fmt.Sprint(g.Reasons) != fmt.Sprint(want.Reasons) || g.Plugin != f.Name())) {
@@ -119,14 +119,14 @@ func TestBatchPathsMatchPerNodeCalls(t *testing.T) {
 			}
 			state := framework.NewCycleState()
 			if ps, ok := s.(framework.PreScorePlugin); ok {
-				if st := ps.PreScore(state, pod, snap, snap.Nodes); !st.IsSuccess() {
+				if st := ps.PreScore(state, pod, snap, snap.Nodes()); !st.IsSuccess() {
 					continue
 				}
 			}
 			batches++
 			// A sub-range, as one worker of the runtime sees it.
-			lo := rng.Intn(len(snap.Nodes))
-			nodes := snap.Nodes[lo:]
+			lo := rng.Intn(len(snap.Nodes()))
+			nodes := snap.Nodes()[lo:]
 			scores := make([]framework.NodeScore, len(nodes))
 			if st := bs.ScoreBatch(state, pod, nodes, scores); !st.IsSuccess() {
 				t.Fatalf("%s ScoreBatch: %+v", s.Name(), st)

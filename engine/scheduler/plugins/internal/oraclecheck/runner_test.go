@@ -58,7 +58,7 @@ func explain(pod *framework.PodInfo, snap *framework.Snapshot) map[string]*verdi
 		}
 	}
 	var feasible []*framework.NodeInfo
-	for _, ni := range snap.Nodes {
+	for _, ni := range snap.Nodes() {
 		v := &verdict{Feasible: true}
 		out[ni.Node.Name] = v
 		if prefilterReject != nil {

@@ -69,19 +69,19 @@ func PerNode(b *testing.B, nodes int, pass func()) {
 // FilterBatchPass returns a pass running pl's batch filter over every
 // node of snap (the candidate list rebuilt each time, as the runtime does).
 func FilterBatchPass(pl framework.BatchFilterPlugin, state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot) func() {
-	cand := make([]int32, len(snap.Nodes))
+	cand := make([]int32, len(snap.Nodes()))
 	reject := func(int32, *framework.Status) {}
 	return func() {
-		cand = cand[:len(snap.Nodes)]
+		cand = cand[:len(snap.Nodes())]
 		for k := range cand {
 			cand[k] = int32(k)
 		}
-		pl.FilterBatch(state, pod, snap.Nodes, cand, reject)
+		pl.FilterBatch(state, pod, snap.Nodes(), cand, reject)
 	}
 }
 
 // ScoreBatchPass returns a pass running pl's batch score over every node.
 func ScoreBatchPass(pl framework.BatchScorePlugin, state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot) func() {
-	scores := make([]framework.NodeScore, len(snap.Nodes))
-	return func() { pl.ScoreBatch(state, pod, snap.Nodes, scores) }
+	scores := make([]framework.NodeScore, len(snap.Nodes()))
+	return func() { pl.ScoreBatch(state, pod, snap.Nodes(), scores) }
 }

@@ -25,7 +25,7 @@ func RunFilter(pl framework.FilterPlugin, pod *framework.PodInfo, snap *framewor
 		res.PreFilterResult = r
 		if st.IsSkip() {
 			res.PreFilter = st
-			res.Nodes = make([]*framework.Status, len(snap.Nodes))
+			res.Nodes = make([]*framework.Status, len(snap.Nodes()))
 			return res
 		}
 		if !st.IsSuccess() {
@@ -33,7 +33,7 @@ func RunFilter(pl framework.FilterPlugin, pod *framework.PodInfo, snap *framewor
 			return res
 		}
 	}
-	for _, ni := range snap.Nodes {
+	for _, ni := range snap.Nodes() {
 		res.Nodes = append(res.Nodes, pl.Filter(state, pod, ni))
 	}
 	return res
@@ -53,7 +53,7 @@ type ScoreResult struct {
 // the snapshot when nodes is nil) and NormalizeScore.
 func RunScore(pl framework.ScorePlugin, pod *framework.PodInfo, snap *framework.Snapshot, nodes []*framework.NodeInfo) ScoreResult {
 	if nodes == nil {
-		nodes = snap.Nodes
+		nodes = snap.Nodes()
 	}
 	state := framework.NewCycleState()
 	var res ScoreResult

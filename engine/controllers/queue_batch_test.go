@@ -1,0 +1,64 @@
+package controllers
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// A batch of edits gives the list that applying them one at a time with
+// insertPod, removePod and replacePod gives, and leaves the old list as
+// it was (callers may hold it). Random lists and edits, each key changed
+// at most once per batch (as apply sees each pending key once).
+func TestListEditsMatchOneAtATime(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 2))
+	for round := range 300 {
+		var list []*api.Pod
+		for i := range r.IntN(40) {
+			list = insertPod(list, podNS(fmt.Sprint("ns", r.IntN(3)), fmt.Sprint("p", i)))
+		}
+		held := slices.Clone(list)
+		one := list
+		e := &listEdits{drop: map[*api.Pod]struct{}{}, swap: map[*api.Pod]*api.Pod{}}
+		changed := map[int]bool{}
+		for range r.IntN(30) {
+			switch k := r.IntN(len(list) + 1); {
+			case k < len(list) && !changed[k] && r.IntN(2) == 0:
+				changed[k] = true
+				old := list[k]
+				one = removePod(one, old)
+				e.drop[old] = struct{}{}
+			case k < len(list) && !changed[k]:
+				changed[k] = true
+				old := list[k]
+				cur := podNS(old.Namespace, old.Name)
+				one = replacePod(one, old, cur)
+				e.swap[old] = cur
+			default:
+				p := podNS(fmt.Sprint("ns", r.IntN(4)), fmt.Sprint("new", round, "-", r.IntN(1e6)))
+				if slices.ContainsFunc(one, func(x *api.Pod) bool { return x.Key() == p.Key() }) {
+					continue
+				}
+				one = insertPod(one, p)
+				e.add = append(e.add, p)
+			}
+		}
+		// an object not in the list changes nothing
+		e.drop[podNS("ns0", "absent")] = struct{}{}
+		got := e.applyTo(list)
+		if len(got) != len(one) {
+			t.Fatalf("round %d: %d pods, want %d", round, len(got), len(one))
+		}
+		for i := range got {
+			if got[i] != one[i] {
+				t.Fatalf("round %d: at %d %s, want %s", round, i, got[i].Key(), one[i].Key())
+			}
+		}
+		if !slices.Equal(list, held) {
+			t.Fatalf("round %d: the old list was edited", round)
+		}
+	}
+}
