@@ -190,7 +190,19 @@ func (q *workQueues) apply() {
 		q.gcPending[k] = struct{}{}
 		q.sorted = nil
 	}
-	clear(q.pending)
+	q.pending = emptied(q.pending)
+}
+
+// emptied returns the set s emptied. A set that held many keys (the
+// creation of thousands of pods in one pass) is replaced by a new one:
+// ranging over a Go map costs its capacity, which clear keeps, and these
+// sets are ranged over on every pass.
+func emptied(s map[string]struct{}) map[string]struct{} {
+	if len(s) > 64 {
+		return map[string]struct{}{}
+	}
+	clear(s)
+	return s
 }
 
 func (q *workQueues) bump(ref *api.OwnerReference, p *api.Pod) {
@@ -354,7 +366,7 @@ func (q *workQueues) gcCandidates(live map[string]bool, epoch uint64) []*api.Pod
 		q.gcLive, q.gcEpoch = maps.Clone(live), epoch
 	}
 	if full {
-		clear(q.gcPending)
+		q.gcPending = emptied(q.gcPending)
 		return q.all()
 	}
 	out := make([]*api.Pod, 0, len(q.gcPending))
@@ -363,7 +375,7 @@ func (q *workQueues) gcCandidates(live map[string]bool, epoch uint64) []*api.Pod
 			out = append(out, p)
 		}
 	}
-	clear(q.gcPending)
+	q.gcPending = emptied(q.gcPending)
 	sort.Slice(out, func(i, j int) bool { return podLess(out[i], out[j]) })
 	return out
 }
