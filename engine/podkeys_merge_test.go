@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
+
+	"podlab.dev/podlab/engine/api"
 )
 
 // TestMergeSortedKeys pins mergeSortedKeys to the plain answer (the set
@@ -54,6 +57,47 @@ func TestMergeSortedKeys(t *testing.T) {
 		slices.Sort(want)
 		if got := mergeSortedKeys(old, add, gone); !slices.Equal(got, want) {
 			t.Fatalf("merge(%v + %v − %v) = %v, want %v", old, add, gone, got, want)
+		}
+	}
+}
+
+// TestBenchPodKeysIsSortedPodKeys: the benchmark driver's watched key list
+// is the engine's sorted pod keys after every step of a churning cluster
+// (deletions replaced by ReplicaSets, creations, a node going NotReady).
+func TestBenchPodKeysIsSortedPodKeys(t *testing.T) {
+	e := New(Config{Seed: 1, NewScheduler: DefaultScheduler})
+	for n := 0; n < 6; n++ {
+		must(t, e.AddNode(node(fmt.Sprintf("node-%d", n), "8", "32Gi")))
+	}
+	m := e.NewWorkloads(1).Manager
+	for d := 0; d < 3; d++ {
+		name := fmt.Sprintf("app-%d", d)
+		r := int32(8)
+		_, err := m.AddDeployment(&api.Deployment{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"},
+			Spec: api.DeploymentSpec{Replicas: &r, Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": name}},
+				Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": name}},
+					Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "c:1"}}}}}})
+		must(t, err)
+	}
+	m.Start()
+	e.Settle()
+	x := newBenchPodKeys(e)
+	r := rand.New(rand.NewPCG(5, 6))
+	for s := 1; s <= 300; s++ {
+		must(t, e.Step(time.Second))
+		if s%2 == 0 {
+			keys := x.sorted()
+			_ = e.DeletePod(keys[r.IntN(len(keys))], DeleteOptions{})
+		}
+		if s%50 == 0 {
+			must(t, e.CreatePod(&api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "other", Name: fmt.Sprintf("bare-%d", s)},
+				Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "c:1"}}}}))
+		}
+		if s == 100 {
+			_ = e.SetNodeCondition("node-2", NodeConditionNotReady)
+		}
+		if got, want := x.sorted(), e.sortedPodKeys(); !slices.Equal(got, want) {
+			t.Fatalf("second %d: the watched keys are %v, the engine's %v", s, got, want)
 		}
 	}
 }
