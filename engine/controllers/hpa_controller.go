@@ -197,9 +197,17 @@ func (m *Manager) selectPods(namespace string, sel api.Selector, ls *api.LabelSe
 	// a selector that is one matchLabels pair selects exactly the pods
 	// the label index returned for it
 	exact := m.q != nil && ls != nil && len(ls.MatchLabels) == 1 && len(ls.MatchExpressions) == 0
+	if exact {
+		// the index's list itself (replaced, never edited; capped so an
+		// append copies); nil when empty, as below
+		if len(from) == 0 {
+			return nil
+		}
+		return from[:len(from):len(from)]
+	}
 	var out []*api.Pod
 	for _, p := range from {
-		if exact || sel.Matches(p.Labels) {
+		if sel.Matches(p.Labels) {
 			out = append(out, p)
 		}
 	}

@@ -329,6 +329,11 @@ func (q *workQueues) all() []*api.Pod {
 func (q *workQueues) candidates(namespace, uid string) []*api.Pod {
 	q.apply()
 	owned, orphans := q.byOwner[uid], q.orphans[namespace]
+	if len(orphans) == 0 && allInNamespace(owned, namespace) {
+		// the index's own list (replaced, never edited), capped so that
+		// an append copies it; callers only read their candidates
+		return owned[:len(owned):len(owned)]
+	}
 	out := make([]*api.Pod, 0, len(owned)+len(orphans))
 	for _, p := range owned {
 		if p.Namespace == namespace {
@@ -336,6 +341,16 @@ func (q *workQueues) candidates(namespace, uid string) []*api.Pod {
 		}
 	}
 	return append(out, orphans...)
+}
+
+// allInNamespace reports that every pod is in the namespace.
+func allInNamespace(pods []*api.Pod, namespace string) bool {
+	for _, p := range pods {
+		if p.Namespace != namespace {
+			return false
+		}
+	}
+	return true
 }
 
 // versions returns the version of a controller's pods and of its

@@ -113,14 +113,27 @@ func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
 
 // syncReplicaSetOf is syncReplicaSet over the claim candidates.
 func (m *Manager) syncReplicaSetOf(rs *ReplicaSet, candidates []*api.Pod) {
-	active := make([]*api.Pod, 0, len(candidates))
+	// active is candidates itself (read only) while every one is active
+	active := candidates[:0:0]
 	var terminating []*api.Pod
-	for _, p := range candidates {
+	all := true
+	for i, p := range candidates {
 		if isPodActive(p) {
-			active = append(active, p)
-		} else if isPodTerminating(p) && isControlledBy(&p.ObjectMeta, rs.UID) && rs.selector.Matches(p.Labels) {
+			if !all {
+				active = append(active, p)
+			}
+			continue
+		}
+		if all {
+			all = false
+			active = append(make([]*api.Pod, 0, len(candidates)), candidates[:i]...)
+		}
+		if isPodTerminating(p) && isControlledBy(&p.ObjectMeta, rs.UID) && rs.selector.Matches(p.Labels) {
 			terminating = append(terminating, p)
 		}
+	}
+	if all {
+		active = candidates[:len(candidates):len(candidates)]
 	}
 	var facts *podFactsCache
 	sel, filter := rs.selector, (func(*api.Pod) bool)(nil)
@@ -130,7 +143,9 @@ func (m *Manager) syncReplicaSetOf(rs *ReplicaSet, candidates []*api.Pod) {
 		facts = rs.podFactsFor()
 		sel, filter = api.Everything(), func(p *api.Pod) bool { return facts.of(rs, p).selected }
 	}
-	filtered := m.claimPods(rs.Kind(), &rs.ObjectMeta, sel, active, filter)
+	// manageReplicas and the status only read the claimed pods (and
+	// append, which copies a capped slice)
+	filtered := m.claimPodsShared(rs.Kind(), &rs.ObjectMeta, sel, active, filter)
 	if rs.DeletionTimestamp == nil {
 		filtered = m.manageReplicas(rs, filtered)
 	}
