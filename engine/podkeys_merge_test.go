@@ -86,8 +86,7 @@ func TestBenchPodKeysIsSortedPodKeys(t *testing.T) {
 	for s := 1; s <= 300; s++ {
 		must(t, e.Step(time.Second))
 		if s%2 == 0 {
-			keys := x.sorted()
-			_ = e.DeletePod(keys[r.IntN(len(keys))], DeleteOptions{})
+			_ = e.DeletePod(x.at(r.IntN(x.update())), DeleteOptions{})
 		}
 		if s%50 == 0 {
 			must(t, e.CreatePod(&api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "other", Name: fmt.Sprintf("bare-%d", s)},
@@ -96,7 +95,22 @@ func TestBenchPodKeysIsSortedPodKeys(t *testing.T) {
 		if s == 100 {
 			_ = e.SetNodeCondition("node-2", NodeConditionNotReady)
 		}
-		if got, want := x.sorted(), e.sortedPodKeys(); !slices.Equal(got, want) {
+		if s == 120 {
+			// many new pods at once: blocks split
+			for i := 0; i < 700; i++ {
+				must(t, e.CreatePod(&api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "batch", Name: fmt.Sprintf("p-%03d", (i*37)%700)},
+					Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "c:1"}}}}))
+			}
+		}
+		if s == 200 {
+			// and gone again: blocks emptied
+			for i := 0; i < 700; i++ {
+				_ = e.DeletePod(fmt.Sprintf("batch/p-%03d", i), DeleteOptions{GracePeriodSeconds: new(int64)})
+			}
+			e.Settle()
+		}
+		x.update()
+		if got, want := x.all(), e.sortedPodKeys(); !slices.Equal(got, want) || x.n != len(want) {
 			t.Fatalf("second %d: the watched keys are %v, the engine's %v", s, got, want)
 		}
 	}
