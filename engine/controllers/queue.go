@@ -343,6 +343,13 @@ func (q *workQueues) candidates(namespace, uid string) []*api.Pod {
 	return append(out, orphans...)
 }
 
+// ownedAndOrphans returns the pods controlled by uid and the namespace's
+// orphans (the index's own lists: read only).
+func (q *workQueues) ownedAndOrphans(namespace, uid string) (owned, orphans []*api.Pod) {
+	q.apply()
+	return q.byOwner[uid], q.orphans[namespace]
+}
+
 // allInNamespace reports that every pod is in the namespace.
 func allInNamespace(pods []*api.Pod, namespace string) bool {
 	for _, p := range pods {
