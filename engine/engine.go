@@ -368,26 +368,48 @@ func (e *Engine) podKeysCheckPending() {
 	}
 }
 
-// mergePodKeys applies the pending changes to the cached keys.
+// mergePodKeys applies the pending changes to the cached keys. The
+// benchmarks' churn brings one or two changes between reads of 5,000
+// keys: each change is found by binary search and the runs of unchanged
+// keys between them are copied whole, instead of comparing every key and
+// looking it up in the removals (which was a sixth of BenchmarkDayHPA).
+// The removals are all in the cached keys (podKeyRemoved), the additions
+// none of them.
 func (e *Engine) mergePodKeys() {
 	if len(e.podKeysNew) == 0 && len(e.podKeysGone) == 0 {
 		return
 	}
 	slices.Sort(e.podKeysNew)
-	out := make([]string, 0, len(e.podKeys)+len(e.podKeysNew)-len(e.podKeysGone))
-	old, add := e.podKeys, e.podKeysNew
-	for len(old) > 0 || len(add) > 0 {
-		if len(add) == 0 || (len(old) > 0 && old[0] < add[0]) {
-			if !e.podKeysGone[old[0]] {
-				out = append(out, old[0])
-			}
-			old = old[1:]
-		} else {
-			out = append(out, add[0])
-			add = add[1:]
-		}
+	gone := make([]string, 0, len(e.podKeysGone))
+	for k := range e.podKeysGone {
+		gone = append(gone, k)
 	}
-	e.podKeys, e.podKeysNew, e.podKeysGone = out, nil, nil
+	slices.Sort(gone)
+	e.podKeys = mergeSortedKeys(e.podKeys, e.podKeysNew, gone)
+	e.podKeysNew, e.podKeysGone = nil, nil
+}
+
+// mergeSortedKeys returns a new sorted slice: old (sorted) with add
+// (sorted, none in old) inserted and gone (sorted, each in old) removed.
+func mergeSortedKeys(old, add, gone []string) []string {
+	out := make([]string, 0, len(old)+len(add)-len(gone))
+	i := 0 // old[:i] is done
+	for len(add) > 0 || len(gone) > 0 {
+		if len(gone) == 0 || (len(add) > 0 && add[0] < gone[0]) {
+			j := i + sort.SearchStrings(old[i:], add[0])
+			out = append(out, old[i:j]...)
+			out = append(out, add[0])
+			add, i = add[1:], j
+			continue
+		}
+		j := i + sort.SearchStrings(old[i:], gone[0])
+		out = append(out, old[i:j]...)
+		if j < len(old) && old[j] == gone[0] {
+			j++
+		}
+		gone, i = gone[1:], j
+	}
+	return append(out, old[i:]...)
 }
 
 func (e *Engine) sortedPodKeys() []string {

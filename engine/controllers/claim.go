@@ -11,19 +11,49 @@ import "podlab.dev/podlab/engine/api"
 //
 // filter, when set, is ANDed into the match (the StatefulSet's isMemberOf).
 func (m *Manager) claimPods(kind string, owner *api.ObjectMeta, sel api.Selector, pods []*api.Pod, filter func(*api.Pod) bool) []*api.Pod {
+	claimed := m.claimPodsShared(kind, owner, sel, pods, filter)
+	if len(claimed) > 0 && &claimed[0] == &pods[0] {
+		// the callers may sort their claimed pods in place
+		return append(make([]*api.Pod, 0, len(pods)), claimed...)
+	}
+	return claimed
+}
+
+// claimPodsShared is claimPods returning pods itself (capped, so that an
+// append copies) when it claims every one of them, which is what a
+// ReplicaSet's sync finds on nearly every pass: the caller must not edit
+// the result in place.
+func (m *Manager) claimPodsShared(kind string, owner *api.ObjectMeta, sel api.Selector, pods []*api.Pod, filter func(*api.Pod) bool) []*api.Pod {
 	var claimed []*api.Pod
+	// all: claimed is pods[:i] so far, not yet copied
+	all := true
+	skip := func(i int) {
+		if all {
+			all = false
+			if i > 0 {
+				claimed = append(make([]*api.Pod, 0, len(pods)), pods[:i]...)
+			}
+		}
+	}
+	claim := func(p *api.Pod) {
+		if !all {
+			claimed = appendClaimed(claimed, p, len(pods))
+		}
+	}
 	ownerDeleting := owner.DeletionTimestamp != nil
-	for _, p := range pods {
+	for i, p := range pods {
 		matches := sel.Matches(p.Labels) && (filter == nil || filter(p))
 		ref := p.ControllerRef()
 		if ref != nil {
 			if ref.UID != owner.UID {
+				skip(i)
 				continue
 			}
 			if matches {
-				claimed = appendClaimed(claimed, p, len(pods))
+				claim(p)
 				continue
 			}
+			skip(i)
 			if ownerDeleting {
 				continue
 			}
@@ -40,14 +70,20 @@ func (m *Manager) claimPods(kind string, owner *api.ObjectMeta, sel api.Selector
 			continue
 		}
 		if ownerDeleting || !matches || p.DeletionTimestamp != nil || p.Namespace != owner.Namespace {
+			skip(i)
 			continue
 		}
 		// Adopt: add a controller reference to us.
 		refs := append(append([]api.OwnerReference(nil), p.OwnerReferences...), controllerRef(kind, owner))
 		if m.cluster.SetPodOwnership(p.Namespace, p.Name, p.Labels, refs) == nil {
 			m.acted()
-			claimed = appendClaimed(claimed, p, len(pods))
+			claim(p)
+		} else {
+			skip(i)
 		}
+	}
+	if all && len(pods) > 0 {
+		return pods[:len(pods):len(pods)]
 	}
 	return claimed
 }

@@ -194,9 +194,12 @@ func (m *Manager) claimReplicaSets(d *Deployment) []*ReplicaSet {
 			continue
 		}
 		ref := rs.ControllerRef()
+		if ref != nil && ref.UID != d.UID {
+			// another controller's: left alone, its labels unread
+			continue
+		}
 		matches := d.selector.Matches(rs.Labels)
 		switch {
-		case ref != nil && ref.UID != d.UID:
 		case ref != nil && matches:
 			out = append(out, rs)
 		case ref != nil:

@@ -33,6 +33,9 @@ type HorizontalPodAutoscaler struct {
 	// repeat is not recorded again (the event recorder would aggregate it
 	// into a count on the first one).
 	warned map[string]bool
+	// podTable keeps what the syncs read from the selected pods
+	// (hpa_pods.go); a clone starts without it.
+	podTable hpaPodTable
 }
 
 // HPAStatus is autoscaling/v2 HorizontalPodAutoscalerStatus.
@@ -194,9 +197,17 @@ func (m *Manager) selectPods(namespace string, sel api.Selector, ls *api.LabelSe
 	// a selector that is one matchLabels pair selects exactly the pods
 	// the label index returned for it
 	exact := m.q != nil && ls != nil && len(ls.MatchLabels) == 1 && len(ls.MatchExpressions) == 0
+	if exact {
+		// the index's list itself (replaced, never edited; capped so an
+		// append copies); nil when empty, as below
+		if len(from) == 0 {
+			return nil
+		}
+		return from[:len(from):len(from)]
+	}
 	var out []*api.Pod
 	for _, p := range from {
-		if exact || sel.Matches(p.Labels) {
+		if sel.Matches(p.Labels) {
 			out = append(out, p)
 		}
 	}
@@ -351,6 +362,7 @@ func (m *Manager) setHPAStatus(h *HorizontalPodAutoscaler, current, desired int3
 // when some failed and the others would scale down.
 func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scaleInfo) (int32, string, []MetricStatus, error) {
 	pods := m.selectPods(h.Namespace, sc.Selector, sc.LabelSelector)
+	facts := h.podTable.refresh(pods, m.q != nil)
 	load := m.loads[loadKey(h.Spec.ScaleTargetRef.Kind, h.Namespace, h.Spec.ScaleTargetRef.Name)]
 	statuses := make([]MetricStatus, len(h.Spec.Metrics))
 	var replicas int32
@@ -361,17 +373,15 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 	calc := newReplicaCalc(m.now)
 	for i, ms := range h.Spec.Metrics {
 		res := ms.Resource.Name
-		if m.metricsScratch == nil {
-			m.metricsScratch = make(PodMetrics, len(pods))
-		}
-		metrics := m.resourceMetricsInto(m.metricsScratch, res, pods, load)
+		samples, nSamples := m.hpaSamples(h.podTable.samples, res, facts, load)
+		h.podTable.samples = samples
 		var proposal int32
 		var name string
 		var err error
 		t := ms.Resource.Target
 		if t.AverageValue != nil && t.Type == api.AverageValueMetricType {
 			var usage int64
-			proposal, usage, err = calc.rawResourceReplicas(sc.Spec, t.AverageValue.MilliValue(), res, pods, metrics)
+			proposal, usage, err = calc.rawResourceReplicas(sc.Spec, t.AverageValue.MilliValue(), res, pods, samplesMap(facts, samples))
 			if err != nil {
 				err = fmt.Errorf("failed to get %s usage: %w", res, err)
 			} else {
@@ -382,7 +392,7 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 		} else {
 			var util int32
 			var raw int64
-			proposal, util, raw, err = calc.resourceReplicas(sc.Spec, *t.AverageUtilization, res, pods, metrics)
+			proposal, util, raw, err = calc.resourceReplicasOver(sc.Spec, *t.AverageUtilization, res, facts, samples, nSamples)
 			if err != nil {
 				err = fmt.Errorf("failed to get %s utilization: %w", res, err)
 			} else {
@@ -438,6 +448,7 @@ func (m *Manager) cloneHPAState(out *Manager) {
 			ScaleDown:       append([]scaleEvent(nil), h.history.ScaleDown...),
 		}
 		cp.warned = maps.Clone(h.warned)
+		cp.podTable = hpaPodTable{}
 		out.hpas[k] = &cp
 	}
 	for k, l := range m.loads {

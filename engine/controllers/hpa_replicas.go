@@ -50,7 +50,20 @@ var errNoMetrics = errors.New("no metrics returned from resource metrics API")
 // utilization (percent of request), with the measured utilization and the
 // raw average value (milli-units).
 func (c replicaCalc) resourceReplicas(currentReplicas, targetUtilization int32, resource string, pods []*api.Pod, metrics PodMetrics) (replicas, utilization int32, raw int64, err error) {
-	if len(metrics) == 0 {
+	facts := readHPAPods(pods)
+	samples := make([]podSample, len(pods))
+	for i, p := range pods {
+		m, found := metrics[p.Name]
+		samples[i] = podSample{m, found}
+	}
+	return c.resourceReplicasOver(currentReplicas, targetUtilization, resource, facts, samples, len(metrics))
+}
+
+// resourceReplicasOver is resourceReplicas over the pods' facts and their
+// samples (aligned with them); nSamples is how many samples the metrics
+// API returned.
+func (c replicaCalc) resourceReplicasOver(currentReplicas, targetUtilization int32, resource string, pods []hpaPod, samples []podSample, nSamples int) (replicas, utilization int32, raw int64, err error) {
+	if nSamples == 0 {
 		return 0, 0, 0, fmt.Errorf("unable to get metrics for resource %s: %w", resource, errNoMetrics)
 	}
 	if len(pods) == 0 {
@@ -63,13 +76,12 @@ func (c replicaCalc) resourceReplicas(currentReplicas, targetUtilization int32, 
 	// and the sample count keeps samples of pods not selected (they stay
 	// in upstream's map but match no request). TestResourceReplicasIsTheMapVersion.
 	groups := make([]podGroup, len(pods))
-	values := make([]int64, len(pods))
-	kept := len(metrics)
+	kept := nSamples
 	var ready, unready, missing int
-	for i, p := range pods {
-		g, m, found := c.podGroup(p, metrics, resource)
-		groups[i], values[i] = g, m.Value
-		if found && (g == groupIgnored || g == groupUnready) {
+	for i := range pods {
+		g := c.group(&pods[i], samples[i], resource)
+		groups[i] = g
+		if samples[i].found && (g == groupIgnored || g == groupUnready) {
 			kept-- // removeMetrics
 		}
 		switch g {
@@ -84,15 +96,17 @@ func (c replicaCalc) resourceReplicas(currentReplicas, targetUtilization int32, 
 	if kept == 0 {
 		return 0, 0, 0, fmt.Errorf("did not receive metrics for targeted pods (pods might be unready)")
 	}
-	requests, err := podRequests(pods, resource)
-	if err != nil {
-		return 0, 0, 0, err
+	requests := make([]int64, len(pods))
+	for i := range pods {
+		if requests[i], err = pods[i].request(resource); err != nil {
+			return 0, 0, 0, err
+		}
 	}
 	// the first ratio is over the ready pods' own samples; the second adds
 	// the fill-ins
 	fillMissing, fallback := false, int64(0)
-	ratio, utilization, raw, err := utilizationOver(pods, requests, targetUtilization, func(i int) (int64, bool) {
-		return values[i], groups[i] == groupReady
+	ratio, utilization, raw, err := utilizationOver(requests, targetUtilization, func(i int) (int64, bool) {
+		return samples[i].Value, groups[i] == groupReady
 	})
 	if err != nil {
 		return 0, 0, 0, err
@@ -116,10 +130,10 @@ func (c replicaCalc) resourceReplicas(currentReplicas, targetUtilization int32, 
 	if scaleUpWithUnready {
 		kept += unready
 	}
-	newRatio, _, _, err := utilizationOver(pods, requests, targetUtilization, func(i int) (int64, bool) {
+	newRatio, _, _, err := utilizationOver(requests, targetUtilization, func(i int) (int64, bool) {
 		switch groups[i] {
 		case groupReady:
-			return values[i], true
+			return samples[i].Value, true
 		case groupMissing:
 			return requests[i] * fallback / 100, fillMissing
 		case groupUnready:
@@ -144,10 +158,10 @@ func (c replicaCalc) resourceReplicas(currentReplicas, targetUtilization int32, 
 // (integer percent of the summed requests, its ratio to the target, the
 // raw average value) over the pods whose sample
 // sample(i) reports (value, true), each with its request.
-func utilizationOver(pods []*api.Pod, requests []int64, target int32, sample func(int) (int64, bool)) (float64, int32, int64, error) {
+func utilizationOver(requests []int64, target int32, sample func(int) (int64, bool)) (float64, int32, int64, error) {
 	var metricsTotal, requestsTotal int64
 	n := 0
-	for i := range pods {
+	for i := range requests {
 		v, ok := sample(i)
 		if !ok {
 			continue
@@ -253,30 +267,35 @@ const (
 // podGroup returns p's group, its sample and whether it has one.
 func (c replicaCalc) podGroup(p *api.Pod, metrics PodMetrics, resource string) (podGroup, PodMetric, bool) {
 	m, found := metrics[p.Name]
-	if p.DeletionTimestamp != nil || p.Status.Phase == api.PodFailed {
-		return groupIgnored, m, found
+	f := readHPAPodStatus(p)
+	return c.group(&f, podSample{m, found}, resource), m, found
+}
+
+// group is podGroup over a pod's facts and its sample.
+func (c replicaCalc) group(f *hpaPod, s podSample, resource string) podGroup {
+	if f.deleting || f.failed {
+		return groupIgnored
 	}
-	if p.Status.Phase == api.PodPending {
-		return groupUnready, m, found
+	if f.pending {
+		return groupUnready
 	}
-	if !found {
-		return groupMissing, m, false
+	if !s.found {
+		return groupMissing
 	}
 	if resource == api.ResourceCPU {
 		var notReady bool
-		cond := p.Condition(api.PodReady)
-		if cond == nil || p.Status.StartTime == nil {
+		if !f.hasReady || !f.hasStart {
 			notReady = true
-		} else if p.Status.StartTime.Add(c.cpuInitializationPeriod) > c.now {
-			notReady = cond.Status == api.ConditionFalse || m.Timestamp < cond.LastTransitionTime.Add(m.Window)
+		} else if f.start.Add(c.cpuInitializationPeriod) > c.now {
+			notReady = f.readyFalse || s.Timestamp < f.readySince.Add(s.Window)
 		} else {
-			notReady = cond.Status == api.ConditionFalse && p.Status.StartTime.Add(c.delayOfInitialReadinessStatus) > cond.LastTransitionTime
+			notReady = f.readyFalse && f.start.Add(c.delayOfInitialReadinessStatus) > f.readySince
 		}
 		if notReady {
-			return groupUnready, m, true
+			return groupUnready
 		}
 	}
-	return groupReady, m, true
+	return groupReady
 }
 
 // calculateRequests is replica_calculator.go calculateRequests: pod-level
@@ -299,31 +318,10 @@ func calculateRequests(pods []*api.Pod, resource string) (map[string]int64, erro
 func podRequests(pods []*api.Pod, resource string) ([]int64, error) {
 	out := make([]int64, len(pods))
 	for j, p := range pods {
-		if r := p.Spec.Resources; r != nil && len(r.Requests) > 0 {
-			q, ok := r.Requests[resource]
-			if !ok {
-				return nil, fmt.Errorf("missing pod-level request for %s in Pod %s", resource, p.Name)
-			}
-			out[j] = q.MilliValue()
-			continue
+		var err error
+		if out[j], err = podRequest(p, resource); err != nil {
+			return nil, err
 		}
-		var sum int64
-		// the containers, then the sidecars (restartable init containers),
-		// without copying them
-		for i, n := 0, len(p.Spec.Containers)+len(p.Spec.InitContainers); i < n; i++ {
-			var ctr *api.Container
-			if i < len(p.Spec.Containers) {
-				ctr = &p.Spec.Containers[i]
-			} else if ctr = &p.Spec.InitContainers[i-len(p.Spec.Containers)]; !ctr.IsSidecar() {
-				continue
-			}
-			q, ok := ctr.Resources.Requests[resource]
-			if !ok {
-				return nil, fmt.Errorf("missing request for %s in container %s of Pod %s", resource, ctr.Name, p.Name)
-			}
-			sum += q.MilliValue()
-		}
-		out[j] = sum
 	}
 	return out, nil
 }

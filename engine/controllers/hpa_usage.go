@@ -176,62 +176,14 @@ func (m *Manager) resourceMetrics(resource string, pods []*api.Pod, load *worklo
 }
 
 // resourceMetricsInto is resourceMetrics filling out, which it empties
-// first: the HPA sync reuses one map instead of allocating one per HPA
-// every 15 s (most of what a day of HPA syncs allocated).
+// first (hpaSamples keyed by pod name).
 func (m *Manager) resourceMetricsInto(out PodMetrics, resource string, pods []*api.Pod, load *workloadLoad) PodMetrics {
 	clear(out)
-	sample := func(name string, v int64) {
-		out[name] = PodMetric{Value: v, Timestamp: m.now, Window: metricWindow}
-	}
-	if resource == api.ResourceMemory {
-		src, ok := m.cluster.(MemoryUsageSource)
-		if !ok {
-			return out
-		}
-		for _, p := range pods {
-			if !metricsServerReports(p) {
-				continue
-			}
-			if b, ok := src.PodMemoryUsage(p.Namespace, p.Name); ok {
-				sample(p.Name, b*1000)
-			}
-		}
-		return out
-	}
-	var share int64
-	shared := false
-	if load != nil {
-		if demand, ok := load.demandAt(m.now); ok {
-			shared = true
-			ready := 0
-			for _, p := range pods {
-				if metricsServerReports(p) && p.DeletionTimestamp == nil && isPodReady(p) {
-					ready++
-				}
-			}
-			if ready > 0 {
-				share = demand / int64(ready)
-			}
-		}
-	}
-	for _, p := range pods {
-		if !metricsServerReports(p) {
-			continue
-		}
-		if v, ok := m.podCPU[p.UID]; ok {
-			sample(p.Name, v)
-			continue
-		}
-		if shared {
-			if p.DeletionTimestamp == nil && isPodReady(p) {
-				sample(p.Name, share)
-			} else {
-				sample(p.Name, 0)
-			}
-			continue
-		}
-		if v, ok := podCPUAnnotation(p); ok {
-			sample(p.Name, v)
+	facts := readHPAPods(pods)
+	samples, _ := m.hpaSamples(nil, resource, facts, load)
+	for i, s := range samples {
+		if s.found {
+			out[facts[i].pod.Name] = s.PodMetric
 		}
 	}
 	return out

@@ -40,9 +40,6 @@ type Manager struct {
 	// loads and podCPU are the CPU use model the HPA reads (hpa_usage.go).
 	loads  map[string]*workloadLoad
 	podCPU map[string]int64
-	// metricsScratch is the HPA sync's samples map, reused from one
-	// metric to the next (computeReplicasForMetrics keeps none).
-	metricsScratch PodMetrics
 
 	// wake is the earliest future instant a controller asked to be run at
 	// (minReadySeconds, Job run time, TTL, cron schedule); 0 when none.

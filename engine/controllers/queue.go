@@ -193,8 +193,20 @@ func (q *workQueues) apply() {
 		q.gcPending[k] = struct{}{}
 		q.sorted = nil
 	}
-	clear(q.pending)
+	q.pending = emptied(q.pending)
 	q.flush()
+}
+
+// emptied returns the set s emptied. A set that held many keys (the
+// creation of thousands of pods in one pass) is replaced by a new one:
+// ranging over a Go map costs its capacity, which clear keeps, and these
+// sets are ranged over on every pass.
+func emptied(s map[string]struct{}) map[string]struct{} {
+	if len(s) > 64 {
+		return map[string]struct{}{}
+	}
+	clear(s)
+	return s
 }
 
 func (q *workQueues) bump(ref *api.OwnerReference, p *api.Pod) {
@@ -322,6 +334,11 @@ func (q *workQueues) all() []*api.Pod {
 func (q *workQueues) candidates(namespace, uid string) []*api.Pod {
 	q.apply()
 	owned, orphans := q.byOwner[uid], q.orphans[namespace]
+	if len(orphans) == 0 && allInNamespace(owned, namespace) {
+		// the index's own list (replaced, never edited), capped so that
+		// an append copies it; callers only read their candidates
+		return owned[:len(owned):len(owned)]
+	}
 	out := make([]*api.Pod, 0, len(owned)+len(orphans))
 	for _, p := range owned {
 		if p.Namespace == namespace {
@@ -329,6 +346,23 @@ func (q *workQueues) candidates(namespace, uid string) []*api.Pod {
 		}
 	}
 	return append(out, orphans...)
+}
+
+// ownedAndOrphans returns the pods controlled by uid and the namespace's
+// orphans (the index's own lists: read only).
+func (q *workQueues) ownedAndOrphans(namespace, uid string) (owned, orphans []*api.Pod) {
+	q.apply()
+	return q.byOwner[uid], q.orphans[namespace]
+}
+
+// allInNamespace reports that every pod is in the namespace.
+func allInNamespace(pods []*api.Pod, namespace string) bool {
+	for _, p := range pods {
+		if p.Namespace != namespace {
+			return false
+		}
+	}
+	return true
 }
 
 // versions returns the version of a controller's pods and of its
@@ -359,7 +393,7 @@ func (q *workQueues) gcCandidates(live map[string]bool, epoch uint64) []*api.Pod
 		q.gcLive, q.gcEpoch = maps.Clone(live), epoch
 	}
 	if full {
-		clear(q.gcPending)
+		q.gcPending = emptied(q.gcPending)
 		return q.all()
 	}
 	out := make([]*api.Pod, 0, len(q.gcPending))
@@ -368,7 +402,7 @@ func (q *workQueues) gcCandidates(live map[string]bool, epoch uint64) []*api.Pod
 			out = append(out, p)
 		}
 	}
-	clear(q.gcPending)
+	q.gcPending = emptied(q.gcPending)
 	sort.Slice(out, func(i, j int) bool { return podLess(out[i], out[j]) })
 	return out
 }

@@ -92,7 +92,9 @@ func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
 			return
 		}
 		done := m.beginMemo()
-		m.syncReplicaSetOf(rs, m.claimCandidates(rs.Namespace, rs.UID))
+		if !m.syncReplicaSetTable(rs) {
+			m.syncReplicaSetOf(rs, m.claimCandidates(rs.Namespace, rs.UID))
+		}
 		rs.memo = done(key, nil)
 		return
 	}
@@ -113,14 +115,27 @@ func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
 
 // syncReplicaSetOf is syncReplicaSet over the claim candidates.
 func (m *Manager) syncReplicaSetOf(rs *ReplicaSet, candidates []*api.Pod) {
-	active := make([]*api.Pod, 0, len(candidates))
+	// active is candidates itself (read only) while every one is active
+	active := candidates[:0:0]
 	var terminating []*api.Pod
-	for _, p := range candidates {
+	all := true
+	for i, p := range candidates {
 		if isPodActive(p) {
-			active = append(active, p)
-		} else if isPodTerminating(p) && isControlledBy(&p.ObjectMeta, rs.UID) && rs.selector.Matches(p.Labels) {
+			if !all {
+				active = append(active, p)
+			}
+			continue
+		}
+		if all {
+			all = false
+			active = append(make([]*api.Pod, 0, len(candidates)), candidates[:i]...)
+		}
+		if isPodTerminating(p) && isControlledBy(&p.ObjectMeta, rs.UID) && rs.selector.Matches(p.Labels) {
 			terminating = append(terminating, p)
 		}
+	}
+	if all {
+		active = candidates[:len(candidates):len(candidates)]
 	}
 	var facts *podFactsCache
 	sel, filter := rs.selector, (func(*api.Pod) bool)(nil)
@@ -130,7 +145,9 @@ func (m *Manager) syncReplicaSetOf(rs *ReplicaSet, candidates []*api.Pod) {
 		facts = rs.podFactsFor()
 		sel, filter = api.Everything(), func(p *api.Pod) bool { return facts.of(rs, p).selected }
 	}
-	filtered := m.claimPods(rs.Kind(), &rs.ObjectMeta, sel, active, filter)
+	// manageReplicas and the status only read the claimed pods (and
+	// append, which copies a capped slice)
+	filtered := m.claimPodsShared(rs.Kind(), &rs.ObjectMeta, sel, active, filter)
 	if rs.DeletionTimestamp == nil {
 		filtered = m.manageReplicas(rs, filtered)
 	}
@@ -238,21 +255,23 @@ func (m *Manager) ScaleDownOrder(namespace, name string) []RankedPod {
 // facts, when set (work queues), gives each pod's labels and Ready verdicts
 // as read when that pod object was first seen (replicaset_facts.go).
 func (m *Manager) replicaSetStatus(rs *ReplicaSet, active, terminating []*api.Pod, facts *podFactsCache) {
-	st := ReplicaSetStatus{ObservedGeneration: rs.Generation, Replicas: int32(len(active)), TerminatingReplicas: int32(len(terminating))}
-	var tmpl api.Selector
-	if facts == nil {
-		tmpl = api.SelectorFromSet(rs.Spec.Template.Labels)
+	if facts != nil {
+		m.replicaSetStatusOf(rs, active, terminating, func(p *api.Pod) podFacts { return facts.of(rs, p) })
+		return
 	}
+	tmpl := api.SelectorFromSet(rs.Spec.Template.Labels)
+	m.replicaSetStatusOf(rs, active, terminating, func(p *api.Pod) podFacts { return readPodFacts(p, tmpl) })
+}
+
+// replicaSetStatusOf is replicaSetStatus with each active pod's facts
+// from factsOf.
+func (m *Manager) replicaSetStatusOf(rs *ReplicaSet, active, terminating []*api.Pod, factsOf func(*api.Pod) podFacts) {
+	st := ReplicaSetStatus{ObservedGeneration: rs.Generation, Replicas: int32(len(active)), TerminatingReplicas: int32(len(terminating))}
 	minReady := rs.Spec.MinReadySeconds
 	for _, p := range active {
 		// isPodReady, isPodAvailable and availableAt over one look-up of
 		// the Ready condition
-		var f podFacts
-		if facts != nil {
-			f = facts.of(rs, p)
-		} else {
-			f = readPodFacts(p, tmpl)
-		}
+		f := factsOf(p)
 		if f.fullyLabeled {
 			st.FullyLabeledReplicas++
 		}

@@ -9,6 +9,10 @@ import "podlab.dev/podlab/engine/api"
 type podFacts struct {
 	selected, fullyLabeled, ready bool
 	readySince                    api.Time
+	// active and terminating are isPodActive and isPodTerminating;
+	// sameNamespace: the pod is in the ReplicaSet's namespace (the
+	// table's sync, replicaset_table.go).
+	active, terminating, sameNamespace bool
 }
 
 // podFactsCache keeps podFacts per pod object for one ReplicaSet. A pod
@@ -25,6 +29,10 @@ type podFactsCache struct {
 	tmplLabels map[string]string
 	tmpl       api.Selector
 	facts      map[*api.Pod]podFacts
+	// pods, aligned and spare are the table of replicaset_table.go: the
+	// facts of the pods of the last table sync, in their order.
+	pods           []*api.Pod
+	aligned, spare []podFacts
 }
 
 // podFactsFor returns the ReplicaSet's cache, emptied when the selector or
@@ -43,9 +51,17 @@ func (c *podFactsCache) of(rs *ReplicaSet, p *api.Pod) podFacts {
 	if f, ok := c.facts[p]; ok {
 		return f
 	}
+	f := c.read(rs, p)
+	c.facts[p] = f
+	return f
+}
+
+// read reads p's facts.
+func (c *podFactsCache) read(rs *ReplicaSet, p *api.Pod) podFacts {
 	f := readPodFacts(p, c.tmpl)
 	f.selected = rs.selector.Matches(p.Labels)
-	c.facts[p] = f
+	f.active, f.terminating = isPodActive(p), isPodTerminating(p)
+	f.sameNamespace = p.Namespace == rs.Namespace
 	return f
 }
 

@@ -1,0 +1,100 @@
+package controllers
+
+import "podlab.dev/podlab/engine/api"
+
+// The ReplicaSet's sync over a per-pod table. In work-queue mode a
+// ReplicaSet syncs whenever one of its pods changes — five or so times for
+// every pod replaced — and each sync reads all of its pods (which are
+// active, which are selected and controlled, which are ready since when).
+// The table keeps those facts of each pod object aligned with the index's
+// list of the ReplicaSet's pods: a pod object the last sync read too keeps
+// its facts (objects are never edited once shared), so a sync reads the
+// pods that changed and walks a compact table for the rest.
+//
+// The table covers the common case only: no orphans in the namespace
+// (nothing to adopt), every pod in the ReplicaSet's namespace and every
+// active pod selected (nothing to release). Otherwise the general sync
+// runs, as before. TestWorkQueuesAreInvisible compares with the full path.
+
+// table returns the facts of pods, in their order, reusing those of pod
+// objects the last table sync had (both lists are in namespace/name
+// order, so one walk finds them).
+func (c *podFactsCache) table(rs *ReplicaSet, pods []*api.Pod) []podFacts {
+	out := c.spare[:0]
+	if cap(out) < len(pods) {
+		out = make([]podFacts, 0, len(pods)+len(pods)/4)
+	}
+	old, oldFacts := c.pods, c.aligned
+	j := 0
+	for _, p := range pods {
+		for j < len(old) && old[j] != p && podLess(old[j], p) {
+			j++
+		}
+		if j < len(old) && old[j] == p {
+			out = append(out, oldFacts[j])
+			j++
+			continue
+		}
+		out = append(out, c.read(rs, p))
+	}
+	c.spare, c.aligned, c.pods = oldFacts, out, pods
+	return out
+}
+
+// syncReplicaSetTable is syncReplicaSetOf over the table; it returns false,
+// having done nothing, when the sync needs the general path.
+func (m *Manager) syncReplicaSetTable(rs *ReplicaSet) bool {
+	owned, orphans := m.q.ownedAndOrphans(rs.Namespace, rs.UID)
+	if len(orphans) > 0 {
+		return false
+	}
+	c := rs.podFactsFor()
+	facts := c.table(rs, owned)
+	// every owned pod is controlled by rs (the index is by controller
+	// UID); claimPods keeps the active ones it selects
+	for i := range facts {
+		if f := &facts[i]; !f.sameNamespace || (f.active && !f.selected) {
+			return false
+		}
+	}
+	// active is owned itself (read only) while every pod is active
+	active := owned[:0:0]
+	var terminating []*api.Pod
+	all := true
+	for i := range facts {
+		f := &facts[i]
+		if f.active {
+			if !all {
+				active = append(active, owned[i])
+			}
+			continue
+		}
+		if all {
+			all = false
+			active = append(make([]*api.Pod, 0, len(owned)), owned[:i]...)
+		}
+		if f.terminating && f.selected {
+			terminating = append(terminating, owned[i])
+		}
+	}
+	if all {
+		active = owned[:len(owned):len(owned)]
+	}
+	filtered := active
+	if rs.DeletionTimestamp == nil {
+		filtered = m.manageReplicas(rs, filtered)
+	}
+	// filtered is active in order, less deleted pods, plus created ones
+	// at the end (not in the table: read)
+	j := 0
+	m.replicaSetStatusOf(rs, filtered, terminating, func(p *api.Pod) podFacts {
+		for j < len(owned) && owned[j] != p {
+			j++
+		}
+		if j < len(owned) {
+			return facts[j]
+		}
+		return c.read(rs, p)
+	})
+	return true
+}
