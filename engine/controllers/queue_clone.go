@@ -37,11 +37,16 @@ func (m *Manager) cloneWorkQueues(from *workQueues) {
 		orphanVer: maps.Clone(from.orphanVer),
 		rsVer:     maps.Clone(from.rsVer),
 		seq:       from.seq,
-		pending:   maps.Clone(from.pending),
+		pending:   make(map[string]struct{}, len(from.pending)),
 		gcPending: map[string]struct{}{},
 		sorted:    from.sorted,
 		byLabel:   maps.Clone(from.byLabel),
 		keys:      map[unsafe.Pointer]keyCache{},
+	}
+	// not maps.Clone: that keeps the capacity, and pending once held
+	// every pod
+	for k := range from.pending {
+		m.q.pending[k] = struct{}{}
 	}
 	for _, list := range m.q.byOwner {
 		if len(list) > 0 {
