@@ -2,7 +2,6 @@ package engine
 
 import (
 	"maps"
-	"slices"
 
 	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/framework"
@@ -79,27 +78,6 @@ func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 		cp := *ns
 		cp.pressure = ns.pressure.Clone()
 		c.nodes[k] = &cp
-	}
-	// The timelines of pods still alive change in place (a write from
-	// the controllers' API does not go through timelineW): the clone gets
-	// its own, allocated together, and the origin keeps its (only it
-	// refers to them). Finished ones are shared.
-	live := 0
-	for _, tl := range e.timelines {
-		if tl.gone == nil {
-			live++
-		}
-	}
-	theirs := make([]podTimeline, 0, live)
-	for k, tl := range e.timelines {
-		if tl.gone != nil {
-			continue
-		}
-		tl.owner, tl.plans = e.own, slices.Clip(tl.plans)
-		theirs = append(theirs, *tl)
-		t := &theirs[len(theirs)-1]
-		t.owner = c.own
-		c.timelines[k] = t
 	}
 	// Pending pods change in place in the scheduling queue (attempts,
 	// the PodInfo the queue holds): each engine keeps its own.

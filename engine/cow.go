@@ -87,10 +87,9 @@ func (e *Engine) owned(ps *podState) *podState {
 	return e.mut(ps)
 }
 
-// timelineW returns a pod's timeline ready to be modified. Clone copies
-// the timelines of pods whose containers are not gone (the controllers'
-// FinishPod writes one straight from the map) and shares the finished
-// ones, which rarely change again.
+// timelineW returns a pod's timeline ready to be modified. Timelines are
+// shared with clones like pod states: every write goes through here
+// (clusterAPI.FinishPod included), so Clone copies none of them.
 func (e *Engine) timelineW(key string) *podTimeline {
 	tl := e.timelines[key]
 	if tl == nil || tl.owner == e.own {

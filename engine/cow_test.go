@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
+
+	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/controllers"
 )
 
 // Tests run with the ownership check on (a pod state shared with a clone
@@ -141,4 +145,36 @@ func firstDiff(a, b string) string {
 	}
 	from := max(0, i-300)
 	return fmt.Sprintf("got  …%s\nwant …%s", a[from:min(len(a), i+200)], b[from:min(len(b), i+200)])
+}
+
+// A Job's pod that completes in a clone (the controllers' FinishPod)
+// leaves the origin's timeline of it open: Clone shares the timelines and
+// FinishPod copies before it writes (timelineW), like every other write.
+func TestFinishPodInACloneLeavesTheOriginsTimeline(t *testing.T) {
+	e := New(Config{Seed: 1, NewScheduler: DefaultScheduler})
+	must(t, e.AddNode(node("node-1", "8", "32Gi")))
+	w := e.NewWorkloads(1)
+	one := int32(1)
+	_, err := w.Manager.AddJob(&api.Job{ObjectMeta: api.ObjectMeta{Name: "report", Namespace: "default"},
+		Spec: api.JobSpec{Completions: &one, Parallelism: &one, Template: api.PodTemplateSpec{
+			ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "report"}, Annotations: map[string]string{controllers.AnnotationRunFor: "10s"}},
+			Spec:       api.PodSpec{RestartPolicy: "Never", Containers: []api.Container{{Name: "c", Image: "report:1"}}}}}})
+	must(t, err)
+	w.Manager.Start()
+	e.Settle()
+	must(t, e.RunUntil(sec(5)))
+	pods := e.Pods()
+	if len(pods) != 1 {
+		t.Fatalf("%d pods, want the Job's one; events %+v", len(pods), e.Events())
+	}
+	key := pods[0].Key()
+	before, _ := e.Timeline(key)
+	c := e.Clone()
+	must(t, c.RunUntil(sec(60)))
+	if tl, _ := c.Timeline(key); len(tl.Pod) == 0 || tl.Pod[len(tl.Pod)-1].Open {
+		t.Fatalf("the clone's pod has not finished: %+v", tl.Pod)
+	}
+	if got, _ := e.Timeline(key); !reflect.DeepEqual(got, before) {
+		t.Fatalf("the origin's timeline changed with its clone's:\n got  %+v\n want %+v", got.Pod, before.Pod)
+	}
 }

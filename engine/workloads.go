@@ -146,7 +146,7 @@ func (c clusterAPI) FinishPod(namespace, name, phase, reason string) error {
 		return fmt.Errorf("pod %s is %s, not Running", key, ps.state)
 	}
 	at := c.e.Now()
-	c.e.timelines[key].gone = &at
+	c.e.timelineW(key).gone = &at
 	c.e.markTerminated(ps, phase, reason, "PodCompleted")
 	return nil
 }

@@ -493,23 +493,38 @@ func (s *Session) Advance(d time.Duration) error {
 	return s.advanceTo(s.eng.Now().Add(d))
 }
 
-// advanceTo runs until t in steps of checkpointEvery, checkpointing
-// between them when the work since the last checkpoint earns one.
+// advanceTo runs until t in steps, checkpointing between them when the
+// work since the last checkpoint earns one. Steps end on whole seconds
+// (where metrics sample) and on multiples of checkpointEvery: the first
+// is a virtual second, each cheap one doubles the next up to
+// checkpointEvery, and one that did a checkpoint's worth of work alone
+// brings the next back to a second — so a busy stretch (thousands of
+// pods starting) has a chance to checkpoint every virtual second, and a
+// rewind into it replays little.
 func (s *Session) advanceTo(t api.Time) error {
-	every := api.Time(checkpointEvery)
+	every, step := api.Time(checkpointEvery), api.Time(time.Second)
 	for {
 		if err := s.maybeCheckpoint(); err != nil {
 			return err
 		}
-		next := min(t, (s.eng.Now()/every+1)*every)
+		now, before := s.eng.Now(), s.work
+		next := min(t, (now/every+1)*every, (now/step+1)*step)
 		if err := s.timed(func() error { return s.runTo(next) }); err != nil {
 			return err
 		}
 		if next >= t || s.eng.Now() >= t {
 			return nil
 		}
+		if s.work-before >= s.checkpointCost() {
+			step = api.Time(time.Second)
+		} else {
+			step = min(2*step, every)
+		}
 	}
 }
+
+// settleNow runs what is due at the current instant.
+func (s *Session) settleNow() error { return s.eng.RunUntil(s.eng.Now()) }
 
 // runTo runs until t, running the scenario's timeline commands that fall
 // due on the way.
@@ -601,7 +616,7 @@ func (s *Session) Apply(line string) (string, error) {
 	}
 	// Run what is due at this instant first, so a command always meets the
 	// same state however the clock got here (replay depends on it).
-	if err := s.eng.RunUntil(s.eng.Now()); err != nil {
+	if err := s.timed(s.settleNow); err != nil {
 		return "", err
 	}
 	at := s.eng.Now()
@@ -625,7 +640,9 @@ func (s *Session) Apply(line string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := s.eng.RunUntil(s.eng.Now()); err != nil {
+	// the command's consequences (controllers, scheduler) are work a
+	// checkpoint saves a replay too
+	if err := s.timed(s.settleNow); err != nil {
 		return "", err
 	}
 	if err := s.guardAfter(at); err != nil {

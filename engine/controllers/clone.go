@@ -29,10 +29,10 @@ func (m *Manager) Clone(c Cluster) *Manager {
 	out.memoSyncs = m.memoSyncs
 	out.epoch = m.epoch
 	if m.q != nil {
-		// rebuilt from the clone's cluster; every skipped sync runs again
-		// once (a sync with unchanged inputs changes nothing, so this is
-		// invisible)
-		defer out.UseWorkQueues(true)
+		// copied (the clone's cluster shares the pods); every skipped sync
+		// runs again once (a sync with unchanged inputs changes nothing,
+		// so this is invisible)
+		defer out.cloneWorkQueues(m.q)
 	}
 	out.wake, out.hasWake = m.wake, m.hasWake
 	out.known = maps.Clone(m.known)
