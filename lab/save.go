@@ -61,7 +61,10 @@ func (s *Session) write(w io.Writer, sc Scenario, tl []TimelineEntry) error {
 	if err != nil {
 		return err
 	}
-	_, manifests, _ := splitScenario(s.file.Data)
+	manifests, err := s.file.manifestText()
+	if err != nil {
+		return err
+	}
 	if _, err := w.Write(header); err != nil {
 		return err
 	}
