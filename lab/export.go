@@ -20,6 +20,12 @@ import (
 // are. The lab header is dropped; its lesson commands that kubectl can run
 // are listed in a comment.
 func Export(w io.Writer, f *File) error {
+	// read before writing anything: a large file is read again from
+	// disk (filetext.go), and may have changed
+	manifests, err := f.manifestText()
+	if err != nil {
+		return err
+	}
 	// The comment lines quote the file: textsafe.Line keeps an escape
 	// sequence from reaching the terminal and a newline in a title from
 	// ending the comment (which would inject YAML into the export).
@@ -49,7 +55,6 @@ func Export(w io.Writer, f *File) error {
 			fmt.Fprintf(w, "---\n%s", b)
 		}
 	}
-	_, manifests, _ := splitScenario(f.Data)
 	body := bytes.TrimLeft(stripBlankLines(manifests), "\n")
 	if len(bytes.TrimSpace(body)) > 0 {
 		if !bytes.HasPrefix(body, []byte("---")) {

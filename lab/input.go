@@ -69,6 +69,9 @@ func openWithProgress(path string, stdin io.Reader, progress func(done, total in
 	if path != "-" {
 		f.Dir = filepath.Dir(path)
 	}
+	if err := f.forgetText(path); err != nil {
+		return nil, err
+	}
 	if err := f.resolveSchedulerConfig(); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -282,16 +283,20 @@ func writeRunText(w io.Writer, s *Session, r RunReport) error {
 	}
 	if len(r.Spread) > 0 {
 		fmt.Fprintf(w, "\nSpread:\n")
+		var doms []byte // reused: an imported cluster's hostname lines have 1,000 domains each
 		for _, sp := range r.Spread {
-			var parts []string
-			for _, d := range sp.Domains {
-				parts = append(parts, fmt.Sprintf("%s=%d", d.Domain, d.Count))
+			doms = doms[:0]
+			for i, d := range sp.Domains {
+				if i > 0 {
+					doms = append(doms, ' ')
+				}
+				doms = strconv.AppendInt(append(append(doms, d.Domain...), '='), int64(d.Count), 10)
 			}
 			pend := ""
 			if sp.Unscheduled > 0 {
 				pend = fmt.Sprintf(", %d pending", sp.Unscheduled)
 			}
-			fmt.Fprintf(w, "  %s/%s by %s: %s (skew %d%s)\n", strings.ToLower(sp.Kind), sp.Name, sp.TopologyKey, strings.Join(parts, " "), sp.Skew, pend)
+			fmt.Fprintf(w, "  %s/%s by %s: %s (skew %d%s)\n", strings.ToLower(sp.Kind), sp.Name, sp.TopologyKey, doms, sp.Skew, pend)
 		}
 	}
 	writeTimelineFailuresText(w, s.TimelineFailures())

@@ -75,7 +75,7 @@ func (s *Session) prepare(sc Scenario, tl []TimelineEntry) (*Saved, error) {
 	if err != nil {
 		return nil, err
 	}
-	sv := &Saved{header: header, data: s.file.Data}
+	sv := &Saved{header: header, file: s.file}
 	if cfg := s.file.SchedulerConfig; cfg != nil && len(s.file.Objects.SchedulerConfigs) == 0 {
 		if sv.config, err = renderSchedulerConfig(cfg); err != nil {
 			return nil, err
@@ -84,12 +84,14 @@ func (s *Session) prepare(sc Scenario, tl []TimelineEntry) (*Saved, error) {
 	return sv, nil
 }
 
-// Saved is a rendered save: the header, and the file's manifests (never
-// modified after loading) to copy after it. WriteTo touches no session,
+// Saved is a rendered save: the header, and the file whose manifests
+// (never modified after loading; a large import's are read again from
+// disk, filetext.go) are copied after it. WriteTo touches no session,
 // so it may run on another goroutine while the session goes on (the TUI
 // writes files off its loop).
 type Saved struct {
-	header, config, data []byte
+	header, config []byte
+	file           *File
 }
 
 // WriteTo implements io.WriterTo: the header, then the manifests.
@@ -100,8 +102,12 @@ func (sv *Saved) WriteTo(w io.Writer) (int64, error) {
 }
 
 func (sv *Saved) write(w io.Writer) error {
-	_, manifests, _ := splitScenario(sv.data)
+	manifests, err := sv.file.manifestText()
+	if err != nil {
+		return err
+	}
 	if _, err := w.Write(sv.header); err != nil {
+
 		return err
 	}
 	body := bytes.TrimLeft(stripBlankLines(manifests), "\n")
@@ -116,7 +122,7 @@ func (sv *Saved) write(w io.Writer) error {
 			return err
 		}
 	}
-	_, err := w.Write(body)
+	_, err = w.Write(body)
 	return err
 }
 

@@ -184,8 +184,11 @@ type File struct {
 	// scenario's document, its scheduler.configFile, or
 	// --scheduler-config); nil: the default profile.
 	SchedulerConfig *manifest.SchedulerConfiguration
-	// Data is the file as read (Save keeps its manifests verbatim).
-	Data []byte
+	// Data is the file as read (Save keeps its manifests verbatim); nil
+	// for a large file opened from disk, which is read again from source
+	// when saved or exported (filetext.go).
+	Data   []byte
+	source *fileSource
 }
 
 // splitScenario separates the lab's Scenario document from the manifests.

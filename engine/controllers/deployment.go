@@ -178,7 +178,7 @@ func (m *Manager) claimReplicaSets(d *Deployment) []*ReplicaSet {
 		// the sorted keys are cached per epoch (keysOf; a new epoch sorts
 		// a new slice, so this one stays as it is); other namespaces'
 		// are skipped below
-		keys = keysOf(m, m.replicaSets)
+		keys = namespaceKeys(keysOf(m, m.replicaSets), d.Namespace)
 	} else {
 		for k, rs := range m.replicaSets {
 			if rs.Namespace == d.Namespace {

@@ -539,8 +539,8 @@ func (m *Manager) enqueueReplicaSetsOf(d *Deployment) {
 	if m.q == nil {
 		return
 	}
-	for _, rs := range m.replicaSets {
-		if ref := rs.ControllerRef(); ref != nil && ref.UID == d.UID {
+	for _, k := range namespaceKeys(keysOf(m, m.replicaSets), d.Namespace) {
+		if rs := m.replicaSets[k]; rs.Namespace == d.Namespace && isControlledBy(&rs.ObjectMeta, d.UID) {
 			rs.queue.queued = true
 		}
 	}

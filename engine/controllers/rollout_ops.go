@@ -155,7 +155,9 @@ func (m *Manager) History(namespace, name string) ([]Revision, error) {
 
 func (m *Manager) ownedReplicaSets(d *Deployment) []*ReplicaSet {
 	var out []*ReplicaSet
-	for _, k := range keysOf(m, m.replicaSets) { // cached per epoch: the spread report asks once per Deployment
+	// the sorted keys are cached per epoch: the spread report asks once
+	// per Deployment
+	for _, k := range namespaceKeys(keysOf(m, m.replicaSets), d.Namespace) {
 		if rs := m.replicaSets[k]; rs.Namespace == d.Namespace && isControlledBy(&rs.ObjectMeta, d.UID) {
 			out = append(out, rs)
 		}

@@ -36,21 +36,71 @@ type Spread struct {
 // nodeAffinityPolicy Honor; terminating pods are not counted (as the
 // scheduler ignores them when counting).
 func SpreadOf(pods []*api.Pod, nodes []*api.Node, topologyKey string, eligible func(*api.Node) bool) Spread {
-	domainOf := map[string]string{}
-	counts := map[string]int{}
+	return newTopologyDomains(nodes, topologyKey).spread(pods, eligible)
+}
+
+// topologyDomains is one topology key's domains over the nodes, found
+// once for the spread of many workloads: the spread report asks for every
+// workload of an imported cluster (2,800 Deployments on 1,000 nodes) by
+// zone and hostname, and a pass over the nodes' labels per workload and
+// key cost 4 of its 6 CPU seconds.
+type topologyDomains struct {
+	key string
+	// names are the distinct values, sorted; nodes are the nodes that
+	// have the key and domain[i] the index of nodes[i]'s value.
+	names  []string
+	nodes  []*api.Node
+	domain []int
+	// ofNode is a node name's domain index.
+	ofNode map[string]int
+	// all is every domain eligible (no node filter).
+	all []bool
+}
+
+func newTopologyDomains(nodes []*api.Node, key string) *topologyDomains {
+	d := &topologyDomains{key: key, ofNode: make(map[string]int, len(nodes))}
+	index := map[string]int{}
 	for _, n := range nodes {
-		v, ok := n.Labels[topologyKey]
+		v, ok := n.Labels[key]
 		if !ok {
 			continue
 		}
-		domainOf[n.Name] = v
-		if eligible == nil || eligible(n) {
-			if _, seen := counts[v]; !seen {
-				counts[v] = 0
+		if _, seen := index[v]; !seen {
+			index[v] = len(d.names)
+			d.names = append(d.names, v)
+		}
+		d.nodes = append(d.nodes, n)
+	}
+	// number the domains in sorted order
+	sort.Strings(d.names)
+	for i, v := range d.names {
+		index[v] = i
+	}
+	d.domain = make([]int, len(d.nodes))
+	for i, n := range d.nodes {
+		d.domain[i] = index[n.Labels[key]]
+		d.ofNode[n.Name] = d.domain[i]
+	}
+	d.all = make([]bool, len(d.names))
+	for i := range d.all {
+		d.all[i] = true
+	}
+	return d
+}
+
+// spread is SpreadOf over these domains.
+func (d *topologyDomains) spread(pods []*api.Pod, eligible func(*api.Node) bool) Spread {
+	elig := d.all
+	if eligible != nil {
+		elig = make([]bool, len(d.names))
+		for i, n := range d.nodes {
+			if !elig[d.domain[i]] && eligible(n) {
+				elig[d.domain[i]] = true
 			}
 		}
 	}
-	s := Spread{TopologyKey: topologyKey}
+	counts := make([]int, len(d.names))
+	s := Spread{TopologyKey: d.key}
 	for _, p := range pods {
 		if p.DeletionTimestamp != nil || p.IsTerminal() {
 			continue
@@ -60,22 +110,30 @@ func SpreadOf(pods []*api.Pod, nodes []*api.Node, topologyKey string, eligible f
 			continue
 		}
 		s.Pods++
-		if d, ok := domainOf[p.Spec.NodeName]; ok {
-			if _, elig := counts[d]; elig {
-				counts[d]++
-			}
+		if i, ok := d.ofNode[p.Spec.NodeName]; ok && elig[i] {
+			counts[i]++
 		}
 	}
-	for _, d := range sortedKeys(counts) {
-		s.Domains = append(s.Domains, DomainCount{Domain: d, Count: counts[d]})
-	}
-	if len(s.Domains) > 0 {
-		lo, hi := s.Domains[0].Count, s.Domains[0].Count
-		for _, dc := range s.Domains {
-			lo, hi = min(lo, dc.Count), max(hi, dc.Count)
+	n := 0
+	for _, e := range elig {
+		if e {
+			n++
 		}
-		s.Skew = hi - lo
 	}
+	if n == 0 {
+		return s
+	}
+	s.Domains = make([]DomainCount, 0, n)
+	for i, name := range d.names {
+		if elig[i] {
+			s.Domains = append(s.Domains, DomainCount{Domain: name, Count: counts[i]})
+		}
+	}
+	lo, hi := s.Domains[0].Count, s.Domains[0].Count
+	for _, dc := range s.Domains {
+		lo, hi = min(lo, dc.Count), max(hi, dc.Count)
+	}
+	s.Skew = hi - lo
 	return s
 }
 
@@ -181,8 +239,13 @@ func (m *Manager) RevisionSpreads(namespace, name, topologyKey string) ([]Spread
 	return out, nil
 }
 
+// templateEligible is the node filter of a pod template's nodeSelector
+// and required node affinity; nil (every node) when it has neither.
 func templateEligible(t *api.PodTemplateSpec) func(*api.Node) bool {
 	if t == nil {
+		return nil
+	}
+	if a := t.Spec.Affinity; len(t.Spec.NodeSelector) == 0 && (a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil) {
 		return nil
 	}
 	probe := &api.Pod{Spec: t.Spec}
@@ -212,12 +275,24 @@ func (m *Manager) SpreadReport(keys []string) []Spread {
 	for _, ds := range m.DaemonSets() {
 		wls = append(wls, wl{KindDaemonSet, ds.Namespace, ds.Name})
 	}
+	// each key's domains are found once, each workload's pods and
+	// template once for all keys
+	nodes := m.cluster.Nodes()
+	domains := make([]*topologyDomains, len(keys))
+	for i, k := range keys {
+		domains[i] = newTopologyDomains(nodes, k)
+	}
 	var out []Spread
 	for _, w := range wls {
-		for _, k := range keys {
-			if s, err := m.WorkloadSpread(w.kind, w.ns, w.name, k); err == nil {
-				out = append(out, s)
-			}
+		pods, tmpl, err := m.workloadPods(w.kind, w.ns, w.name)
+		if err != nil {
+			continue
+		}
+		eligible := templateEligible(tmpl)
+		for _, d := range domains {
+			s := d.spread(pods, eligible)
+			s.Kind, s.Namespace, s.Name = w.kind, namespaceOrDefault(w.ns), w.name
+			out = append(out, s)
 		}
 	}
 	return out

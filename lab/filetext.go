@@ -1,0 +1,89 @@
+package lab
+
+import (
+	"fmt"
+	"hash/maphash"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// keepTextMax is the largest file whose text a File keeps in memory for
+// Save and Export. A bigger one — an imported cluster: a 1,000-node,
+// 30,000-pod `kubectl get -o json` is 465 MB — is read again from disk
+// when it is saved or exported, instead of holding its bytes for the
+// whole session (they were a third of the JSON import's 1.77 GB peak).
+// Scenario files people write are far below it.
+var keepTextMax = 8 << 20
+
+// fileSource is where a File's text is read again: the file's absolute
+// path, its length and a hash of the bytes that were loaded, so an edit
+// made on disk since is noticed instead of saved as if it were the
+// scenario that ran. Size and content are compared, not the modification
+// time: a file touched but unchanged still saves.
+type fileSource struct {
+	path string
+	size int
+	seed maphash.Seed
+	sum  uint64
+}
+
+func newFileSource(path string, data []byte) (*fileSource, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	seed := maphash.MakeSeed()
+	return &fileSource{path: abs, size: len(data), seed: seed, sum: maphash.Bytes(seed, data)}, nil
+}
+
+// read reads the file again and checks it is the one that was loaded.
+func (s *fileSource) read() ([]byte, error) {
+	data, err := os.ReadFile(s.path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s again to save its manifests: %w", s.path, err)
+	}
+	if len(data) != s.size || maphash.Bytes(s.seed, data) != s.sum {
+		return nil, fmt.Errorf("%s changed on disk since it was loaded; podlab reads a large import again to save or export its manifests — restore the file, or open it again", s.path)
+	}
+	return data, nil
+}
+
+// forgetText drops a large file's bytes once it is loaded, remembering
+// where to read them again (see keepTextMax). Standard input and small
+// files keep theirs.
+func (f *File) forgetText(path string) error {
+	if path == "-" || len(f.Data) <= keepTextMax {
+		return nil
+	}
+	src, err := newFileSource(path, f.Data)
+	if err != nil {
+		return err
+	}
+	f.source, f.Data = src, nil
+	// Collect now: the collector sets its next goal at twice the heap
+	// found live, and the last count, taken during the load, included
+	// these bytes and the parse trees — the session built next would let
+	// the heap grow to 1.5 GB before the first collection frees them.
+	runtime.GC()
+	return nil
+}
+
+// text is the file as it was read: kept in memory, or read again.
+func (f *File) text() ([]byte, error) {
+	if f.Data != nil || f.source == nil {
+		return f.Data, nil
+	}
+	return f.source.read()
+}
+
+// manifestText is the file's manifests without its lab header (whose
+// lines are blank, so positions still match).
+func (f *File) manifestText() ([]byte, error) {
+	data, err := f.text()
+	if err != nil {
+		return nil, err
+	}
+	_, manifests, _ := splitScenario(data)
+	return manifests, nil
+}
