@@ -8,6 +8,7 @@ import (
 
 	"podlab.dev/podlab/engine/admission"
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/lab/check"
 	"podlab.dev/podlab/lab/command"
 	"podlab.dev/podlab/lab/manifest"
 )
@@ -30,7 +31,7 @@ func validateCommands(f *File, s *Session) []manifest.Diagnostic {
 	}
 	var timeline, lesson []scenarioCommand
 	for i, e := range sc.Timeline {
-		timeline = append(timeline, scenarioCommand{where: fmt.Sprintf("timeline[%d] (at %s)", i, api.Time(e.At)), line: e.Do, pos: e.Pos, both: true})
+		timeline = append(timeline, scenarioCommand{where: fmt.Sprintf("timeline[%d] (at %s)", i, api.Time(e.At)), line: e.Do, pos: e.Pos, both: true, lane: e.Lane})
 	}
 	if sc.Lesson != nil {
 		for i, st := range sc.Lesson.Steps {
@@ -66,11 +67,18 @@ type scenarioCommand struct {
 	// timeline, a step's solution); a step's do is the instructor's
 	// alternative, whose removals later commands do not count on.
 	both bool
+	// lane is the lane of a saved fork's timeline entry ("": both).
+	lane string
+	// chk is set for a step's check (line is then its expression).
+	chk *StepCheck
 }
 
 // cmd parses the command (without its lane: lanes share names); nil if
 // it does not parse (the loader reported it).
 func (c scenarioCommand) cmd() command.Command {
+	if c.chk != nil {
+		return nil
+	}
 	_, rest, err := SplitLane(c.line)
 	if err != nil {
 		return nil
@@ -80,6 +88,12 @@ func (c scenarioCommand) cmd() command.Command {
 		return nil
 	}
 	return cmd
+}
+
+// oneLane reports whether the command goes to one lane of a fork.
+func (c scenarioCommand) oneLane() bool {
+	lane, _, err := SplitLane(c.line)
+	return c.lane != "" || (err == nil && lane != "")
 }
 
 // stepCommands lists a step's do and solution commands (once when the
@@ -97,10 +111,15 @@ func stepCommands(i int, st Step) []scenarioCommand {
 	}
 	if sameLines(st.Do, st.Solution) {
 		add("do", st.Do, st.DoPos, true)
-		return out
+	} else {
+		add("do", st.Do, st.DoPos, false)
+		add("solution", st.Solution, st.SolutionPos, true)
 	}
-	add("do", st.Do, st.DoPos, false)
-	add("solution", st.Solution, st.SolutionPos, true)
+	// the checks are evaluated once the step's commands ran
+	for j := range st.Checks {
+		c := &st.Checks[j]
+		out = append(out, scenarioCommand{where: fmt.Sprintf("lesson.steps[%d].checks[%d]", i, j), line: c.Expr, pos: c.Pos, chk: c})
+	}
 	return out
 }
 
@@ -192,6 +211,10 @@ func (x *objectIndex) add(kind, ns, name string) {
 func (x *objectIndex) check(seq []scenarioCommand) []manifest.Diagnostic {
 	var out []manifest.Diagnostic
 	for _, c := range seq {
+		if c.chk != nil {
+			out = append(out, x.checkRefs(c)...)
+			continue
+		}
 		cmd := c.cmd()
 		if cmd == nil {
 			continue
@@ -204,8 +227,38 @@ func (x *objectIndex) check(seq []scenarioCommand) []manifest.Diagnostic {
 			}
 		}
 		x.create(cmd)
-		if c.both {
-			x.remove(cmd)
+		if c.both && !c.oneLane() {
+			x.remove(cmd) // not what one lane of a fork removes: the other keeps it
+		}
+	}
+	return out
+}
+
+// checkFuncsThatNeedTheirObject are the check functions that fail with
+// an error on an object that does not exist (the others answer: exists,
+// phase "Gone", a pod that was never evicted, …).
+var checkFuncsThatNeedTheirObject = map[string]bool{"skew": true, "pending": true, "running": true,
+	"ready": true, "replicas": true, "cordoned": true, "tainted": true, "pressure": true}
+
+// checkRefs reports the objects a step's check names that will not be
+// there when it is evaluated.
+func (x *objectIndex) checkRefs(c scenarioCommand) []manifest.Diagnostic {
+	chk := c.chk.parsed
+	if chk == nil {
+		var err error
+		if chk, err = check.Parse(c.chk.Expr); err != nil {
+			return nil // the loader reported it
+		}
+	}
+	var out []manifest.Diagnostic
+	for _, r := range chk.Refs() {
+		if !checkFuncsThatNeedTheirObject[r.Func] {
+			continue
+		}
+		if msg, ok := x.missing(objectRef{r.Kind, r.Name}); ok {
+			out = append(out, manifest.Diagnostic{File: c.pos.File, Line: c.pos.Line, Col: c.pos.Col,
+				Severity: manifest.SeverityWarning, Message: fmt.Sprintf("%s: %s: %s", c.where, shortCommand(c.line), msg),
+				Hint: "the check will end in an error when it is evaluated"})
 		}
 	}
 	return out
@@ -579,6 +632,9 @@ func commandSyntax(f *File) error {
 		}
 	}
 	for _, c := range all {
+		if c.chk != nil {
+			continue // the loader parsed it; CheckStep reports an error
+		}
 		_, rest, err := SplitLane(c.line) // a lane of a fork the lesson makes
 		if err == nil {
 			_, err = command.Parse(rest)

@@ -81,6 +81,10 @@ func TestValidateNamesTheObjectsCommandsWillNotFind(t *testing.T) {
 			[]string{`set priority deployment/web gold: no PriorityClass with name gold was found`, `set priority deployment/api system-cluster-critical: unknown deployment "api"`}},
 		{"lanes of a lesson's fork share names", "lesson:\n  steps:\n  - title: t\n    solution: [\"fork\", \"@b cordon node-2\", \"@a cordon node-7\"]\n",
 			[]string{`lesson.steps[0].solution[2]: @a cordon node-7: unknown node "node-7"`}},
+		{"checks that need their object", "lesson:\n  steps:\n  - title: t\n    solution: [\"remove node node-2\"]\n    checks:\n    - check: pending(deployment/wbe) == 0\n    - check: cordoned(node/node-2) || phase(pod/gone) == Gone || !exists(deployment/nope)\n",
+			[]string{`v.yaml:12:7: lesson.steps[0].checks[0]: pending(deployment/wbe) == 0: unknown deployment "wbe"; deployments are default/web (the check will end in an error`,
+				`lesson.steps[0].checks[1]: cordoned(node/node-2) || phase(pod/gone) == Gone || !exists(deployment/nope): unknown node "node-2"; nodes are node-1`}},
+		{"what one lane removes the other keeps", "lesson:\n  steps:\n  - title: t\n    solution: [\"fork\", \"@b remove node node-2\"]\n    checks:\n    - check: cordoned@a(node/node-2) == false\n", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := validateWarnings(t, c.body)
