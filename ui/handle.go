@@ -164,6 +164,7 @@ func (m *Model) applyStep() {
 		return
 	}
 	st := l.Steps[m.sess.Step()]
+	mark := m.eventsMark()
 	for _, line := range st.Do {
 		if err := m.apply(line); err != nil {
 			m.setStatus(fmt.Sprintf("%s: %v", line, err), true)
@@ -171,6 +172,7 @@ func (m *Model) applyStep() {
 		}
 	}
 	m.setStatus("applied: "+strings.Join(st.Do, "; "), false)
+	m.flashTimelineFailure(mark) // a step's advance ran the timeline
 }
 
 // openExplain shows the explain view for a pod.
