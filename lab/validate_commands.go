@@ -434,7 +434,10 @@ func (x *objectIndex) create(c command.Command) {
 	case command.AddNode:
 		if !x.keys["node"][c.Name] {
 			x.addNode(c.Name, c.Zone)
+			x.relabel(c.Name, c.Labels)
 		}
+	case command.Label:
+		x.relabel(c.Node, c.Labels) // a node may move to another zone
 	case command.Apply:
 		if c.File != "" {
 			x.opaque = true
@@ -503,6 +506,22 @@ func (x *objectIndex) remove(c command.Command) {
 	for _, n := range nodes {
 		delete(x.keys["node"], n)
 		delete(x.nodeZone, n)
+	}
+}
+
+// relabel follows a change of a node's zone label.
+func (x *objectIndex) relabel(node string, labels []command.KV) {
+	if _, ok := x.nodeZone[node]; !ok {
+		return
+	}
+	for _, kv := range labels {
+		if kv.Key != x.zoneLabel {
+			continue
+		}
+		x.nodeZone[node] = kv.Value
+		if kv.Remove {
+			x.nodeZone[node] = ""
+		}
 	}
 }
 

@@ -27,6 +27,7 @@ func FuzzTimelineCommands(f *testing.F) {
 		{"remove node node-2", "recover node node-2"},
 		{"autoscale deployment/web --max=3", "delete hpa web"},
 		{"advance 1s", "break pod solo readiness"},
+		{"label node node-2 topology.kubernetes.io/zone=zone-x", "remove zone zone-x"},
 	} {
 		f.Add(c[0], c[1])
 	}
