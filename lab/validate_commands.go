@@ -150,6 +150,10 @@ type objectIndex struct {
 	nodesExact bool
 	// opaque: a command applied a file; anything may exist.
 	opaque bool
+	// maybe holds kind+"\x00"+key of what only the other sequence may
+	// have made (adding is set while it is recorded).
+	maybe  map[string]bool
+	adding bool
 }
 
 // indexedKinds are the kinds commands name.
@@ -158,7 +162,7 @@ var indexedKinds = []string{"node", "priorityclass", "pod", "deployment", "repli
 
 func newObjectIndex(s *Session) *objectIndex {
 	x := &objectIndex{keys: map[string]map[string]bool{}, nodeZone: map[string]string{}, zoneLabel: s.zoneLabel(),
-		nodeNames: DefaultNodeNames, nodesExact: true}
+		nodeNames: DefaultNodeNames, nodesExact: true, maybe: map[string]bool{}}
 	if sc := s.file.Scenario; sc != nil && sc.Cluster.NodeNames != "" {
 		x.nodeNames = sc.Cluster.NodeNames
 	}
@@ -189,6 +193,10 @@ func (x *objectIndex) clone() *objectIndex {
 	for n, z := range x.nodeZone {
 		c.nodeZone[n] = z
 	}
+	c.maybe = make(map[string]bool, len(x.maybe))
+	for k := range x.maybe {
+		c.maybe[k] = true
+	}
 	return &c
 }
 
@@ -204,6 +212,45 @@ func (x *objectIndex) add(kind, ns, name string) {
 		key = ns + "/" + name
 	}
 	x.keys[kind][key] = true
+	if x.adding {
+		x.maybe[kind+"\x00"+key] = true
+	} else {
+		delete(x.maybe, kind+"\x00"+key)
+	}
+}
+
+// certain reports whether an object is in the index for sure (not only
+// because the other sequence may have made it).
+func (x *objectIndex) certain(kind, key string) bool {
+	return x.keys[kind][key] && !x.maybe[kind+"\x00"+key]
+}
+
+// conflicts reports why a command that creates an object will fail: it
+// exists already, for sure.
+func (x *objectIndex) conflicts(c command.Command) (string, bool) {
+	if x.opaque {
+		return "", false
+	}
+	switch c := c.(type) {
+	case command.AddNode:
+		if x.certain("node", c.Name) {
+			return fmt.Sprintf("node %q exists", c.Name), true
+		}
+	case command.AddZone:
+		if x.nodesUnknowable {
+			return "", false
+		}
+		for n, z := range x.nodeZone {
+			if z == c.Name && x.certain("node", n) {
+				return fmt.Sprintf("zone %q exists; add nodes to it with `add node NAME --zone %s`", c.Name, c.Name), true
+			}
+		}
+	case command.Autoscale:
+		if ns, name := hpaOf(c); x.certain("hpa", ns+"/"+name) {
+			return fmt.Sprintf("horizontalpodautoscalers.autoscaling %q already exists", name), true
+		}
+	}
+	return "", false
 }
 
 // check reports the commands of one sequence that name what is not
@@ -218,6 +265,11 @@ func (x *objectIndex) check(seq []scenarioCommand) []manifest.Diagnostic {
 		cmd := c.cmd()
 		if cmd == nil {
 			continue
+		}
+		if msg, ok := x.conflicts(cmd); ok {
+			out = append(out, manifest.Diagnostic{File: c.pos.File, Line: c.pos.Line, Col: c.pos.Col,
+				Severity: manifest.SeverityWarning, Message: fmt.Sprintf("%s: %s: %s", c.where, shortCommand(c.line), msg),
+				Hint: "the command will fail when it runs"})
 		}
 		for _, r := range objectRefs(cmd) {
 			if msg, ok := x.missing(r); ok {
@@ -449,19 +501,24 @@ func (x *objectIndex) create(c command.Command) {
 		}
 		x.addObjects(objs)
 	case command.Autoscale:
-		name := c.HPAName
-		if name == "" {
-			name = c.Name
-			if _, n, ok := strings.Cut(name, "/"); ok {
-				name = n
-			}
-		}
-		ns := "default"
-		if n, _, ok := strings.Cut(c.Name, "/"); ok {
-			ns = n
-		}
+		ns, name := hpaOf(c)
 		x.add("hpa", ns, name)
 	}
+}
+
+// hpaOf is the namespace and name of the HorizontalPodAutoscaler
+// autoscale makes: named after its target unless --name says otherwise.
+// A bare target in several namespaces is taken to be in default (the
+// command fails on it anyway).
+func hpaOf(c command.Autoscale) (ns, name string) {
+	ns, name = "default", c.Name
+	if n, rest, ok := strings.Cut(c.Name, "/"); ok {
+		ns, name = n, rest
+	}
+	if c.HPAName != "" {
+		name = c.HPAName
+	}
+	return ns, name
 }
 
 // mayCreate records what a command of the other sequence may have made
@@ -469,6 +526,8 @@ func (x *objectIndex) create(c command.Command) {
 // the names `add zone` gives later are unknowable; so are the ones it
 // gives itself (they depend on how many nodes there are when it runs).
 func (x *objectIndex) mayCreate(c command.Command) {
+	x.adding = true
+	defer func() { x.adding = false }()
 	switch c.(type) {
 	case command.AddZone:
 		x.nodesUnknowable = true

@@ -28,6 +28,8 @@ func FuzzTimelineCommands(f *testing.F) {
 		{"autoscale deployment/web --max=3", "delete hpa web"},
 		{"advance 1s", "break pod solo readiness"},
 		{"label node node-2 topology.kubernetes.io/zone=zone-x", "remove zone zone-x"},
+		{"add node n9 --zone zone-a", "add node n9 --zone zone-b"},
+		{"add zone zone-a", "autoscale deployment/web --max=3 --name=web"},
 	} {
 		f.Add(c[0], c[1])
 	}
