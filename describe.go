@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -33,6 +34,9 @@ func cmdDescribe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts.Do, opts.Seed = do, seed.v
 	if err := lab.Describe(stdout, f, opts); err != nil {
 		fmt.Fprintf(stderr, "podlab describe: %v\n", err)
+		if errors.Is(err, lab.ErrTimelineFailed) {
+			return 1 // described, but the timeline did not happen as written
+		}
 		return 2
 	}
 	return 0

@@ -101,3 +101,12 @@ func TestCompareExitsOneOnAFailedTimelineCommand(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+func TestDescribeExitsOneOnAFailedTimelineCommand(t *testing.T) {
+	path := writeTemp(t, "ghost.yaml", ghostTimeline+"---\napiVersion: v1\nkind: Pod\nmetadata: {name: solo}\nspec:\n  containers: [{name: c, image: nginx}]\n")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"describe", "-f", path, "--pod", "solo", "--at", "5s"}, nil, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stdout.String(), "solo") || !strings.Contains(stderr.String(), "1 timeline command failed: at 1s, delete pod ghost failed") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}

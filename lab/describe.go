@@ -38,8 +38,11 @@ func Describe(w io.Writer, f *File, opts DescribeOptions) error {
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(w, out)
-	return err
+	if _, err = io.WriteString(w, out); err != nil {
+		return err
+	}
+	// as run: the state shown is not what the timeline meant
+	return timelineFailureError(s.TimelineFailures())
 }
 
 // DescribePod is `kubectl describe pod NAME` at the current virtual time:

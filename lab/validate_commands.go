@@ -8,6 +8,7 @@ import (
 
 	"podlab.dev/podlab/engine/admission"
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/lab/check"
 	"podlab.dev/podlab/lab/command"
 	"podlab.dev/podlab/lab/manifest"
 )
@@ -30,7 +31,7 @@ func validateCommands(f *File, s *Session) []manifest.Diagnostic {
 	}
 	var timeline, lesson []scenarioCommand
 	for i, e := range sc.Timeline {
-		timeline = append(timeline, scenarioCommand{where: fmt.Sprintf("timeline[%d] (at %s)", i, api.Time(e.At)), line: e.Do, pos: e.Pos, both: true})
+		timeline = append(timeline, scenarioCommand{where: fmt.Sprintf("timeline[%d] (at %s)", i, api.Time(e.At)), line: e.Do, pos: e.Pos, both: true, lane: e.Lane})
 	}
 	if sc.Lesson != nil {
 		for i, st := range sc.Lesson.Steps {
@@ -66,11 +67,18 @@ type scenarioCommand struct {
 	// timeline, a step's solution); a step's do is the instructor's
 	// alternative, whose removals later commands do not count on.
 	both bool
+	// lane is the lane of a saved fork's timeline entry ("": both).
+	lane string
+	// chk is set for a step's check (line is then its expression).
+	chk *StepCheck
 }
 
 // cmd parses the command (without its lane: lanes share names); nil if
 // it does not parse (the loader reported it).
 func (c scenarioCommand) cmd() command.Command {
+	if c.chk != nil {
+		return nil
+	}
 	_, rest, err := SplitLane(c.line)
 	if err != nil {
 		return nil
@@ -80,6 +88,12 @@ func (c scenarioCommand) cmd() command.Command {
 		return nil
 	}
 	return cmd
+}
+
+// oneLane reports whether the command goes to one lane of a fork.
+func (c scenarioCommand) oneLane() bool {
+	lane, _, err := SplitLane(c.line)
+	return c.lane != "" || (err == nil && lane != "")
 }
 
 // stepCommands lists a step's do and solution commands (once when the
@@ -97,10 +111,15 @@ func stepCommands(i int, st Step) []scenarioCommand {
 	}
 	if sameLines(st.Do, st.Solution) {
 		add("do", st.Do, st.DoPos, true)
-		return out
+	} else {
+		add("do", st.Do, st.DoPos, false)
+		add("solution", st.Solution, st.SolutionPos, true)
 	}
-	add("do", st.Do, st.DoPos, false)
-	add("solution", st.Solution, st.SolutionPos, true)
+	// the checks are evaluated once the step's commands ran
+	for j := range st.Checks {
+		c := &st.Checks[j]
+		out = append(out, scenarioCommand{where: fmt.Sprintf("lesson.steps[%d].checks[%d]", i, j), line: c.Expr, pos: c.Pos, chk: c})
+	}
 	return out
 }
 
@@ -131,6 +150,10 @@ type objectIndex struct {
 	nodesExact bool
 	// opaque: a command applied a file; anything may exist.
 	opaque bool
+	// maybe holds kind+"\x00"+key of what only the other sequence may
+	// have made (adding is set while it is recorded).
+	maybe  map[string]bool
+	adding bool
 }
 
 // indexedKinds are the kinds commands name.
@@ -139,7 +162,7 @@ var indexedKinds = []string{"node", "priorityclass", "pod", "deployment", "repli
 
 func newObjectIndex(s *Session) *objectIndex {
 	x := &objectIndex{keys: map[string]map[string]bool{}, nodeZone: map[string]string{}, zoneLabel: s.zoneLabel(),
-		nodeNames: DefaultNodeNames, nodesExact: true}
+		nodeNames: DefaultNodeNames, nodesExact: true, maybe: map[string]bool{}}
 	if sc := s.file.Scenario; sc != nil && sc.Cluster.NodeNames != "" {
 		x.nodeNames = sc.Cluster.NodeNames
 	}
@@ -170,6 +193,10 @@ func (x *objectIndex) clone() *objectIndex {
 	for n, z := range x.nodeZone {
 		c.nodeZone[n] = z
 	}
+	c.maybe = make(map[string]bool, len(x.maybe))
+	for k := range x.maybe {
+		c.maybe[k] = true
+	}
 	return &c
 }
 
@@ -185,6 +212,45 @@ func (x *objectIndex) add(kind, ns, name string) {
 		key = ns + "/" + name
 	}
 	x.keys[kind][key] = true
+	if x.adding {
+		x.maybe[kind+"\x00"+key] = true
+	} else {
+		delete(x.maybe, kind+"\x00"+key)
+	}
+}
+
+// certain reports whether an object is in the index for sure (not only
+// because the other sequence may have made it).
+func (x *objectIndex) certain(kind, key string) bool {
+	return x.keys[kind][key] && !x.maybe[kind+"\x00"+key]
+}
+
+// conflicts reports why a command that creates an object will fail: it
+// exists already, for sure.
+func (x *objectIndex) conflicts(c command.Command) (string, bool) {
+	if x.opaque {
+		return "", false
+	}
+	switch c := c.(type) {
+	case command.AddNode:
+		if x.certain("node", c.Name) {
+			return fmt.Sprintf("node %q exists", c.Name), true
+		}
+	case command.AddZone:
+		if x.nodesUnknowable {
+			return "", false
+		}
+		for n, z := range x.nodeZone {
+			if z == c.Name && x.certain("node", n) {
+				return fmt.Sprintf("zone %q exists; add nodes to it with `add node NAME --zone %s`", c.Name, c.Name), true
+			}
+		}
+	case command.Autoscale:
+		if ns, name := hpaOf(c); x.certain("hpa", ns+"/"+name) {
+			return fmt.Sprintf("horizontalpodautoscalers.autoscaling %q already exists", name), true
+		}
+	}
+	return "", false
 }
 
 // check reports the commands of one sequence that name what is not
@@ -192,9 +258,18 @@ func (x *objectIndex) add(kind, ns, name string) {
 func (x *objectIndex) check(seq []scenarioCommand) []manifest.Diagnostic {
 	var out []manifest.Diagnostic
 	for _, c := range seq {
+		if c.chk != nil {
+			out = append(out, x.checkRefs(c)...)
+			continue
+		}
 		cmd := c.cmd()
 		if cmd == nil {
 			continue
+		}
+		if msg, ok := x.conflicts(cmd); ok {
+			out = append(out, manifest.Diagnostic{File: c.pos.File, Line: c.pos.Line, Col: c.pos.Col,
+				Severity: manifest.SeverityWarning, Message: fmt.Sprintf("%s: %s: %s", c.where, shortCommand(c.line), msg),
+				Hint: "the command will fail when it runs"})
 		}
 		for _, r := range objectRefs(cmd) {
 			if msg, ok := x.missing(r); ok {
@@ -204,8 +279,38 @@ func (x *objectIndex) check(seq []scenarioCommand) []manifest.Diagnostic {
 			}
 		}
 		x.create(cmd)
-		if c.both {
-			x.remove(cmd)
+		if c.both && !c.oneLane() {
+			x.remove(cmd) // not what one lane of a fork removes: the other keeps it
+		}
+	}
+	return out
+}
+
+// checkFuncsThatNeedTheirObject are the check functions that fail with
+// an error on an object that does not exist (the others answer: exists,
+// phase "Gone", a pod that was never evicted, …).
+var checkFuncsThatNeedTheirObject = map[string]bool{"skew": true, "pending": true, "running": true,
+	"ready": true, "replicas": true, "cordoned": true, "tainted": true, "pressure": true}
+
+// checkRefs reports the objects a step's check names that will not be
+// there when it is evaluated.
+func (x *objectIndex) checkRefs(c scenarioCommand) []manifest.Diagnostic {
+	chk := c.chk.parsed
+	if chk == nil {
+		var err error
+		if chk, err = check.Parse(c.chk.Expr); err != nil {
+			return nil // the loader reported it
+		}
+	}
+	var out []manifest.Diagnostic
+	for _, r := range chk.Refs() {
+		if !checkFuncsThatNeedTheirObject[r.Func] {
+			continue
+		}
+		if msg, ok := x.missing(objectRef{r.Kind, r.Name}); ok {
+			out = append(out, manifest.Diagnostic{File: c.pos.File, Line: c.pos.Line, Col: c.pos.Col,
+				Severity: manifest.SeverityWarning, Message: fmt.Sprintf("%s: %s: %s", c.where, shortCommand(c.line), msg),
+				Hint: "the check will end in an error when it is evaluated"})
 		}
 	}
 	return out
@@ -381,7 +486,10 @@ func (x *objectIndex) create(c command.Command) {
 	case command.AddNode:
 		if !x.keys["node"][c.Name] {
 			x.addNode(c.Name, c.Zone)
+			x.relabel(c.Name, c.Labels)
 		}
+	case command.Label:
+		x.relabel(c.Node, c.Labels) // a node may move to another zone
 	case command.Apply:
 		if c.File != "" {
 			x.opaque = true
@@ -393,19 +501,24 @@ func (x *objectIndex) create(c command.Command) {
 		}
 		x.addObjects(objs)
 	case command.Autoscale:
-		name := c.HPAName
-		if name == "" {
-			name = c.Name
-			if _, n, ok := strings.Cut(name, "/"); ok {
-				name = n
-			}
-		}
-		ns := "default"
-		if n, _, ok := strings.Cut(c.Name, "/"); ok {
-			ns = n
-		}
+		ns, name := hpaOf(c)
 		x.add("hpa", ns, name)
 	}
+}
+
+// hpaOf is the namespace and name of the HorizontalPodAutoscaler
+// autoscale makes: named after its target unless --name says otherwise.
+// A bare target in several namespaces is taken to be in default (the
+// command fails on it anyway).
+func hpaOf(c command.Autoscale) (ns, name string) {
+	ns, name = "default", c.Name
+	if n, rest, ok := strings.Cut(c.Name, "/"); ok {
+		ns, name = n, rest
+	}
+	if c.HPAName != "" {
+		name = c.HPAName
+	}
+	return ns, name
 }
 
 // mayCreate records what a command of the other sequence may have made
@@ -413,6 +526,8 @@ func (x *objectIndex) create(c command.Command) {
 // the names `add zone` gives later are unknowable; so are the ones it
 // gives itself (they depend on how many nodes there are when it runs).
 func (x *objectIndex) mayCreate(c command.Command) {
+	x.adding = true
+	defer func() { x.adding = false }()
 	switch c.(type) {
 	case command.AddZone:
 		x.nodesUnknowable = true
@@ -450,6 +565,22 @@ func (x *objectIndex) remove(c command.Command) {
 	for _, n := range nodes {
 		delete(x.keys["node"], n)
 		delete(x.nodeZone, n)
+	}
+}
+
+// relabel follows a change of a node's zone label.
+func (x *objectIndex) relabel(node string, labels []command.KV) {
+	if _, ok := x.nodeZone[node]; !ok {
+		return
+	}
+	for _, kv := range labels {
+		if kv.Key != x.zoneLabel {
+			continue
+		}
+		x.nodeZone[node] = kv.Value
+		if kv.Remove {
+			x.nodeZone[node] = ""
+		}
 	}
 }
 
@@ -579,6 +710,9 @@ func commandSyntax(f *File) error {
 		}
 	}
 	for _, c := range all {
+		if c.chk != nil {
+			continue // the loader parsed it; CheckStep reports an error
+		}
 		_, rest, err := SplitLane(c.line) // a lane of a fork the lesson makes
 		if err == nil {
 			_, err = command.Parse(rest)

@@ -69,6 +69,13 @@ func TestValidateNamesTheObjectsCommandsWillNotFind(t *testing.T) {
 			[]string{`timeline[0] (at 1s): cordon node-9: unknown node "node-9"; nodes are node-1, node-2`}},
 		{"a node the timeline adds, only after it", "timeline:\n- {at: 1s, do: \"label node n9 a=b\"}\n- {at: 2s, do: \"add node n9 --zone zone-b\"}\n- {at: 3s, do: \"fail node n9\"}\n- {at: 4s, do: \"remove zone zone-b\"}\n- {at: 5s, do: \"recover node n9\"}\n- {at: 6s, do: \"remove zone zone-b\"}\n",
 			[]string{`timeline[0] (at 1s): label node n9 a=b: unknown node "n9"`, `timeline[4] (at 5s): recover node n9: unknown node "n9"`, `timeline[5] (at 6s): remove zone zone-b: unknown zone "zone-b"; zones are zone-a`}},
+		{"a label moves a node to another zone", "timeline:\n- {at: 1s, do: \"label node node-2 topology.kubernetes.io/zone=zone-x\"}\n- {at: 2s, do: \"remove zone zone-x\"}\n- {at: 3s, do: \"add node n7 --zone zone-y --label topology.kubernetes.io/zone=zone-z\"}\n- {at: 4s, do: \"remove zone zone-z\"}\n- {at: 5s, do: \"remove zone zone-x\"}\n",
+			[]string{`timeline[4] (at 5s): remove zone zone-x: unknown zone "zone-x"; zones are zone-a`}},
+		{"what exists cannot be added again", "timeline:\n- {at: 1s, do: \"add node node-1 --zone zone-a\"}\n- {at: 2s, do: \"add zone zone-a\"}\n- {at: 3s, do: \"add node n9 --zone zone-b\"}\n- {at: 4s, do: \"add node n9 --zone zone-b\"}\n- {at: 5s, do: \"autoscale deployment/web --max=3\"}\n- {at: 6s, do: \"autoscale deployment/web --max=4\"}\n- {at: 7s, do: \"autoscale deployment/web --max=4 --name=web2\"}\n- {at: 8s, do: \"add node n8 --zone zone-c\"}\nlesson:\n  steps:\n  - title: t\n    do: [\"add node n8 --zone zone-c\"]\n",
+			[]string{`timeline[0] (at 1s): add node node-1 --zone zone-a: node "node-1" exists`,
+				"timeline[1] (at 2s): add zone zone-a: zone \"zone-a\" exists; add nodes to it with `add node NAME --zone zone-a`",
+				`timeline[3] (at 4s): add node n9 --zone zone-b: node "n9" exists`,
+				`timeline[5] (at 6s): autoscale deployment/web --max=4: horizontalpodautoscalers.autoscaling "web" already exists`}},
 		{"generated node names of add zone", "lesson:\n  steps:\n  - title: grow\n    solution: [\"add zone zone-c --nodes 2\"]\n  - title: use\n    solution: [\"cordon node-3\", \"cordon node-4\", \"cordon node-5\"]\n",
 			[]string{`v.yaml:12:50: lesson.steps[1].solution[2]: cordon node-5: unknown node "node-5"; nodes are node-1…node-4 (4)`}},
 		{"an inline manifest creates, a workload's kind matters", "timeline:\n- at: 1s\n  apply: |\n    apiVersion: apps/v1\n    kind: StatefulSet\n    metadata: {name: db}\n    spec:\n      replicas: 1\n      selector: {matchLabels: {app: db}}\n      template:\n        metadata: {labels: {app: db}}\n        spec:\n          containers: [{name: c, image: pg}]\n- {at: 2s, do: \"scale statefulset/db --replicas=3\"}\n- {at: 3s, do: \"delete pod db-2\"}\n- {at: 4s, do: \"scale deployment/db --replicas=3\"}\n",
@@ -81,6 +88,10 @@ func TestValidateNamesTheObjectsCommandsWillNotFind(t *testing.T) {
 			[]string{`set priority deployment/web gold: no PriorityClass with name gold was found`, `set priority deployment/api system-cluster-critical: unknown deployment "api"`}},
 		{"lanes of a lesson's fork share names", "lesson:\n  steps:\n  - title: t\n    solution: [\"fork\", \"@b cordon node-2\", \"@a cordon node-7\"]\n",
 			[]string{`lesson.steps[0].solution[2]: @a cordon node-7: unknown node "node-7"`}},
+		{"checks that need their object", "lesson:\n  steps:\n  - title: t\n    solution: [\"remove node node-2\"]\n    checks:\n    - check: pending(deployment/wbe) == 0\n    - check: cordoned(node/node-2) || phase(pod/gone) == Gone || !exists(deployment/nope)\n",
+			[]string{`v.yaml:12:7: lesson.steps[0].checks[0]: pending(deployment/wbe) == 0: unknown deployment "wbe"; deployments are default/web (the check will end in an error`,
+				`lesson.steps[0].checks[1]: cordoned(node/node-2) || phase(pod/gone) == Gone || !exists(deployment/nope): unknown node "node-2"; nodes are node-1`}},
+		{"what one lane removes the other keeps", "lesson:\n  steps:\n  - title: t\n    solution: [\"fork\", \"@b remove node node-2\"]\n    checks:\n    - check: cordoned@a(node/node-2) == false\n", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := validateWarnings(t, c.body)

@@ -165,6 +165,7 @@ func (m *Model) applyStep() {
 		return
 	}
 	st := l.Steps[m.sess.Step()]
+	mark := m.eventsMark()
 	for _, line := range st.Do {
 		if err := m.apply(line); err != nil {
 			m.setStatus(fmt.Sprintf("%s: %v", line, err), true)
@@ -172,6 +173,7 @@ func (m *Model) applyStep() {
 		}
 	}
 	m.setStatus("applied: "+strings.Join(st.Do, "; "), false)
+	m.flashTimelineFailure(mark) // a step's advance ran the timeline
 }
 
 // openExplain shows the explain view for a pod.

@@ -57,3 +57,20 @@ func TestTimelineFailureFlashesAfterAnAdvanceCommand(t *testing.T) {
 		t.Fatalf("status line %q (error %v)", m.status, m.statusErr)
 	}
 }
+
+func TestTimelineFailureFlashesAfterALessonStep(t *testing.T) {
+	f, err := lab.LoadFile("ghost.yaml", []byte(ghostLab+"lesson:\n  steps:\n  - title: wait\n    do: [\"advance 5s\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := lab.NewSession(f, lab.SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(sess, Options{Theme: "dark", NoColor: true, Paused: true})
+	update(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	m.applyStep()
+	if !m.statusErr || !strings.Contains(m.status, "delete pod ghost failed") {
+		t.Fatalf("status line %q (error %v)", m.status, m.statusErr)
+	}
+}
