@@ -148,3 +148,29 @@ func TestRecoveryQuestionCtrlC(t *testing.T) {
 		t.Fatal("the recovery file must stay as it was")
 	}
 }
+
+// While the clock runs with unsaved changes the file is refreshed (every
+// 30 s of real time; at once here), so a restore resumes near the end.
+func TestRecoveryFollowsTheRunningClock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "recovery.yaml")
+	m := newRecoveringModel(t, path)
+	m.recov.every = 0
+	update(m, tickMsg{id: m.tickID}) // nothing unsaved: nothing written
+	m.recov.wait()
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatal("the clock alone, nothing unsaved: no recovery file")
+	}
+	typeCommand(m, "cordon node1")
+	press(m, "space")
+	for range 20 {
+		update(m, tickMsg{id: m.tickID})
+	}
+	m.recov.wait()
+	f, err := lab.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Scenario.Clock.ResumeAt; got < 2e9 || lab.Time(got) != m.sess.Now() {
+		t.Fatalf("the recovery file resumes at %v, the lab is at %v", got, m.sess.Now())
+	}
+}
