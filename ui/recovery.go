@@ -37,6 +37,8 @@ type recovery struct {
 	wrote time.Time
 	now   lab.Time
 	every time.Duration
+	// reported is the last write error shown.
+	reported string
 
 	// shared with the writer goroutine
 	mu      sync.Mutex
@@ -164,7 +166,9 @@ func (m *Model) checkRecovery() {
 	if r == nil || m.busy != nil {
 		return
 	}
-	if err := r.takeErr(); err != nil {
+	if err := r.takeErr(); err != nil && err.Error() != r.reported {
+		// once per cause: a read-only home must not drown the status line
+		r.reported = err.Error()
 		m.setStatus(fmt.Sprintf("could not keep the recovery file %s: %v", r.path, err), true)
 	}
 	seen := recoverySeen{m.applied, m.sess, m.fork}

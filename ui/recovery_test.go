@@ -174,3 +174,26 @@ func TestRecoveryFollowsTheRunningClock(t *testing.T) {
 		t.Fatalf("the recovery file resumes at %v, the lab is at %v", got, m.sess.Now())
 	}
 }
+
+// A recovery file that cannot be written says so in the status line,
+// once, and the lab goes on.
+func TestRecoveryWriteFailureIsReported(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := newRecoveringModel(t, filepath.Join(blocker, "recovery.yaml")) // its directory is a file
+	typeCommand(m, "cordon node1")
+	m.recov.wait()
+	update(m, tickMsg{id: m.tickID})
+	if !m.statusErr || !strings.Contains(m.status, "could not keep the recovery file") {
+		t.Fatalf("status: %q", m.status)
+	}
+	typeCommand(m, "cordon node2")
+	m.recov.wait()
+	update(m, tickMsg{id: m.tickID})
+	if strings.Contains(m.status, "recovery") {
+		t.Fatalf("the same failure is reported once: %q", m.status)
+	}
+}
