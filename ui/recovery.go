@@ -266,6 +266,9 @@ func (m *Model) finishRestore(ok bool) {
 	}
 	m.restored = true
 	m.saveName = rec.From
+	if sc := m.sess.File().Scenario; m.saveName == "" && sc != nil {
+		m.saveName = sc.Name // not the recovery file's own name
+	}
 	if m.recov != nil {
 		m.recov.owned = true
 	}
