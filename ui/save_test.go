@@ -154,3 +154,27 @@ func TestFailedSaveKeepsTheFile(t *testing.T) {
 		t.Fatalf("the status line must say the save failed, why, and that the file is unchanged: %s", out)
 	}
 }
+
+// A save that ends during a long operation (an undo) is reported once
+// the operation is done, not dropped.
+func TestSaveEndingDuringUndo(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	typeCommand(m, "cordon node1")
+	typeCommand(m, "cordon node2")
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	save := m.saveCmd(path, false)
+	_, undo := m.Update(keyMsg("u"))
+	m.Update(save()) // arrives while the undo runs
+	m.Update(undo())
+	if !strings.Contains(m.status, "saved "+path) {
+		t.Fatalf("the save is reported after the undo: %q", m.status)
+	}
+	// saved with both cordons, now one is undone: unsaved again
+	if !m.unsaved() {
+		t.Fatal("the lab after the undo differs from the save")
+	}
+	press(m, "ctrl+r")
+	if m.unsaved() {
+		t.Fatal("redone: the lab is what was saved")
+	}
+}
