@@ -228,6 +228,9 @@ func (m *Model) startRecovery(path string) {
 	if rec == nil {
 		return
 	}
+	// the clock waits for the answer: n starts the scenario from 0:00
+	was := m.paused
+	m.paused = true
 	from := ""
 	if rec.From != "" {
 		from = " of " + rec.From
@@ -246,6 +249,7 @@ func (m *Model) startRecovery(path string) {
 			return m.openFileCmd(rec.Path)
 		},
 		no: func() tea.Cmd {
+			m.paused = was
 			if err := rec.Discard(); err != nil {
 				m.setStatus("could not set the recovery file aside: "+err.Error(), true)
 			} else {

@@ -118,9 +118,15 @@ func TestRecoveryIsOfferedAtStart(t *testing.T) {
 	m.recov.finish(false)
 
 	m = newRecoveringModel(t, path)
+	m.paused = false // a scenario that plays
+	m.startRecovery(path)
+	update(m, tickMsg{id: m.tickID})
+	if m.sess.Now() != 0 {
+		t.Fatal("the clock waits for the answer")
+	}
 	press(m, "n")
-	if m.top != nil || len(m.sess.History()) != 0 {
-		t.Fatal("n starts fresh")
+	if m.top != nil || len(m.sess.History()) != 0 || m.paused {
+		t.Fatal("n starts fresh, playing as the scenario says")
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatal("n sets the recovery file aside")
