@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"podlab.dev/podlab/lab/command"
+	"podlab.dev/podlab/lab/manifest"
 )
 
 // Save writes the session as a scenario file: the lab header with the
@@ -29,7 +30,7 @@ func (s *Session) SaveWith(w io.Writer, opts SaveOptions) error {
 	return err
 }
 
-// Saver renders what Save writes, for writing later (see Saved).
+// Saver takes what Save writes, for writing later (see Saved).
 func (s *Session) Saver(opts SaveOptions) (*Saved, error) {
 	sc := s.scenarioToSave()
 	tl := append([]TimelineEntry(nil), s.timeline()...)
@@ -60,8 +61,8 @@ func (s *Session) scenarioToSave() Scenario {
 	return sc
 }
 
-// prepare renders the header with timeline tl (sorted here), resuming
-// now, and takes the original manifests to follow it.
+// prepare takes the header with timeline tl (sorted here), resuming now,
+// and the original manifests to follow it.
 func (s *Session) prepare(sc Scenario, tl []TimelineEntry) (*Saved, error) {
 	// Stable: scenario entries stay before user commands of the same
 	// instant, which is the order the session ran them in.
@@ -71,27 +72,23 @@ func (s *Session) prepare(sc Scenario, tl []TimelineEntry) (*Saved, error) {
 	// a policy from scheduler.configFile or --scheduler-config is
 	// embedded, so the saved file stands alone
 	sc.Scheduler.ConfigFile = ""
-	header, err := renderScenario(&sc)
-	if err != nil {
-		return nil, err
-	}
-	sv := &Saved{header: header, file: s.file}
+	sv := &Saved{sc: sc, file: s.file}
 	if cfg := s.file.SchedulerConfig; cfg != nil && len(s.file.Objects.SchedulerConfigs) == 0 {
-		if sv.config, err = renderSchedulerConfig(cfg); err != nil {
-			return nil, err
-		}
+		sv.config = cfg
 	}
 	return sv, nil
 }
 
-// Saved is a rendered save: the header, and the file whose manifests
-// (never modified after loading; a large import's are read again from
-// disk, filetext.go) are copied after it. WriteTo touches no session,
-// so it may run on another goroutine while the session goes on (the TUI
-// writes files off its loop).
+// Saved is a save taken from a session: the header to write (its own
+// timeline; the rest is the file's) and the file's manifests, all never
+// modified after loading. Taking it copies the history (cheap: the UI
+// takes one after every command for the recovery file); WriteTo renders
+// the YAML and touches no session, so it may run on another goroutine
+// while the session goes on (the TUI writes files off its loop).
 type Saved struct {
-	header, config []byte
-	file           *File
+	sc     Scenario
+	config *manifest.SchedulerConfiguration
+	file   *File // its manifests: a large import's are read again from disk (filetext.go)
 }
 
 // WriteTo implements io.WriterTo: the header, then the manifests.
@@ -102,17 +99,24 @@ func (sv *Saved) WriteTo(w io.Writer) (int64, error) {
 }
 
 func (sv *Saved) write(w io.Writer) error {
+	header, err := renderScenario(&sv.sc)
+	if err != nil {
+		return err
+	}
 	manifests, err := sv.file.manifestText()
 	if err != nil {
 		return err
 	}
-	if _, err := w.Write(sv.header); err != nil {
-
+	if _, err := w.Write(header); err != nil {
 		return err
 	}
 	body := bytes.TrimLeft(stripBlankLines(manifests), "\n")
 	if sv.config != nil {
-		body = append(append(append([]byte("---\n"), sv.config...), '\n'), body...)
+		doc, err := renderSchedulerConfig(sv.config)
+		if err != nil {
+			return err
+		}
+		body = append(append(append([]byte("---\n"), doc...), '\n'), body...)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil

@@ -143,6 +143,8 @@ type Model struct {
 	// recovery file being opened.
 	recov     *recovery
 	restoring *lab.Recovery
+	// savedWhileBusy are saves that ended during a long operation.
+	savedWhileBusy []fileSavedMsg
 }
 
 // setViews installs the views: their tabs and number keys follow.

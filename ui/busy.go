@@ -74,7 +74,7 @@ func (m *Model) updateBusy(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if resize {
 			m.refreshLayout()
 		}
-		return m, nil
+		return m, m.afterBusy()
 	case fileLoadedMsg: // openFileCmd's end
 		resize := m.busy.resize
 		m.busy = nil
@@ -82,12 +82,15 @@ func (m *Model) updateBusy(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if resize {
 			m.refreshLayout()
 		}
-		return m, cmd
+		return m, tea.Batch(cmd, m.afterBusy())
 	case tickMsg:
 		if msg.id != m.tickID {
 			return m, nil
 		}
 		return m, m.tick()
+	case fileSavedMsg:
+		// a save that ended meanwhile: reported once the session is free
+		m.savedWhileBusy = append(m.savedWhileBusy, msg)
 	case progressMsg:
 		m.busy.done, m.busy.total = msg.done, msg.total
 		if msg.what != "" {
@@ -118,4 +121,14 @@ func (m *Model) busyFrame() string {
 			m.st.Warn.Render(fmt.Sprintf(" %.1fs — keys wait until it is done (ctrl+c quits)", time.Since(m.busy.since).Seconds())), m.w)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// afterBusy handles what arrived while the operation ran.
+func (m *Model) afterBusy() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, msg := range m.savedWhileBusy {
+		cmds = append(cmds, m.saved(msg))
+	}
+	m.savedWhileBusy = nil
+	return tea.Batch(cmds...)
 }

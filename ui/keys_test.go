@@ -33,6 +33,7 @@ var keyFixtures = []keyFixture{
 	{name: "presets", w: 100, h: 30, keys: []string{"ctrl+p", "j"}},
 	{name: "palette", w: 100, h: 30, keys: []string{":", "c", "o", "r", "enter", ":", "up", "down"}},
 	{name: "quit question", w: 100, h: 30, cmds: []string{"cordon node1"}, keys: []string{"q"}},
+	{name: "open question", w: 100, h: 30, cmds: []string{"cordon node1"}, keys: []string{"ctrl+p", "j", "enter"}},
 }
 
 func (f keyFixture) build(t *testing.T) *Model {

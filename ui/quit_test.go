@@ -99,6 +99,22 @@ func TestQuitSaveThenQuit(t *testing.T) {
 	if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), "cordon node1") {
 		t.Fatalf("the session was saved before quitting: %v", err)
 	}
+	// over an existing file: the replace question, then the quit
+	m = newTestModel(t, "spread-basics", 100, 30)
+	typeCommand(m, "cordon node2")
+	press(m, "q", "s")
+	m.pal.in.SetValue(path)
+	update(m, update(m, keyMsg("enter"))())
+	if c, ok := m.top.(*confirmOverlay); !ok || !strings.Contains(c.question, "Replace") {
+		t.Fatal("saving over a file from the quit question asks to replace it")
+	}
+	cmd = update(m, keyMsg("y"))
+	if !quits(update(m, cmd())) {
+		t.Fatalf("replaced, then quit: %q", m.status)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "cordon node2") {
+		t.Fatal("the replaced file holds the session")
+	}
 	// esc out of the save palette forgets the quit
 	m = newTestModel(t, "spread-basics", 100, 30)
 	typeCommand(m, "cordon node1")

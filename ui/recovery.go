@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -15,7 +16,9 @@ import (
 // goroutine (cheap: the header; the manifests are the file's, never
 // modified) and written by one writer goroutine, atomically
 // (lab.WriteFile); commands that come faster than the disk coalesce into
-// the latest. A save or a clean quit removes it; a crash, a closed
+// the latest. While the clock runs with unsaved changes it is also
+// refreshed every 30 s of real time, so a restore resumes near where the
+// lab was. A save or a clean quit removes it; a crash, a closed
 // terminal or a kill leaves it, and the next start offers to restore it.
 
 // recovery keeps the recovery file at path.
@@ -29,6 +32,13 @@ type recovery struct {
 	// owned: the file is this lab's (it wrote or restored it); a lab
 	// never removes a file it has not answered for (the start prompt's).
 	owned bool
+	// wrote and now are when the last write was offered and the virtual
+	// time it held; every is how often the running clock refreshes it.
+	wrote time.Time
+	now   lab.Time
+	every time.Duration
+	// reported is the last write error shown.
+	reported string
 
 	// shared with the writer goroutine
 	mu      sync.Mutex
@@ -47,6 +57,9 @@ type recoverySeen struct {
 	fork    *lab.Fork
 }
 
+// recoveryEvery is how often a running clock refreshes the file.
+const recoveryEvery = 30 * time.Second
+
 // recoveryJob writes sv (noting the file it came from), or removes the
 // file when sv is nil.
 type recoveryJob struct {
@@ -55,7 +68,7 @@ type recoveryJob struct {
 }
 
 func newRecovery(path string) *recovery {
-	r := &recovery{path: path}
+	r := &recovery{path: path, every: recoveryEvery}
 	r.idle = sync.NewCond(&r.mu)
 	return r
 }
@@ -153,11 +166,17 @@ func (m *Model) checkRecovery() {
 	if r == nil || m.busy != nil {
 		return
 	}
-	if err := r.takeErr(); err != nil {
+	if err := r.takeErr(); err != nil && err.Error() != r.reported {
+		// once per cause: a read-only home must not drown the status line
+		r.reported = err.Error()
 		m.setStatus(fmt.Sprintf("could not keep the recovery file %s: %v", r.path, err), true)
 	}
 	seen := recoverySeen{m.applied, m.sess, m.fork}
 	if seen == r.seen {
+		// the clock alone moved: refresh now and then
+		if r.unsaved && r.owned && m.sess.Now() != r.now && time.Since(r.wrote) >= r.every {
+			m.writeRecovery()
+		}
 		return
 	}
 	r.seen = seen
@@ -172,12 +191,18 @@ func (m *Model) checkRecovery() {
 		}
 		return
 	}
+	m.writeRecovery()
+}
+
+// writeRecovery renders the session and hands it to the writer.
+func (m *Model) writeRecovery() {
+	r := m.recov
 	sv, err := m.saver()
 	if err != nil {
 		m.setStatus("could not keep the recovery file: "+err.Error(), true)
 		return
 	}
-	r.owned = true
+	r.owned, r.wrote, r.now = true, time.Now(), m.sess.Now()
 	r.offer(recoveryJob{from: m.origin(), sv: sv})
 }
 
@@ -203,6 +228,9 @@ func (m *Model) startRecovery(path string) {
 	if rec == nil {
 		return
 	}
+	// the clock waits for the answer: n starts the scenario from 0:00
+	was := m.paused
+	m.paused = true
 	from := ""
 	if rec.From != "" {
 		from = " of " + rec.From
@@ -221,6 +249,7 @@ func (m *Model) startRecovery(path string) {
 			return m.openFileCmd(rec.Path)
 		},
 		no: func() tea.Cmd {
+			m.paused = was
 			if err := rec.Discard(); err != nil {
 				m.setStatus("could not set the recovery file aside: "+err.Error(), true)
 			} else {
@@ -241,6 +270,9 @@ func (m *Model) finishRestore(ok bool) {
 	}
 	m.restored = true
 	m.saveName = rec.From
+	if sc := m.sess.File().Scenario; m.saveName == "" && sc != nil {
+		m.saveName = sc.Name // not the recovery file's own name
+	}
 	if m.recov != nil {
 		m.recov.owned = true
 	}

@@ -118,9 +118,15 @@ func TestRecoveryIsOfferedAtStart(t *testing.T) {
 	m.recov.finish(false)
 
 	m = newRecoveringModel(t, path)
+	m.paused = false // a scenario that plays
+	m.startRecovery(path)
+	update(m, tickMsg{id: m.tickID})
+	if m.sess.Now() != 0 {
+		t.Fatal("the clock waits for the answer")
+	}
 	press(m, "n")
-	if m.top != nil || len(m.sess.History()) != 0 {
-		t.Fatal("n starts fresh")
+	if m.top != nil || len(m.sess.History()) != 0 || m.paused {
+		t.Fatal("n starts fresh, playing as the scenario says")
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatal("n sets the recovery file aside")
@@ -146,5 +152,54 @@ func TestRecoveryQuestionCtrlC(t *testing.T) {
 	m.recov.finish(m.quitClean)
 	if after, _ := os.ReadFile(path); string(after) != string(before) {
 		t.Fatal("the recovery file must stay as it was")
+	}
+}
+
+// While the clock runs with unsaved changes the file is refreshed (every
+// 30 s of real time; at once here), so a restore resumes near the end.
+func TestRecoveryFollowsTheRunningClock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "recovery.yaml")
+	m := newRecoveringModel(t, path)
+	m.recov.every = 0
+	update(m, tickMsg{id: m.tickID}) // nothing unsaved: nothing written
+	m.recov.wait()
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatal("the clock alone, nothing unsaved: no recovery file")
+	}
+	typeCommand(m, "cordon node1")
+	press(m, "space")
+	for range 20 {
+		update(m, tickMsg{id: m.tickID})
+	}
+	m.recov.wait()
+	f, err := lab.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Scenario.Clock.ResumeAt; got < 2e9 || lab.Time(got) != m.sess.Now() {
+		t.Fatalf("the recovery file resumes at %v, the lab is at %v", got, m.sess.Now())
+	}
+}
+
+// A recovery file that cannot be written says so in the status line,
+// once, and the lab goes on.
+func TestRecoveryWriteFailureIsReported(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := newRecoveringModel(t, filepath.Join(blocker, "recovery.yaml")) // its directory is a file
+	typeCommand(m, "cordon node1")
+	m.recov.wait()
+	update(m, tickMsg{id: m.tickID})
+	if !m.statusErr || !strings.Contains(m.status, "could not keep the recovery file") {
+		t.Fatalf("status: %q", m.status)
+	}
+	typeCommand(m, "cordon node2")
+	m.recov.wait()
+	update(m, tickMsg{id: m.tickID})
+	if strings.Contains(m.status, "recovery") {
+		t.Fatalf("the same failure is reported once: %q", m.status)
 	}
 }

@@ -20,12 +20,13 @@ import (
 
 // fileSavedMsg ends a save: err is why it failed; exists, that path is
 // a file the save did not replace (it asks first); mark is the session
-// as saved.
+// as saved, sess the session it was taken from.
 type fileSavedMsg struct {
 	path   string
 	err    error
 	exists bool
 	mark   lab.Mark
+	sess   *lab.Session
 }
 
 // defaultSaveName is what the save palette offers: the scenario's name
@@ -75,7 +76,7 @@ func (m *Model) saveText() (string, error) {
 // so and the lab asks.
 func (m *Model) saveCmd(path string, replace bool) tea.Cmd {
 	sv, err := m.saver()
-	mark := m.mark()
+	mark, sess := m.mark(), m.sess
 	return func() tea.Msg {
 		if err != nil {
 			return fileSavedMsg{path: path, err: fmt.Errorf("could not save: %w", err)}
@@ -93,7 +94,7 @@ func (m *Model) saveCmd(path string, replace bool) tea.Cmd {
 			}
 		}
 		err := lab.WriteFile(path, func(w io.Writer) error { _, err := sv.WriteTo(w); return err })
-		return fileSavedMsg{path: path, err: err, mark: mark}
+		return fileSavedMsg{path: path, err: err, mark: mark, sess: sess}
 	}
 }
 
@@ -124,9 +125,13 @@ func (m *Model) saved(msg fileSavedMsg) tea.Cmd {
 		m.setStatus(msg.err.Error(), true)
 		return nil
 	}
+	m.setStatus("saved "+msg.path, false)
+	if msg.sess != m.sess {
+		// another file was opened meanwhile: this save is not its state
+		return nil
+	}
 	m.markSaved(msg.mark)
 	m.recoverySaved()
-	m.setStatus("saved "+msg.path, false)
 	if m.quitAfterSave {
 		return m.quitNow()
 	}
