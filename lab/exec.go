@@ -52,6 +52,9 @@ func (s *Session) exec(c command.Command) (string, error) {
 	case command.Autoscale:
 		return s.autoscale(c)
 	case command.Advance:
+		if err := engine.CheckClock(s.eng.Now(), c.D); err != nil {
+			return "", fmt.Errorf("advance %s: %w", c.D, err)
+		}
 		// the clock of the state being changed (Advance would play a
 		// rewound session forward instead)
 		return fmt.Sprintf("advanced to %s", s.eng.Now().Add(c.D).Clock()), s.advanceTo(s.eng.Now().Add(max(0, c.D)))

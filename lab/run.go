@@ -57,6 +57,9 @@ type NodeRanking struct {
 // Run loads a scenario, applies the --do commands at t=0, simulates until
 // --for and writes the event stream and the final report.
 func Run(w io.Writer, f *File, opts RunOptions) error {
+	if opts.For < 0 {
+		return fmt.Errorf("--for %s: must be greater than or equal to 0", opts.For)
+	}
 	s, err := NewSession(f, SessionOptions{Seed: opts.Seed, TieBreak: opts.TieBreak, NoCheckpoints: true})
 	if err != nil {
 		return err

@@ -444,7 +444,7 @@ func (m *Manager) deletePod(p *api.Pod, kind string, owner *api.ObjectMeta, sour
 }
 
 // seconds converts whole seconds to a duration.
-func seconds[T int32 | int64](s T) time.Duration { return time.Duration(s) * time.Second }
+func seconds[T int32 | int64](s T) time.Duration { return api.SecondsDuration(int64(s)) }
 
 // SetNow tells the Manager the current virtual time before a user
 // operation (Restart stamps it; created objects get it as creation time)
