@@ -74,3 +74,39 @@ func TestClockStopsAtMaxClock(t *testing.T) {
 		}
 	}
 }
+
+// The same class elsewhere: every int64 "seconds" field the engine turns
+// into virtual time saturates (tolerationSeconds, preStop sleep).
+func TestHugeSecondsFieldsSaturate(t *testing.T) {
+	huge := int64(math.MaxInt64)
+	t.Run("tolerationSeconds", func(t *testing.T) {
+		e := New(Config{Seed: 1, NewScheduler: ByNameScheduler})
+		must(t, e.AddNode(node("n1", "4", "8Gi")))
+		p := pod("p1").on("n1").obj()
+		p.Spec.Tolerations = []api.Toleration{{Key: "k", Operator: "Exists", Effect: "NoExecute", TolerationSeconds: &huge}}
+		must(t, e.CreatePod(p))
+		must(t, e.TaintNode("n1", api.Taint{Key: "k", Effect: "NoExecute"}))
+		must(t, e.Step(time.Hour))
+		if st, _ := e.PodState("default/p1"); st != StateRunning {
+			t.Fatalf("pod %v an hour after the taint; it tolerates it for %d s", st, huge)
+		}
+	})
+	t.Run("preStop sleep", func(t *testing.T) {
+		e := New(Config{Seed: 1, NewScheduler: ByNameScheduler})
+		must(t, e.AddNode(node("n1", "4", "8Gi")))
+		p := pod("p1").on("n1").obj()
+		p.Spec.Containers[0].Lifecycle = &api.Lifecycle{PreStop: &api.LifecycleHandler{SleepSeconds: &huge}}
+		must(t, e.CreatePod(p))
+		must(t, e.Step(time.Second))
+		g := int64(60)
+		must(t, e.DeletePod("default/p1", DeleteOptions{GracePeriodSeconds: &g}))
+		must(t, e.Step(30*time.Second))
+		if e.Pod("default/p1") == nil {
+			t.Fatal("the pod is gone 30 s into a 60 s grace period")
+		}
+		must(t, e.Step(time.Minute))
+		if e.Pod("default/p1") != nil {
+			t.Fatal("the pod outlived its grace period")
+		}
+	})
+}

@@ -209,7 +209,11 @@ func TestVerbsDescribed(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"add zone z --nodes 3", "taint node n k=v:NoSchedule", "set spread deployment/web maxSkew=2",
-		"delete pod x --grace-period=0 --force", "advance 30s", "label node n 'a=b c'", `drain "n1" --timeout=2m`} {
+		"delete pod x --grace-period=0 --force", "advance 30s", "label node n 'a=b c'", `drain "n1" --timeout=2m`,
+		// numbers at the ends of their fields' ranges (issue 17)
+		"set spread deployment/web maxSkew=2147483648", "delete pod p1 --grace-period=9223372036854775807",
+		"scale deployment/web --replicas=2147483647", "advance 8760h", "usage pod/p memory=1e30%",
+		"autoscale deployment/web --max=2147483647 --min=1 --cpu-percent=99999"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
