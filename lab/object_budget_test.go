@@ -125,3 +125,17 @@ func TestObjectBudgetCommands(t *testing.T) {
 		t.Fatal("no FailedCreate event for the surge beyond the budget")
 	}
 }
+
+// The cluster shorthand meets the same budget with the same message, at
+// the zone that crosses it.
+func TestObjectBudgetClusterShorthand(t *testing.T) {
+	in := "apiVersion: podlab/v1\nkind: Scenario\ncluster:\n  zones:\n  - {name: a, nodes: 150000}\n  - {name: b, nodes: 60000}\n"
+	_, err := LoadFile("t.yaml", []byte(in))
+	want := `t.yaml:6:5: cluster.zones[1] (b) would take the cluster over the lab's object budget: nodes is forbidden: exceeded quota: podlab-object-budget, requested: objects=60000, used: objects=150000, limited: objects=200000`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("LoadFile: %v\nwant %s", err, want)
+	}
+	if _, err := LoadFile("t.yaml", []byte(strings.Replace(in, "150000", "3000000000", 1))); err == nil || !strings.Contains(err.Error(), "must be a whole number from 0 to 2147483647") {
+		t.Fatalf("a zone beyond int32: %v", err)
+	}
+}

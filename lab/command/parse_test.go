@@ -112,7 +112,7 @@ func TestParseErrors(t *testing.T) {
 		{"add pod x", `unknown command "add"`},
 		{"add zone", "give exactly one zone name"},
 		{"add zone Zone_A", `invalid name "Zone_A"`},
-		{"add zone z --nodes 0", "--nodes takes a number from 1 to 5000"},
+		{"add zone z --nodes 0", "--nodes takes a whole number ≥ 1"},
 		{"add zone z --nodes", "--nodes needs a value"},
 		{"add zone z --bogus", "unknown flag --bogus; flags are --cpu, --label, --memory, --nodes, --pods, --taint"},
 		{"add zone z --taint gpu", "needs an effect"},
