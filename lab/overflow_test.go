@@ -54,3 +54,23 @@ func TestSessionRefusesOutOfRangeNumbers(t *testing.T) {
 		}
 	}
 }
+
+func TestWorkloadCPULoadIsRangeChecked(t *testing.T) {
+	f, err := LoadPreset("spread-basics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ cmd, want string }{
+		{"usage deployment/web cpu=5e12", "more than the lab models"},
+		{"usage deployment/web cpu=NaN%", "give a percentage from 0% to 10000%"},
+		{"scale deployment/web --replicas=2147483647", "exceeded quota: podlab-object-budget"},
+	} {
+		if _, err := s.Apply(tc.cmd); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.cmd, err, tc.want)
+		}
+	}
+}
