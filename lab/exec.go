@@ -400,7 +400,7 @@ func (s *Session) apply(c command.Apply) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := budgetCheckObjects(objs, int64(s.eng.ObjectCount()), int64(s.eng.MaxObjects())); err != nil {
+	if err := budgetCheckObjects(objs, int64(s.eng.ObjectCount()), s.nodeLabels(objs), int64(s.eng.MaxObjects())); err != nil {
 		return "", err
 	}
 	return s.applyObjects(objs)
