@@ -414,7 +414,13 @@ func (m *Manager) createPodFromTemplate(tmpl *api.PodTemplateSpec, kind string, 
 		}
 	}
 	if err != nil {
-		m.record(kind, owner, source, EventWarning, "FailedCreate", "Error creating: %v", err)
+		if kind == KindStatefulSet {
+			// stateful_pod_control.go recordPodEvent
+			m.record(kind, owner, source, EventWarning, "FailedCreate", "create Pod %s in StatefulSet %s failed error: %v", p.Name, owner.Name, err)
+		} else {
+			// controller_utils.go RealPodControl.createPods
+			m.record(kind, owner, source, EventWarning, "FailedCreate", "Error creating: %v", err)
+		}
 		m.createFailed(owner.UID)
 		return nil, err
 	}
