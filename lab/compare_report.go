@@ -30,8 +30,8 @@ type CompareOptions struct {
 // changes, applies the common commands to both, runs both to --for and
 // writes the comparison.
 func CompareRun(w io.Writer, f *File, opts CompareOptions) (*Comparison, error) {
-	if opts.For < 0 {
-		return nil, fmt.Errorf("--for %s: must be greater than or equal to 0", opts.For)
+	if err := checkRunTime("--for", opts.For); err != nil {
+		return nil, err
 	}
 	s, err := NewSession(f, SessionOptions{Seed: opts.Seed, TieBreak: opts.TieBreak})
 	if err != nil {

@@ -19,6 +19,13 @@ func TestSessionRefusesOutOfRangeNumbers(t *testing.T) {
 	if err := Run(io.Discard, f, RunOptions{For: -5 * time.Second}); err == nil || !strings.Contains(err.Error(), "--for -5s: must be greater than or equal to 0") {
 		t.Fatalf("Run --for -5s: %v", err)
 	}
+	// and past the end of the clock, before running anything
+	if err := Run(io.Discard, f, RunOptions{For: 1_000_000 * time.Hour}); err == nil || !strings.Contains(err.Error(), "--for 1000000h0m0s: the virtual clock stops at 100 years") {
+		t.Fatalf("Run --for 1000000h: %v", err)
+	}
+	if err := Describe(io.Discard, f, DescribeOptions{Pod: "drainer", At: -time.Second}); err == nil || !strings.Contains(err.Error(), "--at -1s: must be greater than or equal to 0") {
+		t.Fatalf("Describe --at -1s: %v", err)
+	}
 	s, err := NewSession(f, SessionOptions{})
 	if err != nil {
 		t.Fatal(err)

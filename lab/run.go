@@ -57,8 +57,8 @@ type NodeRanking struct {
 // Run loads a scenario, applies the --do commands at t=0, simulates until
 // --for and writes the event stream and the final report.
 func Run(w io.Writer, f *File, opts RunOptions) error {
-	if opts.For < 0 {
-		return fmt.Errorf("--for %s: must be greater than or equal to 0", opts.For)
+	if err := checkRunTime("--for", opts.For); err != nil {
+		return err
 	}
 	s, err := NewSession(f, SessionOptions{Seed: opts.Seed, TieBreak: opts.TieBreak, NoCheckpoints: true})
 	if err != nil {
