@@ -22,6 +22,9 @@ func TestNumericArgumentsValidateLikeTheAPI(t *testing.T) {
 		{"autoscale deployment/web --max=3 --min=0", "--min: Invalid value: 0: must be greater than or equal to 1"},
 		{"autoscale deployment/web --max=3 --cpu-percent=0", "--cpu-percent: Invalid value: 0: must be greater than zero"},
 		{"scale deployment/web --replicas=1e3", `--replicas: Invalid value: "1e3": must be a whole number`},
+		{"set scheduler weight PodTopologySpread=2147483648", "weight PodTopologySpread: integer 2147483648 is out of range"},
+		{"set scheduler weight PodTopologySpread=-1", "weight PodTopologySpread: Invalid value: -1: must be greater than or equal to 0"},
+		{"set scheduler weight PodTopologySpread", "give PLUGIN=N"},
 		// durations: never negative, never beyond what time.Duration holds
 		{"advance -5s", "must not be negative"},
 		{"advance 1e300", "too long"},
@@ -42,6 +45,7 @@ func TestNumericArgumentsValidateLikeTheAPI(t *testing.T) {
 		"set spread deployment/web maxSkew=2147483647",
 		"scale deployment/web --replicas=2147483647",
 		"autoscale deployment/web --max=2147483647 --min=1",
+		"set scheduler weight PodTopologySpread=2147483647",
 		"delete pod p1 --grace-period=9223372036854775807",
 	} {
 		if _, err := Parse(line); err != nil {
