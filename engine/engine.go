@@ -224,6 +224,9 @@ func (e *Engine) RunUntil(t api.Time) error {
 	if t < e.clock.Now() {
 		return fmt.Errorf("run until %s: it is already %s", t, e.clock.Now())
 	}
+	if t > MaxClock {
+		return fmt.Errorf("run until %s: %w", t, clockLimitError(t))
+	}
 	e.started = true
 	for {
 		at, a, ok := e.clock.PopDue(t)

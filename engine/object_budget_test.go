@@ -79,7 +79,12 @@ func TestObjectBudgetStopsEveryWorkloadKind(t *testing.T) {
 			}
 			ev := failed[0]
 			wantMsg := fmt.Sprintf(`is forbidden: exceeded quota: %s, requested: objects=1, used: objects=6, limited: objects=6`, ObjectBudgetName)
-			if ev.Type != EventWarning || !strings.HasPrefix(ev.Message, `Error creating: pods "w-`) || !strings.HasSuffix(ev.Message, wantMsg) {
+			prefix := `Error creating: pods "w-`
+			if tc.kind == "statefulset" {
+				// stateful_pod_control.go recordPodEvent
+				prefix = `create Pod w-4 in StatefulSet w failed error: pods "w-4"`
+			}
+			if ev.Type != EventWarning || !strings.HasPrefix(ev.Message, prefix) || !strings.HasSuffix(ev.Message, wantMsg) {
 				t.Fatalf("event %s %s %q", ev.Type, ev.Reason, ev.Message)
 			}
 		})

@@ -157,4 +157,4 @@ func setCondition(conds []api.Condition, c api.Condition) ([]api.Condition, bool
 	return append(conds, c), true
 }
 
-func secondsDur(n int64) time.Duration { return time.Duration(n) * time.Second }
+func secondsDur(n int64) time.Duration { return api.SecondsDuration(n) }

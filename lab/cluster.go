@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/lab/command"
 )
@@ -15,8 +16,9 @@ const (
 	DefaultNodeMemory = "16Gi"
 	DefaultNodePods   = "110"
 	DefaultNodeNames  = "node-{n}"
-	// MaxNodes bounds the cluster shorthand (Kubernetes supports 5,000
-	// nodes per cluster).
+	// MaxNodes bounds the autoscaler's node groups (Kubernetes supports
+	// 5,000 nodes per cluster); the cluster shorthand and `add zone` are
+	// bounded by the object budget (ObjectBudget).
 	MaxNodes = 5000
 )
 
@@ -38,8 +40,11 @@ func (c *ClusterSpec) Nodes() ([]*api.Node, error) {
 	for _, z := range c.Zones {
 		total += max(z.Nodes, len(z.Names), 1)
 	}
-	if total > MaxNodes {
-		return nil, fmt.Errorf("the cluster shorthand makes %d nodes; the limit is %d (a real cluster's)", total, MaxNodes)
+	if total > ObjectBudget {
+		// the object budget's refusal (LoadFile reports it first, at the
+		// zone that crosses it)
+		return nil, fmt.Errorf("the cluster shorthand makes %d nodes: %w", total,
+			&engine.BudgetError{Resource: "nodes", Requested: int64(total), Limit: ObjectBudget})
 	}
 	var out []*api.Node
 	seen := map[string]bool{}

@@ -30,6 +30,9 @@ type CompareOptions struct {
 // changes, applies the common commands to both, runs both to --for and
 // writes the comparison.
 func CompareRun(w io.Writer, f *File, opts CompareOptions) (*Comparison, error) {
+	if err := checkRunTime("--for", opts.For); err != nil {
+		return nil, err
+	}
 	s, err := NewSession(f, SessionOptions{Seed: opts.Seed, TieBreak: opts.TieBreak})
 	if err != nil {
 		return nil, err

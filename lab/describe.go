@@ -22,6 +22,9 @@ type DescribeOptions struct {
 // Describe loads a scenario, applies the --do commands, runs to --at and
 // prints `kubectl describe pod` for the pod.
 func Describe(w io.Writer, f *File, opts DescribeOptions) error {
+	if err := checkRunTime("--at", opts.At); err != nil {
+		return err
+	}
 	s, err := NewSession(f, SessionOptions{Seed: opts.Seed})
 	if err != nil {
 		return err

@@ -52,6 +52,9 @@ func (s *Session) exec(c command.Command) (string, error) {
 	case command.Autoscale:
 		return s.autoscale(c)
 	case command.Advance:
+		if err := engine.CheckClock(s.eng.Now(), c.D); err != nil {
+			return "", fmt.Errorf("advance %s: %w", c.D, err)
+		}
 		// the clock of the state being changed (Advance would play a
 		// rewound session forward instead)
 		return fmt.Sprintf("advanced to %s", s.eng.Now().Add(c.D).Clock()), s.advanceTo(s.eng.Now().Add(max(0, c.D)))
@@ -397,7 +400,7 @@ func (s *Session) apply(c command.Apply) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := budgetCheckObjects(objs, int64(s.eng.ObjectCount()), int64(s.eng.MaxObjects())); err != nil {
+	if err := budgetCheckObjects(objs, int64(s.eng.ObjectCount()), s.nodeLabels(objs), int64(s.eng.MaxObjects())); err != nil {
 		return "", err
 	}
 	return s.applyObjects(objs)

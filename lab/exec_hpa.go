@@ -91,6 +91,9 @@ func (s *Session) usageCPU(c command.Usage) (string, error) {
 		if err != nil || q < 0 {
 			return "", fmt.Errorf("usage %s/%s: cpu %q: give a quantity (2, 800m) or a percentage (80%%)", c.Kind, name, c.CPU)
 		}
+		if q.MilliValue() > api.MaxCPUUsage || q.MilliValue() < 0 {
+			return "", fmt.Errorf("usage %s/%s: cpu %q is more than the lab models", c.Kind, name, c.CPU)
+		}
 		step.MilliCPU = q.MilliValue()
 	}
 	if err := s.ctl.Do(func(m *controllers.Manager) error { return m.SetLoad(controllerKind(c.Kind), ns, name, step) }); err != nil {

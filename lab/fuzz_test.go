@@ -17,6 +17,9 @@ func FuzzLoadFile(f *testing.F) {
 		}
 	}
 	f.Add([]byte("apiVersion: podlab/v1\nkind: Scenario\ntimeline: [{at: 1s, do: cordon x}]\n"))
+	// a valid workload beyond the object budget, and a use beyond the model (issue 17)
+	f.Add([]byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  replicas: 1000000000\n  selector: {matchLabels: {a: w}}\n  template:\n    metadata: {labels: {a: w}}\n    spec: {containers: [{name: c, image: i}]}\n"))
+	f.Add([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p, annotations: {lab.podlab.dev/memory-usage: 1e30%}}\nspec: {containers: [{name: c, image: i}]}\n"))
 	f.Add([]byte("apiVersion: podlab/v1\nkind: Scenario\nlesson: {steps: [{title: a, checks: [\"skew(deployment/w, zone) <= 1\"]}]}\n---\n"))
 	f.Add([]byte("apiVersion: podlab/v1\nkind: Scenario\nclock: {paused: true, speed: 4}\ndescheduler: {deschedulingInterval: 5m}\nlesson: {step: 2, steps: [{title: a}, {title: b}]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

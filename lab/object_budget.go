@@ -22,14 +22,15 @@ const ObjectBudget = manifest.DefaultMaxObjects
 // ask for would take the cluster over ObjectBudget, naming the object
 // that crosses it. Pods a controller owns are taken to be some of the
 // replicas their workloads ask for (a cluster dump holds both); a
-// DaemonSet's pods depend on the nodes it selects and are left to the
-// engine's refusal.
+// DaemonSet asks for a pod on every node its nodeSelector matches (an
+// upper bound: affinity and taints may exclude more).
 func budgetCheck(f *File) error {
 	return budgetCheckLimit(f, ObjectBudget)
 }
 
 func budgetCheckLimit(f *File, limit int64) error {
 	var nodes int64
+	var labels []map[string]string
 	if sc := f.Scenario; sc != nil {
 		for i, z := range sc.Cluster.Zones {
 			n := int64(max(z.Nodes, len(z.Names), 1))
@@ -39,18 +40,33 @@ func budgetCheckLimit(f *File, limit int64) error {
 			}
 			nodes += n
 		}
+		if nodes > 0 && hasDaemonSet(f.Objects) {
+			// the shorthand's labels, for the DaemonSets' selectors (an
+			// error here is the session's to report)
+			ns, _ := sc.Cluster.Nodes()
+			for _, n := range ns {
+				labels = append(labels, n.Labels)
+			}
+		}
 	}
-	return budgetCheckObjects(f.Objects, nodes, limit)
+	return budgetCheckObjects(f.Objects, nodes, labels, limit)
 }
 
+func hasDaemonSet(objs *manifest.Objects) bool { return len(objs.DaemonSets) > 0 }
+
 // budgetCheckObjects is budgetCheck of objs over a cluster that holds
-// used objects already.
-func budgetCheckObjects(objs *manifest.Objects, used, limit int64) error {
+// used objects already, among them nodes with the given labels.
+func budgetCheckObjects(objs *manifest.Objects, used int64, nodeLabels []map[string]string, limit int64) error {
 	if limit <= 0 {
 		return nil
 	}
 	var standalone, owned, asked int64
 	nodes := used + int64(len(objs.Nodes))
+	if len(objs.DaemonSets) > 0 {
+		for _, n := range objs.Nodes {
+			nodeLabels = append(nodeLabels, n.Labels)
+		}
+	}
 	for _, p := range objs.Pods {
 		if p.ControllerRef() != nil {
 			owned++
@@ -60,7 +76,7 @@ func budgetCheckObjects(objs *manifest.Objects, used, limit int64) error {
 	}
 	total := func() int64 { return nodes + standalone + max(owned, asked) }
 	for _, o := range objs.Order {
-		resource, name, field, n, ok := askedPods(o)
+		resource, name, field, n, ok := askedPods(o, nodeLabels)
 		if !ok || n <= 0 {
 			continue
 		}
@@ -68,7 +84,7 @@ func budgetCheckObjects(objs *manifest.Objects, used, limit int64) error {
 		asked += n
 		if total() > limit {
 			return budgetDiag(objs.PosOf(o), &engine.BudgetError{Resource: resource, Name: name, Requested: n, Used: before, Limit: limit},
-				fmt.Sprintf("%s %d", field, n), "lower it")
+				fmt.Sprintf(field, n), "ask for fewer")
 		}
 	}
 	return nil
@@ -78,7 +94,7 @@ func budgetCheckObjects(objs *manifest.Objects, used, limit int64) error {
 // (default 1), or a Job's pods at once (parallelism, at most completions).
 // Workloads owned by another (a Deployment's ReplicaSets, a CronJob's
 // Jobs) are counted through their owner.
-func askedPods(o any) (resource, name, field string, n int64, ok bool) {
+func askedPods(o any, nodeLabels []map[string]string) (resource, name, field string, n int64, ok bool) {
 	orOne := func(p *int32) int64 {
 		if p == nil {
 			return 1
@@ -87,16 +103,16 @@ func askedPods(o any) (resource, name, field string, n int64, ok bool) {
 	}
 	switch w := o.(type) {
 	case *api.Deployment:
-		return "deployments", w.Name, "spec.replicas", orOne(w.Spec.Replicas), true
+		return "deployments", w.Name, "spec.replicas %d", orOne(w.Spec.Replicas), true
 	case *api.ReplicaSet:
 		if w.ControllerRef() != nil {
 			return "", "", "", 0, false
 		}
-		return "replicasets", w.Name, "spec.replicas", orOne(w.Spec.Replicas), true
+		return "replicasets", w.Name, "spec.replicas %d", orOne(w.Spec.Replicas), true
 	case *api.StatefulSet:
-		return "statefulsets", w.Name, "spec.replicas", orOne(w.Spec.Replicas), true
+		return "statefulsets", w.Name, "spec.replicas %d", orOne(w.Spec.Replicas), true
 	case *api.ReplicationController:
-		return "replicationcontrollers", w.Name, "spec.replicas", orOne(w.Spec.Replicas), true
+		return "replicationcontrollers", w.Name, "spec.replicas %d", orOne(w.Spec.Replicas), true
 	case *api.Job:
 		if w.ControllerRef() != nil {
 			return "", "", "", 0, false
@@ -105,7 +121,15 @@ func askedPods(o any) (resource, name, field string, n int64, ok bool) {
 		if w.Spec.Completions != nil {
 			n = min(n, int64(*w.Spec.Completions))
 		}
-		return "jobs", w.Name, "spec.parallelism", n, true
+		return "jobs", w.Name, "spec.parallelism %d", n, true
+	case *api.DaemonSet:
+		sel := w.Spec.Template.Spec.NodeSelector
+		for _, l := range nodeLabels {
+			if matchesAll(l, sel) {
+				n++
+			}
+		}
+		return "daemonsets", w.Name, "%d pods (one on each node its nodeSelector matches)", n, true
 	}
 	return "", "", "", 0, false
 }
@@ -153,4 +177,28 @@ func (s *Session) nodesBudget(zone string, n int) error {
 		return fmt.Errorf("add zone %s with %d nodes: %w", zone, n, err)
 	}
 	return nil
+}
+
+// matchesAll reports whether labels hold every key=value of sel.
+func matchesAll(labels, sel map[string]string) bool {
+	for k, v := range sel {
+		if lv, ok := labels[k]; !ok || lv != v {
+			return false
+		}
+	}
+	return true
+}
+
+// nodeLabels is the labels of the session's nodes when objs hold a
+// DaemonSet (its pods go to the nodes its selector matches).
+func (s *Session) nodeLabels(objs *manifest.Objects) []map[string]string {
+	if len(objs.DaemonSets) == 0 {
+		return nil
+	}
+	nodes := s.eng.Nodes()
+	out := make([]map[string]string, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.Labels
+	}
+	return out
 }

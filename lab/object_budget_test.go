@@ -125,3 +125,37 @@ func TestObjectBudgetCommands(t *testing.T) {
 		t.Fatal("no FailedCreate event for the surge beyond the budget")
 	}
 }
+
+// The cluster shorthand meets the same budget with the same message, at
+// the zone that crosses it.
+func TestObjectBudgetClusterShorthand(t *testing.T) {
+	in := "apiVersion: podlab/v1\nkind: Scenario\ncluster:\n  zones:\n  - {name: a, nodes: 150000}\n  - {name: b, nodes: 60000}\n"
+	_, err := LoadFile("t.yaml", []byte(in))
+	want := `t.yaml:6:5: cluster.zones[1] (b) would take the cluster over the lab's object budget: nodes is forbidden: exceeded quota: podlab-object-budget, requested: objects=60000, used: objects=150000, limited: objects=200000`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("LoadFile: %v\nwant %s", err, want)
+	}
+	if _, err := LoadFile("t.yaml", []byte(strings.Replace(in, "150000", "3000000000", 1))); err == nil || !strings.Contains(err.Error(), "must be a whole number from 0 to 2147483647") {
+		t.Fatalf("a zone beyond int32: %v", err)
+	}
+}
+
+// A DaemonSet asks for a pod on every node its nodeSelector matches.
+func TestObjectBudgetDaemonSets(t *testing.T) {
+	ds := func(name, sel string) string {
+		return "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: " + name + "}\nspec:\n  selector: {matchLabels: {a: " + name + "}}\n  template:\n    metadata: {labels: {a: " + name + "}}\n    spec: {nodeSelector: {" + sel + "}, containers: [{name: c, image: i}]}\n"
+	}
+	head := "apiVersion: podlab/v1\nkind: Scenario\ncluster:\n  zones:\n  - {name: a, nodes: 70000}\n  - {name: b, nodes: 10}\n"
+	// three DaemonSets on zone b's 10 nodes fit
+	in := head + ds("d1", "topology.kubernetes.io/zone: b") + ds("d2", "topology.kubernetes.io/zone: b") + ds("d3", "topology.kubernetes.io/zone: b")
+	if _, err := LoadFile("t.yaml", []byte(in)); err != nil {
+		t.Fatal(err)
+	}
+	// on every node, the second one crosses 200,000
+	in = head + ds("all1", "kubernetes.io/os: linux") + ds("all2", "kubernetes.io/os: linux")
+	_, err := LoadFile("t.yaml", []byte(in))
+	want := `70010 pods (one on each node its nodeSelector matches) would take the cluster over the lab's object budget: daemonsets "all2" is forbidden: exceeded quota: podlab-object-budget, requested: objects=70010, used: objects=140020, limited: objects=200000`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("LoadFile: %v\nwant %s", err, want)
+	}
+}

@@ -57,6 +57,9 @@ type NodeRanking struct {
 // Run loads a scenario, applies the --do commands at t=0, simulates until
 // --for and writes the event stream and the final report.
 func Run(w io.Writer, f *File, opts RunOptions) error {
+	if err := checkRunTime("--for", opts.For); err != nil {
+		return err
+	}
 	s, err := NewSession(f, SessionOptions{Seed: opts.Seed, TieBreak: opts.TieBreak, NoCheckpoints: true})
 	if err != nil {
 		return err

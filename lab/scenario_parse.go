@@ -325,7 +325,8 @@ func (p *scenarioParser) cluster(n *yaml.Node, c *ClusterSpec) {
 					case "name":
 						z.Name = p.str(zv, where+".name")
 					case "nodes":
-						z.Nodes = int(p.integer(zv, where+".nodes", 0, 5000))
+						// the object budget bounds the total (budgetCheck)
+						z.Nodes = int(p.integer(zv, where+".nodes", 0, math.MaxInt32))
 					case "names":
 						z.Names = p.strings(zv, where+".names")
 					default:

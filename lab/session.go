@@ -484,8 +484,8 @@ func copyMap(m map[string]string) map[string]string {
 // Advance moves virtual time forward by d, running the scenario's timeline
 // commands that fall due on the way.
 func (s *Session) Advance(d time.Duration) error {
-	if d < 0 {
-		return fmt.Errorf("advance: negative duration %s", d)
+	if err := engine.CheckClock(s.eng.Now(), d); err != nil {
+		return fmt.Errorf("advance %s: %w", d, err)
 	}
 	if s.rewind != nil {
 		return s.playForward(s.eng.Now().Add(d))

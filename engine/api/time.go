@@ -1,6 +1,7 @@
 package api
 
 import (
+	"math"
 	"strconv"
 	"time"
 )
@@ -12,8 +13,39 @@ import (
 // times.
 type Time time.Duration
 
-// Add returns t+d.
-func (t Time) Add(d time.Duration) Time { return t + Time(d) }
+// MaxTime and MinTime are the ends of the virtual clock's range (about
+// ±292 years): sums saturate there instead of wrapping round, so a grace
+// period of 9223372036854775807 s ends "never", not 4 s before it began.
+const (
+	MaxTime = Time(math.MaxInt64)
+	MinTime = Time(math.MinInt64)
+)
+
+// Add returns t+d, saturating at MaxTime and MinTime.
+func (t Time) Add(d time.Duration) Time {
+	s := t + Time(d)
+	if d > 0 && s < t {
+		return MaxTime
+	}
+	if d < 0 && s > t {
+		return MinTime
+	}
+	return s
+}
+
+// SecondsDuration is n seconds as a duration, saturating at the largest
+// and smallest durations (an API field in whole seconds is an int32 or
+// int64, and int64 seconds overflow nanoseconds).
+func SecondsDuration(n int64) time.Duration {
+	const most = math.MaxInt64 / int64(time.Second)
+	switch {
+	case n > most:
+		return time.Duration(math.MaxInt64)
+	case n < -most:
+		return time.Duration(math.MinInt64)
+	}
+	return time.Duration(n) * time.Second
+}
 
 // Sub returns t-u.
 func (t Time) Sub(u Time) time.Duration { return time.Duration(t - u) }

@@ -263,9 +263,20 @@ func (a *Autoscaler) registerProvisioned(e *engine.Engine, now api.Time) {
 		for e.Node(n.Name) != nil { // a node of that name was added meanwhile
 			n = a.newNode(*g)
 		}
-		_ = e.AddNode(n)
+		if err := e.AddNode(n); err != nil {
+			// the cloud provider refused the node (here: the lab's object
+			// budget); upstream's executor records the failed scale-up on
+			// the status ConfigMap (scaleup/orchestrator/executor.go:
+			// "FailedToScaleUpGroup", "Scale-up failed for group %s: %v")
+			a.record(e, "ConfigMap", "kube-system", "cluster-autoscaler-status", engine.EventWarning,
+				ReasonFailedToScaleUpGroup, fmt.Sprintf("Scale-up failed for group %s: %v", g.Name, err))
+		}
 	}
 }
+
+// ReasonFailedToScaleUpGroup is the event of a node group whose new node
+// could not be created.
+const ReasonFailedToScaleUpGroup = "FailedToScaleUpGroup"
 
 func (a *Autoscaler) group(name string) *NodeGroup {
 	if i, ok := a.groupIndex[name]; ok {

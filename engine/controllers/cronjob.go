@@ -124,7 +124,7 @@ func (m *Manager) syncCronJob(cj *CronJob) {
 		earliest = WallClock(*cj.Status.LastScheduleTime).In(loc)
 	}
 	if d := cj.Spec.StartingDeadlineSeconds; d != nil {
-		if dl := now.Add(-time.Duration(*d) * time.Second); dl.After(earliest) {
+		if dl := now.Add(-api.SecondsDuration(*d)); dl.After(earliest) {
 			earliest = dl
 		}
 	}

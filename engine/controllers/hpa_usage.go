@@ -248,14 +248,18 @@ func ParseCPUUsage(p *api.Pod, spec string) (int64, error) {
 	spec = strings.TrimSpace(spec)
 	if strings.HasSuffix(spec, "%") {
 		f, err := strconv.ParseFloat(strings.TrimSuffix(spec, "%"), 64)
-		if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
-			return 0, fmt.Errorf("cpu usage %q: give a percentage like 80%%", spec)
+		if err != nil || !(f >= 0 && f <= api.MaxUsagePercent) { // NaN too
+			return 0, fmt.Errorf("cpu usage %q: give a percentage from 0%% to %d%%", spec, api.MaxUsagePercent)
 		}
 		reqs, err := calculateRequests([]*api.Pod{p}, api.ResourceCPU)
 		if err != nil || reqs[p.Name] == 0 {
 			return 0, fmt.Errorf("cpu usage %q: pod %s has no cpu request to take a percentage of", spec, p.Name)
 		}
-		return int64(math.Round(f / 100 * float64(reqs[p.Name]))), nil
+		u := math.Round(f / 100 * float64(reqs[p.Name]))
+		if u > float64(api.MaxCPUUsage) {
+			return 0, fmt.Errorf("cpu usage %q is more than the lab models", spec)
+		}
+		return int64(u), nil
 	}
 	q, err := api.ParseQuantity(spec)
 	if err != nil {
@@ -263,6 +267,9 @@ func ParseCPUUsage(p *api.Pod, spec string) (int64, error) {
 	}
 	if q < 0 {
 		return 0, fmt.Errorf("cpu usage %q is negative", spec)
+	}
+	if q.MilliValue() > api.MaxCPUUsage || q.MilliValue() < 0 {
+		return 0, fmt.Errorf("cpu usage %q is more than the lab models", spec)
 	}
 	return q.MilliValue(), nil
 }

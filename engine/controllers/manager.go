@@ -411,7 +411,13 @@ func (m *Manager) createPodFromTemplate(tmpl *api.PodTemplateSpec, kind string, 
 		}
 	}
 	if err != nil {
-		m.record(kind, owner, source, EventWarning, "FailedCreate", "Error creating: %v", err)
+		if kind == KindStatefulSet {
+			// stateful_pod_control.go recordPodEvent
+			m.record(kind, owner, source, EventWarning, "FailedCreate", "create Pod %s in StatefulSet %s failed error: %v", p.Name, owner.Name, err)
+		} else {
+			// controller_utils.go RealPodControl.createPods
+			m.record(kind, owner, source, EventWarning, "FailedCreate", "Error creating: %v", err)
+		}
 		m.createFailed(owner.UID)
 		return nil, err
 	}
@@ -441,7 +447,7 @@ func (m *Manager) deletePod(p *api.Pod, kind string, owner *api.ObjectMeta, sour
 }
 
 // seconds converts whole seconds to a duration.
-func seconds[T int32 | int64](s T) time.Duration { return time.Duration(s) * time.Second }
+func seconds[T int32 | int64](s T) time.Duration { return api.SecondsDuration(int64(s)) }
 
 // SetNow tells the Manager the current virtual time before a user
 // operation (Restart stamps it; created objects get it as creation time)

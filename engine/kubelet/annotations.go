@@ -107,8 +107,11 @@ func ParseMemoryUsage(pod *api.Pod, spec string) (int64, error) {
 	spec = strings.TrimSpace(spec)
 	if pct, ok := strings.CutSuffix(spec, "%"); ok {
 		f, err := strconv.ParseFloat(pct, 64)
-		if err != nil || f < 0 {
+		if err != nil {
 			return 0, fmt.Errorf("memory usage %q: not a percentage", spec)
+		}
+		if !(f >= 0 && f <= api.MaxUsagePercent) { // NaN too
+			return 0, fmt.Errorf("memory usage %q: give a percentage from 0%% to %d%%", spec, api.MaxUsagePercent)
 		}
 		base := MemoryRequest(pod)
 		if base == 0 {
@@ -117,7 +120,11 @@ func ParseMemoryUsage(pod *api.Pod, spec string) (int64, error) {
 		if base == 0 {
 			return 0, fmt.Errorf("memory usage %q: pod %s has no memory request or limit to take a percentage of", spec, pod.Key())
 		}
-		return int64(f * float64(base) / 100), nil
+		u := f * float64(base) / 100
+		if u > float64(api.MaxMemoryUsage) {
+			return 0, fmt.Errorf("memory usage %q: %.0f bytes is more than the lab models (at most 1Pi)", spec, u)
+		}
+		return int64(u), nil
 	}
 	q, err := api.ParseQuantity(spec)
 	if err != nil {
@@ -125,6 +132,9 @@ func ParseMemoryUsage(pod *api.Pod, spec string) (int64, error) {
 	}
 	if q < 0 {
 		return 0, fmt.Errorf("memory usage %q is negative", spec)
+	}
+	if q.Value() > api.MaxMemoryUsage {
+		return 0, fmt.Errorf("memory usage %q is more than the lab models (at most 1Pi)", spec)
 	}
 	return q.Value(), nil
 }

@@ -19,7 +19,7 @@ func PreStopDuration(c *api.Container) (d time.Duration, ok bool) {
 	}
 	h := c.Lifecycle.PreStop
 	if h.SleepSeconds != nil {
-		return time.Duration(*h.SleepSeconds) * time.Second, true
+		return api.SecondsDuration(*h.SleepSeconds), true
 	}
 	return execSleep(h.ExecCommand), true
 }

@@ -34,7 +34,9 @@ type KillPlan struct {
 	Gone api.Time
 }
 
-func secs(n int64) time.Duration { return time.Duration(n) * time.Second }
+// secs saturates: a --grace-period of 9223372036854775807 must not wrap
+// round to a kill before the SIGTERM.
+func secs(n int64) time.Duration { return api.SecondsDuration(n) }
 
 // PlanKill works out the termination of a pod whose containers all run,
 // killed at start with the pod worker's effective grace period (see

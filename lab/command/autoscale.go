@@ -41,31 +41,30 @@ func buildAutoscale(a *args) (Command, error) {
 		return nil, err
 	}
 	c := Autoscale{Kind: kind, Name: name}
-	num := func(flag string, lo, hi int) (int32, bool, error) {
+	// the HPA's int32 fields, with the API's bounds (validation.go
+	// validateHorizontalPodAutoscalerSpec; HPAScaleToZero is off)
+	num := func(flag string, lo int64, rule string) (int32, bool, error) {
 		v, ok := a.flag(flag)
 		if !ok {
 			return 0, false, nil
 		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < lo || n > hi {
-			return 0, true, fmt.Errorf("--%s takes a number from %d to %d, not %q", flag, lo, hi, v)
-		}
-		return int32(n), true, nil
+		n, err := apiInt32("--"+flag, v, lo, rule)
+		return n, true, err
 	}
 	var has bool
-	if c.Max, has, err = num("max", 1, 100000); err != nil {
+	if c.Max, has, err = num("max", 1, aboveZero); err != nil {
 		return nil, err
 	}
 	if !has {
 		return nil, fmt.Errorf("--max is required: the upper limit for the number of pods")
 	}
-	if c.Min, _, err = num("min", 1, 100000); err != nil {
+	if c.Min, _, err = num("min", 1, atLeastOne); err != nil {
 		return nil, err
 	}
 	if c.Min > c.Max {
 		return nil, fmt.Errorf("--max (%d) must be greater than or equal to --min (%d)", c.Max, c.Min)
 	}
-	if c.CPUPercent, _, err = num("cpu-percent", 1, 10000); err != nil {
+	if c.CPUPercent, _, err = num("cpu-percent", 1, aboveZero); err != nil {
 		return nil, err
 	}
 	if v, ok := a.flag("name"); ok {
@@ -138,7 +137,7 @@ func checkUsageValue(res, v string) error {
 	}
 	if strings.HasSuffix(v, "%") {
 		f, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
-		if err != nil || f < 0 || f > 10000 {
+		if err != nil || !(f >= 0 && f <= 10000) { // NaN too
 			return fmt.Errorf("%q: give a percentage from 0%% to 10000%%", v)
 		}
 	}

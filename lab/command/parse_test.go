@@ -112,7 +112,7 @@ func TestParseErrors(t *testing.T) {
 		{"add pod x", `unknown command "add"`},
 		{"add zone", "give exactly one zone name"},
 		{"add zone Zone_A", `invalid name "Zone_A"`},
-		{"add zone z --nodes 0", "--nodes takes a number from 1 to 5000"},
+		{"add zone z --nodes 0", "--nodes takes a whole number ≥ 1"},
 		{"add zone z --nodes", "--nodes needs a value"},
 		{"add zone z --bogus", "unknown flag --bogus; flags are --cpu, --label, --memory, --nodes, --pods, --taint"},
 		{"add zone z --taint gpu", "needs an effect"},
@@ -130,7 +130,7 @@ func TestParseErrors(t *testing.T) {
 		{"drain n1 --grace-period=x", "--grace-period takes whole seconds"},
 		{"drain n1 --grace-period=-5", "must be ≥ 0"},
 		{"scale deployment/web", "--replicas is required"},
-		{"scale deployment/web --replicas=-1", "--replicas takes a number from 0 to 100000"},
+		{"scale deployment/web --replicas=-1", "--replicas: Invalid value: -1: must be greater than or equal to 0"},
 		{"scale pod/web --replicas=1", "pod is not allowed here; kinds here are deployment, statefulset, replicaset"},
 		{"scale widget/web --replicas=1", `unknown kind "widget"`},
 		{"scale web --replicas=1", `missing name after "web"`},
@@ -149,7 +149,7 @@ func TestParseErrors(t *testing.T) {
 		{"rollout jump deployment/web", `unknown rollout action "jump"`},
 		{"rollout restart deployment/web --to-revision=2", "--to-revision goes with rollout undo"},
 		{"set spread deployment/web", "give at least one field=value"},
-		{"set spread deployment/web maxSkew=0", `maxSkew must be a whole number > 0, not "0"`},
+		{"set spread deployment/web maxSkew=0", `maxSkew: Invalid value: 0: must be greater than zero`},
 		{"set spread deployment/web skew=1", `unknown spread field "skew"; fields are labelSelector, matchLabelKeys, maxSkew`},
 		{"set spread deployment/web whenUnsatisfiable=Maybe", "whenUnsatisfiable must be DoNotSchedule or ScheduleAnyway"},
 		{"set spread deployment/web --add maxSkew=1", "a new constraint needs topologyKey"},
@@ -209,7 +209,11 @@ func TestVerbsDescribed(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"add zone z --nodes 3", "taint node n k=v:NoSchedule", "set spread deployment/web maxSkew=2",
-		"delete pod x --grace-period=0 --force", "advance 30s", "label node n 'a=b c'", `drain "n1" --timeout=2m`} {
+		"delete pod x --grace-period=0 --force", "advance 30s", "label node n 'a=b c'", `drain "n1" --timeout=2m`,
+		// numbers at the ends of their fields' ranges (issue 17)
+		"set spread deployment/web maxSkew=2147483648", "delete pod p1 --grace-period=9223372036854775807",
+		"scale deployment/web --replicas=2147483647", "advance 8760h", "usage pod/p memory=1e30%",
+		"autoscale deployment/web --max=2147483647 --min=1 --cpu-percent=99999"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {

@@ -101,11 +101,16 @@ func buildSetScheduler(a *args) (Command, error) {
 			return nil, fmt.Errorf("weight takes PLUGIN=N, e.g. weight PodTopologySpread=5")
 		}
 		name, v, ok := strings.Cut(a.pos[1], "=")
-		n, err := strconv.ParseInt(v, 10, 32)
-		if !ok || name == "" || err != nil || n < 1 || n > 100 {
-			return nil, fmt.Errorf("weight %q: give PLUGIN=N with N from 1 to 100", a.pos[1])
+		if !ok || name == "" {
+			return nil, fmt.Errorf("weight %q: give PLUGIN=N, e.g. weight PodTopologySpread=5", a.pos[1])
 		}
-		c.Action, c.Plugin, c.Weight = "weight", name, int32(n)
+		// a plugin's weight as a file may set it: an int32 ≥ 0 (0 means 1,
+		// as upstream's framework reads it; profile_merge.go)
+		n, err := apiInt32("weight "+name, v, 0, atLeastZero)
+		if err != nil {
+			return nil, err
+		}
+		c.Action, c.Plugin, c.Weight = "weight", name, n
 		return c, nil
 	}
 	c.Action = "set"

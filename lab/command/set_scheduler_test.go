@@ -34,7 +34,7 @@ func TestSetSchedulerParses(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{"set scheduler", "set scheduler weight X=0", "set scheduler weight X=101", "set scheduler colour=blue", "set scheduler disable", "set scheduler reset now"} {
+	for _, bad := range []string{"set scheduler", "set scheduler weight X=-1", "set scheduler weight X=2147483648", "set scheduler colour=blue", "set scheduler disable", "set scheduler reset now"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}

@@ -120,11 +120,13 @@ func setSpreadField(w string, p *SpreadPatch) error {
 
 func positiveInt(name string, set func(*SpreadPatch, int32)) func(string, *SpreadPatch) error {
 	return func(v string, p *SpreadPatch) error {
-		n, err := strconv.ParseInt(v, 10, 32)
-		if err != nil || n < 1 {
-			return fmt.Errorf("%s must be a whole number > 0, not %q", name, v)
+		// the API's check (validation.go validateTopologySpreadConstraints:
+		// isNotPositiveErrorMsg) on the int32 field
+		n, err := apiInt32(name, v, 1, aboveZero)
+		if err != nil {
+			return err
 		}
-		set(p, int32(n))
+		set(p, n)
 		return nil
 	}
 }

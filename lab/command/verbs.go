@@ -110,9 +110,10 @@ var verbs = map[string]verbSpec{
 				return nil, err
 			}
 			if v, ok := a.flag("nodes"); ok {
+				// the lab's object budget bounds how many (Session.addZone)
 				n, err := strconv.Atoi(v)
-				if err != nil || n < 1 || n > 5000 {
-					return nil, fmt.Errorf("--nodes takes a number from 1 to 5000, not %q", v)
+				if err != nil || n < 1 {
+					return nil, fmt.Errorf("--nodes takes a whole number ≥ 1, not %q", v)
 				}
 				c.Nodes = n
 			}
@@ -275,11 +276,13 @@ var verbs = map[string]verbSpec{
 			if !ok {
 				return nil, fmt.Errorf("--replicas is required")
 			}
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 || n > 100000 {
-				return nil, fmt.Errorf("--replicas takes a number from 0 to 100000, not %q", v)
+			// spec.replicas: an int32 ≥ 0; the lab's object budget bounds
+			// what the scale may add (Session.scale)
+			n, err := apiInt32("--replicas", v, 0, atLeastZero)
+			if err != nil {
+				return nil, err
 			}
-			return Scale{Kind: kind, Name: name, Replicas: int32(n)}, noMorePositional(rest)
+			return Scale{Kind: kind, Name: name, Replicas: n}, noMorePositional(rest)
 		},
 	},
 	"apply": {

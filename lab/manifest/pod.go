@@ -24,6 +24,7 @@ func decodePod(d *decoder, n *yaml.Node) (any, []fieldError) {
 	errs := validateObjectMeta(&p.ObjectMeta, "metadata", true, subdomainName)
 	errs = append(errs, podNameWarnings(p.Name)...)
 	errs = append(errs, validateCPUUsageAnnotation(p.Annotations, "metadata.annotations")...)
+	errs = append(errs, validateMemoryUsageAnnotation(p.Annotations, "metadata.annotations")...)
 	if g := p.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
 		// pkg/apis/core/v1/conversion.go: a Pod's negative grace becomes 1
 		// while it is decoded, silently (so the template warning of

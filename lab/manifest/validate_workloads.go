@@ -34,6 +34,7 @@ func validateSelectorAndTemplate(sel *api.LabelSelector, t *api.PodTemplateSpec,
 	}
 	out = append(out, validateLabels(join(tplPath, "metadata.labels"), t.Labels)...)
 	out = append(out, validateCPUUsageAnnotation(t.Annotations, join(tplPath, "metadata.annotations"))...)
+	out = append(out, validateMemoryUsageAnnotation(t.Annotations, join(tplPath, "metadata.annotations"))...)
 	return append(out, validatePodSpec(&t.Spec, join(tplPath, "spec"), t.Labels)...)
 }
 
