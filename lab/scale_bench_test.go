@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -123,46 +124,63 @@ func scaleTo(b *testing.B, replicas int) {
 	b.ReportMetric(heapMB(), "heap-MB")
 }
 
-// spreadScenario is one pod with n spread constraints on as many node
-// labels, on 6 nodes carrying all of them.
-func spreadScenario(n int) string {
+// spreadScenario is one pod p with n spread constraints, each on its own
+// key k0…k(n-1), on six nodes. With labelled, every node carries every
+// key and the constraints are DoNotSchedule; without, no node has any of
+// them and they are ScheduleAnyway (the repro of issue 17: the pod still
+// schedules, every key "missing" on every node).
+func spreadScenario(n int, labelled bool) string {
 	var b strings.Builder
-	b.WriteString(`apiVersion: podlab/v1
-kind: Scenario
-metadata: {name: spread}
-seed: 1
-`)
-	for i := 1; i <= 6; i++ {
-		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node%d\n  labels:\n", i)
-		for k := 0; k < n; k++ {
-			fmt.Fprintf(&b, "    k%d: v%d\n", k, (i+k)%3)
+	b.WriteString("apiVersion: podlab/v1\nkind: Scenario\nmetadata: {name: spread}\nseed: 1\n")
+	when := "ScheduleAnyway"
+	if labelled {
+		when = "DoNotSchedule"
+		for i := 1; i <= 6; i++ {
+			fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node%d\n  labels:\n", i)
+			for k := 0; k < n; k++ {
+				fmt.Fprintf(&b, "    k%d: v%d\n", k, (i+k)%3)
+			}
+			b.WriteString("status: {allocatable: {cpu: \"8\", memory: 32Gi, pods: \"110\"}}\n")
 		}
-		b.WriteString("status: {allocatable: {cpu: \"8\", memory: 32Gi, pods: \"110\"}}\n")
+	} else {
+		b.WriteString("cluster:\n  zones:\n  - {name: zone-a, nodes: 3}\n  - {name: zone-b, nodes: 3}\n")
 	}
 	b.WriteString("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {app: p}}\nspec:\n  topologySpreadConstraints:\n")
 	for k := 0; k < n; k++ {
-		fmt.Fprintf(&b, "  - {maxSkew: 1, topologyKey: k%d, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: p}}}\n", k)
+		fmt.Fprintf(&b, "  - {maxSkew: 1, topologyKey: k%d, whenUnsatisfiable: %s, labelSelector: {matchLabels: {app: p}}}\n", k, when)
 	}
 	b.WriteString("  containers: [{name: c, image: nginx}]\n")
 	return b.String()
 }
 
-// BenchmarkSpread5000Constraints loads and schedules one pod with 5,000
+// BenchmarkSpread5000Constraints loads, validates (as podlab validate:
+// load, then run to the first instant) and schedules one pod with 5,000
 // topology spread constraints.
 func BenchmarkSpread5000Constraints(b *testing.B) {
-	src := spreadScenario(5000)
-	var cpu time.Duration
-	for b.Loop() {
-		c0 := processCPU(b)
-		s := newBenchSession(b, src)
-		if err := s.Advance(time.Second); err != nil {
-			b.Fatal(err)
+	for _, labelled := range []bool{false, true} {
+		name := "KeysMissing"
+		if labelled {
+			name = "KeysOnEveryNode"
 		}
-		cpu += processCPU(b) - c0
-		if p := s.Engine().Pod("default/p"); p == nil || p.Spec.NodeName == "" {
-			b.Fatal("pod p not scheduled")
-		}
+		b.Run(name, func(b *testing.B) {
+			src := spreadScenario(5000, labelled)
+			var cpu time.Duration
+			for b.Loop() {
+				c0 := processCPU(b)
+				f, err := LoadFile("bench.yaml", []byte(src))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := Validate(io.Discard, f); err != nil {
+					b.Fatal(err)
+				}
+				cpu += processCPU(b) - c0
+				s := newBenchSession(b, src)
+				if p := s.Engine().Pod("default/p"); p == nil || p.Spec.NodeName == "" {
+					b.Fatal("pod p not scheduled")
+				}
+			}
+			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+		})
 	}
-	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
-	b.ReportMetric(heapMB(), "heap-MB")
 }
