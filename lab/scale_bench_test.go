@@ -57,12 +57,30 @@ func newBenchSession(b *testing.B, src string) *Session {
 	return s
 }
 
-// addZones applies zones × `add zone zN --nodes per` as a user types them.
-func addZones(b *testing.B, zones, per int) {
+// daemonSet is a DaemonSet manifest: one pod per node.
+const daemonSet = `---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      containers: [{name: c, image: agent, resources: {requests: {cpu: 10m, memory: 16Mi}}}]
+`
+
+// addZones applies zones × `add zone zN --nodes per` as a user types them
+// to a three-node cluster (and a DaemonSet with ds).
+func addZones(b *testing.B, zones, per int, ds bool) {
+	src := smallScenario(1, 3)
+	if ds {
+		src += daemonSet
+	}
 	var cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		s := newBenchSession(b, smallScenario(1, 3))
+		s := newBenchSession(b, src)
 		b.StartTimer()
 		c0 := processCPU(b)
 		for z := 1; z <= zones; z++ {
@@ -83,7 +101,12 @@ func addZones(b *testing.B, zones, per int) {
 // the command executor, and smaller runs to show it grows linearly.
 func BenchmarkAddNodes(b *testing.B) {
 	for _, per := range []int{250, 500, 1000, 5000} {
-		b.Run(fmt.Sprintf("%dk", 20*per/1000), func(b *testing.B) { addZones(b, 20, per) })
+		b.Run(fmt.Sprintf("%dk", 20*per/1000), func(b *testing.B) { addZones(b, 20, per, false) })
+	}
+	// with a DaemonSet every new node gets a pod: created, scheduled and
+	// started as the node is added
+	for _, per := range []int{100, 250} {
+		b.Run(fmt.Sprintf("DaemonSet/%d", 20*per), func(b *testing.B) { addZones(b, 20, per, true) })
 	}
 }
 
