@@ -3,7 +3,9 @@ package lab
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -78,9 +80,10 @@ func addZones(b *testing.B, zones, per int, ds bool) {
 		src += daemonSet
 	}
 	var cpu time.Duration
+	var s *Session
 	for b.Loop() {
 		b.StopTimer()
-		s := newBenchSession(b, src)
+		s = newBenchSession(b, src)
 		b.StartTimer()
 		c0 := processCPU(b)
 		for z := 1; z <= zones; z++ {
@@ -93,8 +96,19 @@ func addZones(b *testing.B, zones, per int, ds bool) {
 			b.Fatalf("%d nodes, want %d", got, want)
 		}
 	}
+	reportScale(b, cpu, s)
+}
+
+// reportScale reports the CPU per op, the heap with the last session
+// alive (checkpoints included) and the process's peak resident memory.
+func reportScale(b *testing.B, cpu time.Duration, s *Session) {
 	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(heapMB(), "heap-MB")
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		b.ReportMetric(float64(ru.Maxrss)/1024, "maxrss-MB")
+	}
+	runtime.KeepAlive(s)
 }
 
 // BenchmarkAddNodes adds 20 zones of 5,000 nodes (100,000 nodes) through
@@ -121,9 +135,10 @@ func BenchmarkScale(b *testing.B) {
 
 func scaleTo(b *testing.B, replicas int) {
 	var cpu time.Duration
+	var s *Session
 	for b.Loop() {
 		b.StopTimer()
-		s := newBenchSession(b, smallScenario(334, 3))
+		s = newBenchSession(b, smallScenario(334, 3))
 		b.StartTimer()
 		c0 := processCPU(b)
 		if _, err := s.Apply(fmt.Sprintf("scale deployment/web --replicas=%d", replicas)); err != nil {
@@ -143,8 +158,7 @@ func scaleTo(b *testing.B, replicas int) {
 			b.Fatalf("%d pods running, want %d", running, replicas)
 		}
 	}
-	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
-	b.ReportMetric(heapMB(), "heap-MB")
+	reportScale(b, cpu, s)
 }
 
 // spreadScenario is one pod p with n spread constraints, each on its own
@@ -188,6 +202,7 @@ func BenchmarkSpread5000Constraints(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			src := spreadScenario(5000, labelled)
 			var cpu time.Duration
+			var s *Session
 			for b.Loop() {
 				c0 := processCPU(b)
 				f, err := LoadFile("bench.yaml", []byte(src))
@@ -198,12 +213,12 @@ func BenchmarkSpread5000Constraints(b *testing.B) {
 					b.Fatal(err)
 				}
 				cpu += processCPU(b) - c0
-				s := newBenchSession(b, src)
+				s = newBenchSession(b, src)
 				if p := s.Engine().Pod("default/p"); p == nil || p.Spec.NodeName == "" {
 					b.Fatal("pod p not scheduled")
 				}
 			}
-			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+			reportScale(b, cpu, s)
 		})
 	}
 }
