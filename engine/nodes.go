@@ -63,9 +63,8 @@ func (e *Engine) RemoveNode(name string) error {
 	for _, key := range keys {
 		e.removePod(key)
 	}
-	names := e.sortedNodeNames()
-	i := sort.SearchStrings(names, name)
-	e.nodeNames = append(names[:i], names[i+1:]...)
+	// the name stays in nodeNames until the next read drops it
+	// (sortedNodeNames): removing a zone does not shift the list per node
 	e.snap.RemoveNode(name)
 	e.queue.MoveAllToActiveOrBackoff(scheduler.NodeDelete, e.Now())
 	for _, d := range e.drains {
@@ -224,14 +223,27 @@ func (e *Engine) Nodes() []*api.Node {
 // NumNodes returns how many nodes there are.
 func (e *Engine) NumNodes() int { return len(e.nodes) }
 
-// sortedNodeNames returns the node names sorted, sorting them in place
-// when nodes were added since the last read (AddNode appends). A clone
-// copies the list as it is and sorts its own copy when it reads it.
+// sortedNodeNames returns the node names sorted. AddNode appends a name
+// and RemoveNode leaves it, so adding or removing a zone of thousands of
+// nodes does not shift the list once per node: the first read after a
+// change sorts the list in place and drops the names of removed nodes
+// (and the duplicate of a node removed and added again). A clone copies
+// the list as it is and tidies its own copy when it reads it.
 func (e *Engine) sortedNodeNames() []string {
-	if !slices.IsSorted(e.nodeNames) {
-		slices.Sort(e.nodeNames)
+	if len(e.nodeNames) == len(e.nodes) && slices.IsSorted(e.nodeNames) {
+		return e.nodeNames
 	}
-	return e.nodeNames
+	slices.Sort(e.nodeNames)
+	names := slices.Compact(e.nodeNames)
+	kept := names[:0]
+	for _, n := range names {
+		if _, ok := e.nodes[n]; ok {
+			kept = append(kept, n)
+		}
+	}
+	clear(e.nodeNames[len(kept):])
+	e.nodeNames = kept
+	return kept
 }
 
 func (e *Engine) nodeReady(name string) bool {

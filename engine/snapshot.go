@@ -83,7 +83,7 @@ func (e *Engine) Snapshot() *Snapshot {
 			byNode[n] = append(byNode[n], v)
 		}
 	}
-	s.Counts.Nodes = len(e.nodeNames)
+	s.Counts.Nodes = len(e.nodes)
 	for _, name := range e.sortedNodeNames() {
 		ns := e.nodes[name]
 		m, _ := e.NodeMemory(name)

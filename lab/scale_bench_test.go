@@ -2,7 +2,10 @@ package lab
 
 import (
 	"fmt"
+	"io"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -56,12 +59,31 @@ func newBenchSession(b *testing.B, src string) *Session {
 	return s
 }
 
-// addZones applies zones × `add zone zN --nodes per` as a user types them.
-func addZones(b *testing.B, zones, per int) {
+// daemonSet is a DaemonSet manifest: one pod per node.
+const daemonSet = `---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      containers: [{name: c, image: agent, resources: {requests: {cpu: 10m, memory: 16Mi}}}]
+`
+
+// addZones applies zones × `add zone zN --nodes per` as a user types them
+// to a three-node cluster (and a DaemonSet with ds).
+func addZones(b *testing.B, zones, per int, ds bool) {
+	src := smallScenario(1, 3)
+	if ds {
+		src += daemonSet
+	}
 	var cpu time.Duration
+	var s *Session
 	for b.Loop() {
 		b.StopTimer()
-		s := newBenchSession(b, smallScenario(1, 3))
+		s = newBenchSession(b, src)
 		b.StartTimer()
 		c0 := processCPU(b)
 		for z := 1; z <= zones; z++ {
@@ -74,15 +96,31 @@ func addZones(b *testing.B, zones, per int) {
 			b.Fatalf("%d nodes, want %d", got, want)
 		}
 	}
+	reportScale(b, cpu, s)
+}
+
+// reportScale reports the CPU per op, the heap with the last session
+// alive (checkpoints included) and the process's peak resident memory.
+func reportScale(b *testing.B, cpu time.Duration, s *Session) {
 	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(heapMB(), "heap-MB")
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		b.ReportMetric(float64(ru.Maxrss)/1024, "maxrss-MB")
+	}
+	runtime.KeepAlive(s)
 }
 
 // BenchmarkAddNodes adds 20 zones of 5,000 nodes (100,000 nodes) through
 // the command executor, and smaller runs to show it grows linearly.
 func BenchmarkAddNodes(b *testing.B) {
 	for _, per := range []int{250, 500, 1000, 5000} {
-		b.Run(fmt.Sprintf("%dk", 20*per/1000), func(b *testing.B) { addZones(b, 20, per) })
+		b.Run(fmt.Sprintf("%dk", 20*per/1000), func(b *testing.B) { addZones(b, 20, per, false) })
+	}
+	// with a DaemonSet every new node gets a pod: created, scheduled and
+	// started as the node is added
+	for _, per := range []int{10, 25, 100} {
+		b.Run(fmt.Sprintf("DaemonSet/%d", 20*per), func(b *testing.B) { addZones(b, 20, per, true) })
 	}
 }
 
@@ -97,9 +135,10 @@ func BenchmarkScale(b *testing.B) {
 
 func scaleTo(b *testing.B, replicas int) {
 	var cpu time.Duration
+	var s *Session
 	for b.Loop() {
 		b.StopTimer()
-		s := newBenchSession(b, smallScenario(334, 3))
+		s = newBenchSession(b, smallScenario(334, 3))
 		b.StartTimer()
 		c0 := processCPU(b)
 		if _, err := s.Apply(fmt.Sprintf("scale deployment/web --replicas=%d", replicas)); err != nil {
@@ -119,50 +158,67 @@ func scaleTo(b *testing.B, replicas int) {
 			b.Fatalf("%d pods running, want %d", running, replicas)
 		}
 	}
-	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
-	b.ReportMetric(heapMB(), "heap-MB")
+	reportScale(b, cpu, s)
 }
 
-// spreadScenario is one pod with n spread constraints on as many node
-// labels, on 6 nodes carrying all of them.
-func spreadScenario(n int) string {
+// spreadScenario is one pod p with n spread constraints, each on its own
+// key k0…k(n-1), on six nodes. With labelled, every node carries every
+// key and the constraints are DoNotSchedule; without, no node has any of
+// them and they are ScheduleAnyway (the repro of issue 17: the pod still
+// schedules, every key "missing" on every node).
+func spreadScenario(n int, labelled bool) string {
 	var b strings.Builder
-	b.WriteString(`apiVersion: podlab/v1
-kind: Scenario
-metadata: {name: spread}
-seed: 1
-`)
-	for i := 1; i <= 6; i++ {
-		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node%d\n  labels:\n", i)
-		for k := 0; k < n; k++ {
-			fmt.Fprintf(&b, "    k%d: v%d\n", k, (i+k)%3)
+	b.WriteString("apiVersion: podlab/v1\nkind: Scenario\nmetadata: {name: spread}\nseed: 1\n")
+	when := "ScheduleAnyway"
+	if labelled {
+		when = "DoNotSchedule"
+		for i := 1; i <= 6; i++ {
+			fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node%d\n  labels:\n", i)
+			for k := 0; k < n; k++ {
+				fmt.Fprintf(&b, "    k%d: v%d\n", k, (i+k)%3)
+			}
+			b.WriteString("status: {allocatable: {cpu: \"8\", memory: 32Gi, pods: \"110\"}}\n")
 		}
-		b.WriteString("status: {allocatable: {cpu: \"8\", memory: 32Gi, pods: \"110\"}}\n")
+	} else {
+		b.WriteString("cluster:\n  zones:\n  - {name: zone-a, nodes: 3}\n  - {name: zone-b, nodes: 3}\n")
 	}
 	b.WriteString("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {app: p}}\nspec:\n  topologySpreadConstraints:\n")
 	for k := 0; k < n; k++ {
-		fmt.Fprintf(&b, "  - {maxSkew: 1, topologyKey: k%d, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: p}}}\n", k)
+		fmt.Fprintf(&b, "  - {maxSkew: 1, topologyKey: k%d, whenUnsatisfiable: %s, labelSelector: {matchLabels: {app: p}}}\n", k, when)
 	}
 	b.WriteString("  containers: [{name: c, image: nginx}]\n")
 	return b.String()
 }
 
-// BenchmarkSpread5000Constraints loads and schedules one pod with 5,000
+// BenchmarkSpread5000Constraints loads, validates (as podlab validate:
+// load, then run to the first instant) and schedules one pod with 5,000
 // topology spread constraints.
 func BenchmarkSpread5000Constraints(b *testing.B) {
-	src := spreadScenario(5000)
-	var cpu time.Duration
-	for b.Loop() {
-		c0 := processCPU(b)
-		s := newBenchSession(b, src)
-		if err := s.Advance(time.Second); err != nil {
-			b.Fatal(err)
+	for _, labelled := range []bool{false, true} {
+		name := "KeysMissing"
+		if labelled {
+			name = "KeysOnEveryNode"
 		}
-		cpu += processCPU(b) - c0
-		if p := s.Engine().Pod("default/p"); p == nil || p.Spec.NodeName == "" {
-			b.Fatal("pod p not scheduled")
-		}
+		b.Run(name, func(b *testing.B) {
+			src := spreadScenario(5000, labelled)
+			var cpu time.Duration
+			var s *Session
+			for b.Loop() {
+				c0 := processCPU(b)
+				f, err := LoadFile("bench.yaml", []byte(src))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := Validate(io.Discard, f); err != nil {
+					b.Fatal(err)
+				}
+				cpu += processCPU(b) - c0
+				s = newBenchSession(b, src)
+				if p := s.Engine().Pod("default/p"); p == nil || p.Spec.NodeName == "" {
+					b.Fatal("pod p not scheduled")
+				}
+			}
+			reportScale(b, cpu, s)
+		})
 	}
-	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
-	b.ReportMetric(heapMB(), "heap-MB")
 }

@@ -131,18 +131,24 @@ func DaemonPodTolerations(spec *api.PodSpec) {
 	}
 }
 
-// nodeShouldRunDaemonPod is NodeShouldRunDaemonPod: shouldRun when the
-// node fits nodeName, node affinity/selector and (with the daemon
-// tolerations) its NoSchedule/NoExecute taints; shouldContinueRunning when
-// only NoSchedule taints are in the way.
-func nodeShouldRunDaemonPod(node *api.Node, ds *DaemonSet) (shouldRun, shouldContinueRunning bool) {
-	tmpl := ds.Spec.Template.Spec
-	if tmpl.NodeName != "" && tmpl.NodeName != node.Name {
+// daemonPodOf is the pod nodeShouldRun judges: the template with
+// the daemon tolerations. The loops over every node build it once (a
+// DaemonSet syncs on every node added: one per node of a new zone).
+func daemonPodOf(ds *DaemonSet) *api.Pod {
+	pod := &api.Pod{Spec: ds.Spec.Template.Spec}
+	pod.Spec.Tolerations = append([]api.Toleration(nil), pod.Spec.Tolerations...)
+	DaemonPodTolerations(&pod.Spec)
+	return pod
+}
+
+// nodeShouldRun is NodeShouldRunDaemonPod for the pod of daemonPodOf:
+// shouldRun when the node fits nodeName, node affinity/selector and (with
+// the daemon tolerations) its NoSchedule/NoExecute taints;
+// shouldContinueRunning when only NoSchedule taints are in the way.
+func nodeShouldRun(node *api.Node, pod *api.Pod) (shouldRun, shouldContinueRunning bool) {
+	if pod.Spec.NodeName != "" && pod.Spec.NodeName != node.Name {
 		return false, false
 	}
-	pod := &api.Pod{Spec: tmpl}
-	pod.Spec.Tolerations = append([]api.Toleration(nil), tmpl.Tolerations...)
-	DaemonPodTolerations(&pod.Spec)
 	if !api.PodMatchesNodeSelectorAndAffinityTerms(pod, node) {
 		return false, false
 	}
@@ -207,9 +213,10 @@ func (m *Manager) syncDaemonSet(ds *DaemonSet) {
 	var need []string
 	var del []*api.Pod
 	live := map[string]bool{}
+	dp := daemonPodOf(ds)
 	for _, n := range nodes {
 		live[n.Name] = true
-		shouldRun, shouldContinue := nodeShouldRunDaemonPod(n, ds)
+		shouldRun, shouldContinue := nodeShouldRun(n, dp)
 		onNode, exists := byNode[n.Name]
 		switch {
 		case shouldRun && !exists:
@@ -400,8 +407,9 @@ func (m *Manager) daemonSetRollingUpdate(ds *DaemonSet, nodes []*api.Node, byNod
 		nodePods[k] = v
 	}
 	var desired int32
+	dp := daemonPodOf(ds)
 	for _, n := range nodes {
-		if run, _ := nodeShouldRunDaemonPod(n, ds); run {
+		if run, _ := nodeShouldRun(n, dp); run {
 			shouldRun[n.Name] = true
 			desired++
 			if _, ok := nodePods[n.Name]; !ok {
@@ -510,8 +518,9 @@ func (m *Manager) daemonSetRollingUpdate(ds *DaemonSet, nodes []*api.Node, byNod
 // daemonSetStatus is updateDaemonSetStatus.
 func (m *Manager) daemonSetStatus(ds *DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string) {
 	st := DaemonSetStatus{ObservedGeneration: ds.Generation}
+	dp := daemonPodOf(ds)
 	for _, n := range nodes {
-		shouldRun, _ := nodeShouldRunDaemonPod(n, ds)
+		shouldRun, _ := nodeShouldRun(n, dp)
 		scheduled := false
 		var pod *api.Pod
 		for _, p := range byNode[n.Name] {

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"slices"
+	"sort"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -103,8 +104,39 @@ func (q *workQueues) flush() {
 // applyTo returns a new list: list (in key order) without the dropped
 // objects, with the replaced ones swapped, merged with the added pods.
 // A dropped or replaced object that is not in list changes nothing, as
-// with removePod and replacePod; keys are unique within a list.
+// with removePod and replacePod; keys are unique within a list. The
+// objects changed are found by binary search and the rest is copied in
+// chunks, so a batch of k changes to a list of n pods costs one copy and
+// O(k log n) comparisons.
 func (e *listEdits) applyTo(list []*api.Pod) []*api.Pod {
+	cur := slices.Clone(list)
+	for old, p := range e.swap {
+		if i := findPod(cur, old); i >= 0 {
+			cur[i] = p
+		}
+	}
+	var at []int
+	for p := range e.drop {
+		if i := findPod(cur, p); i >= 0 {
+			at = append(at, i)
+		}
+	}
+	if len(at) > 0 {
+		slices.Sort(at)
+		w := at[0]
+		for k, i := range at {
+			end := len(cur)
+			if k+1 < len(at) {
+				end = at[k+1]
+			}
+			w += copy(cur[w:], cur[i+1:end])
+		}
+		clear(cur[w:])
+		cur = cur[:w]
+	}
+	if len(e.add) == 0 {
+		return cur
+	}
 	slices.SortFunc(e.add, func(a, b *api.Pod) int {
 		switch {
 		case podLess(a, b):
@@ -114,19 +146,22 @@ func (e *listEdits) applyTo(list []*api.Pod) []*api.Pod {
 		}
 		return 0
 	})
-	out := make([]*api.Pod, 0, len(list)+len(e.add))
-	j := 0
-	for _, p := range list {
-		if _, gone := e.drop[p]; gone {
-			continue
-		}
-		if cur, ok := e.swap[p]; ok {
-			p = cur
-		}
-		for ; j < len(e.add) && podLess(e.add[j], p); j++ {
-			out = append(out, e.add[j])
-		}
-		out = append(out, p)
+	out := make([]*api.Pod, 0, len(cur)+len(e.add))
+	from := 0
+	for _, p := range e.add {
+		i := from + sort.Search(len(cur)-from, func(i int) bool { return !podLess(cur[from+i], p) })
+		out = append(append(out, cur[from:i]...), p)
+		from = i
 	}
-	return append(out, e.add[j:]...)
+	return append(out, cur[from:]...)
+}
+
+// findPod returns the position of the object p in list (key order), or
+// -1: the lookup of removePod and replacePod.
+func findPod(list []*api.Pod, p *api.Pod) int {
+	i := sort.Search(len(list), func(i int) bool { return !podLess(list[i], p) })
+	if i < len(list) && list[i] == p {
+		return i
+	}
+	return -1
 }

@@ -66,47 +66,111 @@ func (*nodeSets) PodRemoved(*framework.NodeInfo, *framework.PodInfo) {}
 // NodesChanged implements framework.PodIndex.
 func (n *nodeSets) NodesChanged(*framework.Snapshot) { clear(n.sets) }
 
+// nodeSetsOf finds the node sets of one pod's constraints (nodeSetFor).
+// What depends on all the constraints — the keys some node lacks — is
+// worked out once per pod, not once per constraint: a pod with 5,000
+// constraints built and sorted 5,000 lists of 5,000 keys (issue 17).
+type nodeSetsOf struct {
+	snap *framework.Snapshot
+	pod  *api.Pod
+	cs   []constraint
+	// partial lists the distinct keys of the constraints that some node
+	// lacks, sorted, with their topologies (requireAll only); partialKey
+	// is their part of a set's cache key.
+	partial    []string
+	topos      []*framework.Topology
+	partialKey string
+	// memo holds the sets found, by [partial keys checked][affinity
+	// Honor][taints Honor]: a pod's constraints need at most these.
+	memo [2][2][2]*nodeSet
+}
+
+func newNodeSetsOf(snap *framework.Snapshot, pod *api.Pod, cs []constraint, metas []*topologyMeta, requireAll bool) *nodeSetsOf {
+	o := &nodeSetsOf{snap: snap, pod: pod, cs: cs}
+	if requireAll {
+		topo := map[string]*framework.Topology{}
+		for j := range cs {
+			if metas[j].missing > 0 {
+				topo[cs[j].TopologyKey] = metas[j].topo
+			}
+		}
+		for k := range topo {
+			o.partial = append(o.partial, k)
+		}
+		sort.Strings(o.partial)
+		var key strings.Builder
+		for _, k := range o.partial {
+			o.topos = append(o.topos, topo[k])
+			key.WriteString("K" + k + "\x00")
+		}
+		o.partialKey = key.String()
+	}
+	return o
+}
+
 // nodeSetFor returns the nodes constraint i of the pod counts, or nil
 // when that is every node with its key. requireAll is upstream's "only
 // nodes with every constraint's key" (always for Filter; for scoring not
 // with the system defaults).
-func nodeSetFor(snap *framework.Snapshot, pod *api.Pod, cs []constraint, metas []*topologyMeta, i int, requireAll bool) *nodeSet {
-	c := &cs[i]
-	var partial []*framework.Topology
-	var key strings.Builder
-	if requireAll {
-		var keys []string
-		for j := range cs {
-			if cs[j].TopologyKey != c.TopologyKey && metas[j].missing > 0 {
-				keys = append(keys, cs[j].TopologyKey)
-				partial = append(partial, metas[j].topo)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			key.WriteString("K" + k + "\x00")
-		}
-	}
-	affinity := c.NodeAffinityPolicy == api.PolicyHonor && hasRequiredNodeAffinity(pod)
-	if affinity {
-		key.WriteString("A")
-		writeAffinityKey(&key, pod)
-	}
+//
+// The other constraints' keys that some node lacks narrow the set. The
+// constraint's own key is checked too when another key narrows it: every
+// reader of a set also requires the constraint's own domain (DomainOf ≥
+// 0), so a node without the own key counts nowhere either way, and the
+// constraints of a pod share one set instead of one each. The own key
+// alone (no other partial key) narrows nothing: nil, as before.
+func (o *nodeSetsOf) nodeSetFor(i int) *nodeSet {
+	c := &o.cs[i]
+	narrow := len(o.partial) > 1 || (len(o.partial) == 1 && o.partial[0] != c.TopologyKey)
+	affinity := c.NodeAffinityPolicy == api.PolicyHonor && hasRequiredNodeAffinity(o.pod)
 	taints := c.NodeTaintsPolicy == api.PolicyHonor
-	if taints {
-		key.WriteString("T")
-		writeTolerationsKey(&key, pod)
-	}
-	if key.Len() == 0 {
+	if !narrow && !affinity && !taints {
 		return nil
 	}
-	sets := snap.Index(Name+"/nodesets", func(*framework.Snapshot) framework.PodIndex {
+	m := &o.memo[b2i(narrow)][b2i(affinity)][b2i(taints)]
+	if *m != nil {
+		return *m
+	}
+	var key strings.Builder
+	var topos []*framework.Topology
+	if narrow {
+		key.WriteString(o.partialKey)
+		topos = o.topos
+	}
+	if affinity {
+		key.WriteString("A")
+		writeAffinityKey(&key, o.pod)
+	}
+	if taints {
+		key.WriteString("T")
+		writeTolerationsKey(&key, o.pod)
+	}
+	sets := o.snap.Index(Name+"/nodesets", func(*framework.Snapshot) framework.PodIndex {
 		return &nodeSets{sets: map[string]*nodeSet{}}
 	}).(*nodeSets)
 	k := key.String()
-	if ns := sets.sets[k]; ns != nil {
-		return ns
+	ns := sets.sets[k]
+	if ns == nil {
+		ns = newNodeSet(o.snap, o.pod, topos, affinity, taints)
+		if len(sets.sets) < maxNodeSets {
+			ns.cached = true
+			sets.sets[k] = ns
+		}
 	}
+	*m = ns
+	return ns
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// newNodeSet marks the nodes that have every key of partial and pass the
+// pod's node affinity and taints where those policies are Honor.
+func newNodeSet(snap *framework.Snapshot, pod *api.Pod, partial []*framework.Topology, affinity, taints bool) *nodeSet {
 	ns := &nodeSet{mask: make([]bool, len(snap.Nodes())), presence: map[*framework.Topology]*domainPresence{}}
 nodes:
 	for n, ni := range snap.Nodes() {
@@ -117,10 +181,6 @@ nodes:
 		}
 		e := eligibilityOf(pod, ni.Node, affinity, taints)
 		ns.mask[n] = e.affinity && e.taints
-	}
-	if len(sets.sets) < maxNodeSets {
-		ns.cached = true
-		sets.sets[k] = ns
 	}
 	return ns
 }

@@ -214,6 +214,9 @@ type randomCluster struct {
 	rng  *rand.Rand
 	snap *framework.Snapshot
 	seq  int
+	// wide gives incoming pods up to four constraints over four keys
+	// (disk too), most of them lacking on some nodes.
+	wide bool
 }
 
 func (c *randomCluster) pick(vals ...string) string { return vals[c.rng.Intn(len(vals))] }
@@ -339,6 +342,9 @@ func (c *randomCluster) constraint() api.TopologySpreadConstraint {
 	default:
 		tc.LabelSelector = matchLabels("app", c.pick("a", "b"))
 	}
+	if c.wide {
+		tc.TopologyKey = c.pick(api.LabelHostname, "zone", "rack", "disk")
+	}
 	if tc.WhenUnsatisfiable == api.DoNotSchedule && c.rng.Intn(3) == 0 {
 		tc.MinDomains = ptr(int32(1 + c.rng.Intn(4)))
 	}
@@ -358,7 +364,11 @@ func (c *randomCluster) incomingPod() *api.Pod {
 	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "incoming", Namespace: c.pick("default", "other"), Labels: c.labels()}}
 	if c.rng.Intn(5) != 0 { // else: no constraints (system defaults may apply)
 		seen := map[string]bool{}
-		for range 1 + c.rng.Intn(2) {
+		n := 1 + c.rng.Intn(2)
+		if c.wide {
+			n = 2 + c.rng.Intn(5)
+		}
+		for range n {
 			tc := c.constraint()
 			if seen[tc.TopologyKey+tc.WhenUnsatisfiable] {
 				continue
@@ -387,9 +397,12 @@ func (c *randomCluster) incomingPod() *api.Pod {
 // the cached domain sums and the fast and slow counting paths are all
 // compared with a full rescan.
 func TestMatchesUpstreamOnRandomClusters(t *testing.T) {
-	for seed := int64(1); seed <= 60; seed++ {
+	for seed := int64(1); seed <= 100; seed++ {
 		rng := rand.New(rand.NewSource(seed))
-		c := &randomCluster{rng: rng, snap: framework.NewSnapshot()}
+		// past 60: pods with several constraints whose keys some nodes
+		// lack, so one constraint's node set is narrowed by the others'
+		// keys (nodeSetsOf shares one set between them)
+		c := &randomCluster{rng: rng, snap: framework.NewSnapshot(), wide: seed > 60}
 		for i := range 3 + rng.Intn(8) {
 			c.snap.AddNode(c.node(fmt.Sprintf("n%02d", i)))
 		}

@@ -153,10 +153,11 @@ func (pl *Plugin) calPreFilterState(pod *api.Pod, snap *framework.Snapshot, cs [
 			s.selfMatch[i] = 1
 		}
 	}
+	sets := newNodeSetsOf(snap, pod, cs, metas, true)
 	for i := range cs {
 		c := &cs[i]
 		t := s.topos[i]
-		set := nodeSetFor(snap, pod, cs, metas, i, true)
+		set := sets.nodeSetFor(i)
 		if c.counts() {
 			s.matchNum[i] = append([]int32(nil), index(snap, pod.Namespace, c.Selector).domainSums(t, set)...)
 		} else {

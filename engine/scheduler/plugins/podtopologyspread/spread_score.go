@@ -172,6 +172,7 @@ feasibleNodes:
 	// per node in Score), from the index's sums over the constraint's node
 	// set; only domains present among the scored nodes are read.
 	var slow []int
+	sets := newNodeSetsOf(snap, pod, cs, metas, requireAll)
 	for i := range cs {
 		if s.hostname[i] {
 			continue
@@ -186,7 +187,7 @@ feasibleNodes:
 			s.counts[i] = make([]int32, len(m.topo.Domains)+1)
 			slow = append(slow, i)
 		default:
-			s.counts[i] = s.indexes[i].domainSums(m.topo, nodeSetFor(snap, pod, cs, metas, i, requireAll)) // shared, read-only
+			s.counts[i] = s.indexes[i].domainSums(m.topo, sets.nodeSetFor(i)) // shared, read-only
 		}
 	}
 	if len(slow) > 0 {
