@@ -215,7 +215,18 @@ func (m *Manager) selectPods(namespace string, sel api.Selector, ls *api.LabelSe
 }
 
 // syncHPAs runs every autoscaler whose sync is due.
+//
+// The controller manager runs several passes a virtual second and an HPA
+// is due every 15 s: in work-queue mode the earliest NextSync is kept
+// (valid for the epoch: adding or deleting an HPA moves it) and, until
+// it comes, the pass only repeats its wake request (the earliest of
+// every HPA's, which is what requeueAt keeps of them).
 func (m *Manager) syncHPAs() {
+	if m.q != nil && m.hpaDue.ok && m.hpaDue.epoch == m.epoch && m.now < m.hpaDue.at {
+		m.requeueAt(m.hpaDue.at)
+		return
+	}
+	due := dueCache{}
 	for _, k := range keysOf(m, m.hpas) {
 		h := m.hpas[k]
 		if h.NextSync <= m.now {
@@ -223,6 +234,22 @@ func (m *Manager) syncHPAs() {
 			h.NextSync = m.now.Add(HPASyncPeriod)
 		}
 		m.requeueAt(h.NextSync)
+		due.add(h.NextSync)
+	}
+	due.epoch = m.epoch
+	m.hpaDue = due
+}
+
+// dueCache is the earliest of some instants, valid for an epoch.
+type dueCache struct {
+	at    api.Time
+	ok    bool
+	epoch uint64
+}
+
+func (d *dueCache) add(t api.Time) {
+	if !d.ok || t < d.at {
+		d.at, d.ok = t, true
 	}
 }
 
