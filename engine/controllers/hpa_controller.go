@@ -398,6 +398,7 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 	var firstErr error
 	var firstCond hpaLimit
 	calc := newReplicaCalc(m.now)
+	calc.scratch = &h.podTable.scratch
 	for i, ms := range h.Spec.Metrics {
 		res := ms.Resource.Name
 		samples, nSamples := m.hpaSamples(h.podTable.samples, res, facts, load)

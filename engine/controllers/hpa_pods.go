@@ -88,12 +88,25 @@ type hpaPodTable struct {
 	// refilled by the next refresh (the sync in between reads facts).
 	facts, spare []hpaPod
 	samples      []podSample
+	scratch      calcScratch
 }
 
 // refresh returns the facts of pods, in their order: an object the last
 // sync selected too keeps its facts when reuse is set (both lists are in
 // namespace/name order, so one walk finds them), any other is read.
 func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
+	if reuse && len(pods) == len(t.pods) && samePodSlots(pods, t.pods) {
+		// the same list (no pod changed: the index's list is replaced on
+		// any change), or the same keys with some objects replaced: those
+		// are read again in place
+		for i, p := range pods {
+			if p != t.pods[i] {
+				t.facts[i] = readHPAPod(p)
+			}
+		}
+		t.pods = pods
+		return t.facts
+	}
 	out := t.spare[:0]
 	if cap(out) < len(pods) {
 		out = make([]hpaPod, 0, len(pods)+len(pods)/4)
@@ -124,6 +137,20 @@ func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
 		t.pods = nil
 	}
 	return out
+}
+
+// samePodSlots reports that two lists of pods (of one length) hold the
+// same keys in the same places: the same list, or objects replaced.
+func samePodSlots(a, b []*api.Pod) bool {
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	for i, p := range a {
+		if q := b[i]; p != q && (p.Name != q.Name || p.Namespace != q.Namespace) {
+			return false
+		}
+	}
+	return true
 }
 
 // podSample is one pod's sample, if it has one (found).

@@ -20,6 +20,17 @@ import "podlab.dev/podlab/engine/api"
 // objects the last table sync had (both lists are in namespace/name
 // order, so one walk finds them).
 func (c *podFactsCache) table(rs *ReplicaSet, pods []*api.Pod) []podFacts {
+	if len(pods) == len(c.pods) && samePodSlots(pods, c.pods) {
+		// the same keys in the same places: replaced objects are read
+		// again in place
+		for i, p := range pods {
+			if p != c.pods[i] {
+				c.aligned[i] = c.read(rs, p)
+			}
+		}
+		c.pods = pods
+		return c.aligned
+	}
 	out := c.spare[:0]
 	if cap(out) < len(pods) {
 		out = make([]podFacts, 0, len(pods)+len(pods)/4)
