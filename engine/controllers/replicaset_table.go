@@ -68,6 +68,26 @@ func (m *Manager) syncReplicaSetTable(rs *ReplicaSet) bool {
 			return false
 		}
 	}
+	nActive, nTerminating := 0, 0
+	for i := range facts {
+		if f := &facts[i]; f.active {
+			nActive++
+		} else if f.terminating && f.selected {
+			nTerminating++
+		}
+	}
+	if rs.DeletionTimestamp != nil || nActive == int(*rs.Spec.Replicas) {
+		// manageReplicas has nothing to do: the status is read from the
+		// table's active pods, in order
+		m.setReplicaSetStatus(rs, nActive, nTerminating, func(yield func(podFacts) bool) {
+			for i := range facts {
+				if facts[i].active && !yield(facts[i]) {
+					return
+				}
+			}
+		})
+		return true
+	}
 	// active is owned itself (read only) while every pod is active
 	active := owned[:0:0]
 	var terminating []*api.Pod
@@ -91,10 +111,7 @@ func (m *Manager) syncReplicaSetTable(rs *ReplicaSet) bool {
 	if all {
 		active = owned[:len(owned):len(owned)]
 	}
-	filtered := active
-	if rs.DeletionTimestamp == nil {
-		filtered = m.manageReplicas(rs, filtered)
-	}
+	filtered := m.manageReplicas(rs, active)
 	// filtered is active in order, less deleted pods, plus created ones
 	// at the end (not in the table: read)
 	j := 0
