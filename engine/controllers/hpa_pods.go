@@ -25,10 +25,10 @@ type hpaPod struct {
 	// annCPU is the lab.podlab.dev/cpu-usage annotation, resolved.
 	hasAnnCPU bool
 	annCPU    int64
-	// the cpu and memory requests (calculateRequests) or why there are
-	// none
-	cpuReq, memReq int64
-	cpuErr, memErr error
+	// the cpu and memory requests (calculateRequests); a pod without one
+	// (cpuMissing, memMissing) is read again for the error
+	cpuReq, memReq         int64
+	cpuMissing, memMissing bool
 }
 
 // readHPAPodStatus reads what groupPods needs from p.
@@ -49,18 +49,21 @@ func readHPAPodStatus(p *api.Pod) hpaPod {
 func readHPAPod(p *api.Pod) hpaPod {
 	f := readHPAPodStatus(p)
 	f.annCPU, f.hasAnnCPU = podCPUAnnotation(p)
-	f.cpuReq, f.cpuErr = podRequest(p, api.ResourceCPU)
-	f.memReq, f.memErr = podRequest(p, api.ResourceMemory)
+	var err error
+	f.cpuReq, err = podRequest(p, api.ResourceCPU)
+	f.cpuMissing = err != nil
+	f.memReq, err = podRequest(p, api.ResourceMemory)
+	f.memMissing = err != nil
 	return f
 }
 
 // request is the pod's request of a resource (calculateRequests).
 func (f *hpaPod) request(resource string) (int64, error) {
-	switch resource {
-	case api.ResourceCPU:
-		return f.cpuReq, f.cpuErr
-	case api.ResourceMemory:
-		return f.memReq, f.memErr
+	switch {
+	case resource == api.ResourceCPU && !f.cpuMissing:
+		return f.cpuReq, nil
+	case resource == api.ResourceMemory && !f.memMissing:
+		return f.memReq, nil
 	}
 	return podRequest(f.pod, resource)
 }
