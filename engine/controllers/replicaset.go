@@ -296,6 +296,12 @@ func (m *Manager) setReplicaSetStatus(rs *ReplicaSet, active, terminating int, f
 			}
 		}
 	}
+	m.setReplicaSetStatusCounts(rs, st)
+}
+
+// setReplicaSetStatusCounts stores a computed status (a change queues the
+// ReplicaSet's controller).
+func (m *Manager) setReplicaSetStatusCounts(rs *ReplicaSet, st ReplicaSetStatus) {
 	if st != rs.Status {
 		rs.Status = st
 		m.changed = true
