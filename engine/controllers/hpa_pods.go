@@ -86,6 +86,7 @@ func readHPAPods(pods []*api.Pod) []hpaPod {
 // place): TestWorkQueuesAreInvisible and TestHPAPodTableIsInvisible
 // compare the two.
 type hpaPodTable struct {
+	// pods is a copy of the list the facts were read from
 	pods []*api.Pod
 	// facts is aligned with pods; spare is the previous facts' array,
 	// refilled by the next refresh (the sync in between reads facts).
@@ -99,15 +100,14 @@ type hpaPodTable struct {
 // namespace/name order, so one walk finds them), any other is read.
 func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
 	if reuse && len(pods) == len(t.pods) && samePodSlots(pods, t.pods) {
-		// the same list (no pod changed: the index's list is replaced on
-		// any change), or the same keys with some objects replaced: those
-		// are read again in place
+		// the same keys in the same places: replaced objects are read
+		// again in place
 		for i, p := range pods {
 			if p != t.pods[i] {
 				t.facts[i] = readHPAPod(p)
+				t.pods[i] = p
 			}
 		}
-		t.pods = pods
 		return t.facts
 	}
 	out := t.spare[:0]
@@ -134,10 +134,10 @@ func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
 	// pointers so it does not keep deleted pods alive
 	clear(oldFacts)
 	t.spare, t.facts = oldFacts, out
+	// a copy of the list: the index edits its own in place (replacePod)
+	t.pods = t.pods[:0]
 	if reuse {
-		t.pods = pods
-	} else {
-		t.pods = nil
+		t.pods = append(t.pods, pods...)
 	}
 	return out
 }

@@ -28,9 +28,9 @@ func (c *podFactsCache) table(rs *ReplicaSet, pods []*api.Pod) []podFacts {
 				c.count.add(&c.aligned[i], -1)
 				c.aligned[i] = c.read(rs, p)
 				c.count.add(&c.aligned[i], 1)
+				c.pods[i] = p
 			}
 		}
-		c.pods = pods
 		return c.aligned
 	}
 	out := c.spare[:0]
@@ -50,7 +50,8 @@ func (c *podFactsCache) table(rs *ReplicaSet, pods []*api.Pod) []podFacts {
 		}
 		out = append(out, c.read(rs, p))
 	}
-	c.spare, c.aligned, c.pods = oldFacts, out, pods
+	// a copy of the list: the index edits its own in place (replacePod)
+	c.spare, c.aligned, c.pods = oldFacts, out, append(c.pods[:0], pods...)
 	c.count = factsCount{}
 	for i := range out {
 		c.count.add(&out[i], 1)
