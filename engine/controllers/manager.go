@@ -185,8 +185,7 @@ func (m *Manager) syncAll() {
 			}
 		}
 	}
-	for _, k := range keysOf(m, m.deployments) {
-		d := m.deployments[k]
+	for _, d := range valuesOf(m, m.deployments) {
 		if isRollingUpdate(d) && m.skipQueued(&d.queue, d.memo) {
 			continue
 		}

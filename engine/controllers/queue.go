@@ -93,10 +93,12 @@ type workQueues struct {
 	keys map[unsafe.Pointer]keyCache
 }
 
-// keyCache is one map's sorted keys at an epoch.
+// keyCache is one map's sorted keys at an epoch, and its values in that
+// order once asked for (valuesOf).
 type keyCache struct {
 	epoch uint64
 	keys  []string
+	vals  any
 }
 
 // keysOf is sortedKeys of one of the manager's object maps: every add
@@ -110,8 +112,35 @@ func keysOf[V any](m *Manager, mp map[string]V) []string {
 		return c.keys
 	}
 	keys := sortedKeys(mp)
-	m.q.keys[id] = keyCache{m.epoch, keys}
+	m.q.keys[id] = keyCache{epoch: m.epoch, keys: keys}
 	return keys
+}
+
+// valuesOf is the values of one of the manager's object maps in key
+// order, cached with the keys: an object is added or removed only with a
+// new epoch (and the map never holds another object under a key without
+// one), so within an epoch the values do not change.
+func valuesOf[V any](m *Manager, mp map[string]V) []V {
+	keys := keysOf(m, mp)
+	if m.q != nil {
+		id := reflect.ValueOf(mp).UnsafePointer()
+		c := m.q.keys[id]
+		if vs, ok := c.vals.([]V); ok && len(vs) == len(keys) {
+			return vs
+		}
+		vs := make([]V, len(keys))
+		for i, k := range keys {
+			vs[i] = mp[k]
+		}
+		c.vals = vs
+		m.q.keys[id] = c
+		return vs
+	}
+	vs := make([]V, len(keys))
+	for i, k := range keys {
+		vs[i] = mp[k]
+	}
+	return vs
 }
 
 // UseWorkQueues switches the manager to incremental pod indexes and
