@@ -178,8 +178,10 @@ func (m *Manager) claimReplicaSets(d *Deployment) []*ReplicaSet {
 	if m.q != nil {
 		// the sorted keys and their objects are cached per epoch
 		// (keysOf, valuesOf; a new epoch makes new slices, so these stay
-		// as they are); other namespaces' are skipped below
-		keys, vals = keysOf(m, m.replicaSets), valuesOf(m, m.replicaSets)
+		// as they are); only the Deployment's own and the orphans are
+		// visited (the others are left alone below), in key order
+		// (rsClaimCandidates); other namespaces' are skipped below
+		keys, vals = m.q.rsClaimCandidates(m, d.UID)
 	} else {
 		for k, rs := range m.replicaSets {
 			if rs.Namespace == d.Namespace {

@@ -91,6 +91,54 @@ type workQueues struct {
 	liveEpoch uint64
 	// keys caches the sorted keys of the manager's object maps (keysOf).
 	keys map[unsafe.Pointer]keyCache
+	// rsOwners indexes the ReplicaSets by controller UID for an epoch
+	// (rsClaimCandidates).
+	rsOwners rsOwnerIndex
+}
+
+// rsOwnerIndex holds, for an epoch, the positions in keysOf order of the
+// ReplicaSets each controller UID controls and of those without a
+// controller.
+type rsOwnerIndex struct {
+	epoch   uint64
+	ok      bool
+	n       int // len(keys) it was built for
+	byOwner map[string][]int
+	orphans []int
+}
+
+// rsClaimCandidates returns, in key order, the keys and objects of the
+// ReplicaSets a Deployment's claim can act on: those it controls and
+// those without a controller (claimReplicaSets leaves the others alone).
+// Ownership changes only with a new epoch (claimReplicaSets' adoptions and
+// releases, deletions with orphaning move it), so the index is built once
+// per epoch instead of reading every ReplicaSet's owner on every sync.
+func (q *workQueues) rsClaimCandidates(m *Manager, uid string) ([]string, []*ReplicaSet) {
+	keys, vals := keysOf(m, m.replicaSets), valuesOf(m, m.replicaSets)
+	ix := &q.rsOwners
+	if !ix.ok || ix.epoch != m.epoch || ix.n != len(keys) {
+		*ix = rsOwnerIndex{epoch: m.epoch, ok: true, n: len(keys), byOwner: map[string][]int{}}
+		for i, rs := range vals {
+			if ref := rs.ControllerRef(); ref != nil {
+				ix.byOwner[ref.UID] = append(ix.byOwner[ref.UID], i)
+			} else {
+				ix.orphans = append(ix.orphans, i)
+			}
+		}
+	}
+	own, orph := ix.byOwner[uid], ix.orphans
+	outKeys := make([]string, 0, len(own)+len(orph))
+	outVals := make([]*ReplicaSet, 0, len(own)+len(orph))
+	for len(own) > 0 || len(orph) > 0 {
+		var i int
+		if len(orph) == 0 || (len(own) > 0 && own[0] < orph[0]) {
+			i, own = own[0], own[1:]
+		} else {
+			i, orph = orph[0], orph[1:]
+		}
+		outKeys, outVals = append(outKeys, keys[i]), append(outVals, vals[i])
+	}
+	return outKeys, outVals
 }
 
 // keyCache is one map's sorted keys at an epoch, and its values in that
