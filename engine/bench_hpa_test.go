@@ -167,8 +167,11 @@ func cpuTime() time.Duration {
 // 2×benchKeyBlock, so a change moves a block, not 5,000 strings.
 // TestBenchPodKeysIsSortedPodKeys pins it equal to e.sortedPodKeys.
 type benchPodKeys struct {
-	e       *Engine
-	blocks  [][]string // sorted, none empty
+	e      *Engine
+	blocks [][]string // sorted, none empty
+	// listed is the set of the keys in blocks: most reported changes are
+	// of a pod's status, which it answers without a search
+	listed  map[string]struct{}
 	n       int
 	pending map[string]struct{}
 }
@@ -176,7 +179,7 @@ type benchPodKeys struct {
 const benchKeyBlock = 128
 
 func newBenchPodKeys(e *Engine) *benchPodKeys {
-	x := &benchPodKeys{e: e, pending: map[string]struct{}{}}
+	x := &benchPodKeys{e: e, listed: map[string]struct{}{}, pending: map[string]struct{}{}}
 	for _, k := range e.sortedPodKeys() {
 		x.add(k)
 	}
@@ -201,6 +204,7 @@ func (x *benchPodKeys) find(k string) (b, i int, found bool) {
 
 func (x *benchPodKeys) add(k string) {
 	x.n++
+	x.listed[k] = struct{}{}
 	if len(x.blocks) == 0 {
 		x.blocks = [][]string{{k}}
 		return
@@ -218,6 +222,7 @@ func (x *benchPodKeys) add(k string) {
 
 func (x *benchPodKeys) remove(b, i int) {
 	x.n--
+	delete(x.listed, x.blocks[b][i])
 	x.blocks[b] = slices.Delete(x.blocks[b], i, i+1)
 	if len(x.blocks[b]) == 0 {
 		x.blocks = slices.Delete(x.blocks, b, b+1)
@@ -229,19 +234,20 @@ func (x *benchPodKeys) remove(b, i int) {
 func (x *benchPodKeys) update() int {
 	for k := range x.pending {
 		_, stored := x.e.pods[k]
-		listed := false
-		b, i := 0, 0
-		if len(x.blocks) > 0 {
-			b, i, listed = x.find(k)
-		}
+		_, listed := x.listed[k]
 		switch {
 		case stored && !listed:
 			x.add(k)
 		case !stored && listed:
+			b, i, _ := x.find(k)
 			x.remove(b, i)
 		}
 	}
-	clear(x.pending)
+	if len(x.pending) > 64 {
+		x.pending = map[string]struct{}{} // ranging costs capacity (queue.go emptied)
+	} else {
+		clear(x.pending)
+	}
 	return x.n
 }
 

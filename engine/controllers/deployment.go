@@ -174,11 +174,14 @@ func (m *Manager) claimReplicaSets(d *Deployment) []*ReplicaSet {
 	// every Deployment was quadratic on an imported cluster (3,000
 	// Deployments took seconds).
 	var keys []string
+	var vals []*ReplicaSet
 	if m.q != nil {
-		// the sorted keys are cached per epoch (keysOf; a new epoch sorts
-		// a new slice, so this one stays as it is); other namespaces'
-		// are skipped below
-		keys = namespaceKeys(keysOf(m, m.replicaSets), d.Namespace)
+		// the sorted keys and their objects are cached per epoch
+		// (keysOf, valuesOf; a new epoch makes new slices, so these stay
+		// as they are); only the Deployment's own and the orphans are
+		// visited (the others are left alone below), in key order
+		// (rsClaimCandidates); other namespaces' are skipped below
+		keys, vals = m.q.rsClaimCandidates(m, d.UID)
 	} else {
 		for k, rs := range m.replicaSets {
 			if rs.Namespace == d.Namespace {
@@ -188,8 +191,13 @@ func (m *Manager) claimReplicaSets(d *Deployment) []*ReplicaSet {
 		sort.Strings(keys)
 	}
 	var out []*ReplicaSet
-	for _, k := range keys {
-		rs := m.replicaSets[k]
+	for i, k := range keys {
+		var rs *ReplicaSet
+		if vals != nil {
+			rs = vals[i]
+		} else {
+			rs = m.replicaSets[k]
+		}
 		if rs.Namespace != d.Namespace {
 			continue
 		}

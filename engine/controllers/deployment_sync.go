@@ -2,7 +2,6 @@ package controllers
 
 import (
 	"fmt"
-	"reflect"
 	"time"
 
 	"podlab.dev/podlab/engine/api"
@@ -258,7 +257,7 @@ func (m *Manager) syncDeploymentStatus(d *Deployment, all []*ReplicaSet, newRS *
 }
 
 func (m *Manager) applyDeploymentStatus(d *Deployment, st DeploymentStatus) {
-	if !reflect.DeepEqual(d.Status, st) {
+	if !deploymentStatusEqual(d.Status, st) {
 		d.Status = st
 		m.changed = true
 	}
@@ -311,7 +310,7 @@ func (m *Manager) syncRolloutStatus(d *Deployment, all []*ReplicaSet, newRS *Rep
 			m.setCondition(&st, DeploymentProgressing, api.ConditionFalse, reasonTimedOut, name("%s %q has timed out progressing.", ""))
 		}
 	}
-	if reflect.DeepEqual(d.Status, st) {
+	if deploymentStatusEqual(d.Status, st) {
 		// requeueStuckDeployment: look again when the deadline passes.
 		if c := d.condition(DeploymentProgressing); hasProgressDeadline(d) && c != nil && !deploymentComplete(d, &st) && c.Reason != reasonTimedOut {
 			at := c.LastUpdateTime.Add(seconds(*d.Spec.ProgressDeadlineSeconds)) + 1

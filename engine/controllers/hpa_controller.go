@@ -198,8 +198,8 @@ func (m *Manager) selectPods(namespace string, sel api.Selector, ls *api.LabelSe
 	// the label index returned for it
 	exact := m.q != nil && ls != nil && len(ls.MatchLabels) == 1 && len(ls.MatchExpressions) == 0
 	if exact {
-		// the index's list itself (replaced, never edited; capped so an
-		// append copies); nil when empty, as below
+		// the index's list itself (read within the sync, replacePod;
+		// capped so an append copies); nil when empty, as below
 		if len(from) == 0 {
 			return nil
 		}
@@ -215,7 +215,18 @@ func (m *Manager) selectPods(namespace string, sel api.Selector, ls *api.LabelSe
 }
 
 // syncHPAs runs every autoscaler whose sync is due.
+//
+// The controller manager runs several passes a virtual second and an HPA
+// is due every 15 s: in work-queue mode the earliest NextSync is kept
+// (valid for the epoch: adding or deleting an HPA moves it) and, until
+// it comes, the pass only repeats its wake request (the earliest of
+// every HPA's, which is what requeueAt keeps of them).
 func (m *Manager) syncHPAs() {
+	if m.q != nil && m.hpaDue.ok && m.hpaDue.epoch == m.epoch && m.now < m.hpaDue.at {
+		m.requeueAt(m.hpaDue.at)
+		return
+	}
+	due := dueCache{}
 	for _, k := range keysOf(m, m.hpas) {
 		h := m.hpas[k]
 		if h.NextSync <= m.now {
@@ -223,6 +234,22 @@ func (m *Manager) syncHPAs() {
 			h.NextSync = m.now.Add(HPASyncPeriod)
 		}
 		m.requeueAt(h.NextSync)
+		due.add(h.NextSync)
+	}
+	due.epoch = m.epoch
+	m.hpaDue = due
+}
+
+// dueCache is the earliest of some instants, valid for an epoch.
+type dueCache struct {
+	at    api.Time
+	ok    bool
+	epoch uint64
+}
+
+func (d *dueCache) add(t api.Time) {
+	if !d.ok || t < d.at {
+		d.at, d.ok = t, true
 	}
 }
 
@@ -371,6 +398,7 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 	var firstErr error
 	var firstCond hpaLimit
 	calc := newReplicaCalc(m.now)
+	calc.scratch = &h.podTable.scratch
 	for i, ms := range h.Spec.Metrics {
 		res := ms.Resource.Name
 		samples, nSamples := m.hpaSamples(h.podTable.samples, res, facts, load)

@@ -25,10 +25,10 @@ type hpaPod struct {
 	// annCPU is the lab.podlab.dev/cpu-usage annotation, resolved.
 	hasAnnCPU bool
 	annCPU    int64
-	// the cpu and memory requests (calculateRequests) or why there are
-	// none
-	cpuReq, memReq int64
-	cpuErr, memErr error
+	// the cpu and memory requests (calculateRequests); a pod without one
+	// (cpuMissing, memMissing) is read again for the error
+	cpuReq, memReq         int64
+	cpuMissing, memMissing bool
 }
 
 // readHPAPodStatus reads what groupPods needs from p.
@@ -49,18 +49,21 @@ func readHPAPodStatus(p *api.Pod) hpaPod {
 func readHPAPod(p *api.Pod) hpaPod {
 	f := readHPAPodStatus(p)
 	f.annCPU, f.hasAnnCPU = podCPUAnnotation(p)
-	f.cpuReq, f.cpuErr = podRequest(p, api.ResourceCPU)
-	f.memReq, f.memErr = podRequest(p, api.ResourceMemory)
+	var err error
+	f.cpuReq, err = podRequest(p, api.ResourceCPU)
+	f.cpuMissing = err != nil
+	f.memReq, err = podRequest(p, api.ResourceMemory)
+	f.memMissing = err != nil
 	return f
 }
 
 // request is the pod's request of a resource (calculateRequests).
 func (f *hpaPod) request(resource string) (int64, error) {
-	switch resource {
-	case api.ResourceCPU:
-		return f.cpuReq, f.cpuErr
-	case api.ResourceMemory:
-		return f.memReq, f.memErr
+	switch {
+	case resource == api.ResourceCPU && !f.cpuMissing:
+		return f.cpuReq, nil
+	case resource == api.ResourceMemory && !f.memMissing:
+		return f.memReq, nil
 	}
 	return podRequest(f.pod, resource)
 }
@@ -83,17 +86,30 @@ func readHPAPods(pods []*api.Pod) []hpaPod {
 // place): TestWorkQueuesAreInvisible and TestHPAPodTableIsInvisible
 // compare the two.
 type hpaPodTable struct {
+	// pods is a copy of the list the facts were read from
 	pods []*api.Pod
 	// facts is aligned with pods; spare is the previous facts' array,
 	// refilled by the next refresh (the sync in between reads facts).
 	facts, spare []hpaPod
 	samples      []podSample
+	scratch      calcScratch
 }
 
 // refresh returns the facts of pods, in their order: an object the last
 // sync selected too keeps its facts when reuse is set (both lists are in
 // namespace/name order, so one walk finds them), any other is read.
 func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
+	if reuse && len(pods) == len(t.pods) && samePodSlots(pods, t.pods) {
+		// the same keys in the same places: replaced objects are read
+		// again in place
+		for i, p := range pods {
+			if p != t.pods[i] {
+				t.facts[i] = readHPAPod(p)
+				t.pods[i] = p
+			}
+		}
+		return t.facts
+	}
 	out := t.spare[:0]
 	if cap(out) < len(pods) {
 		out = make([]hpaPod, 0, len(pods)+len(pods)/4)
@@ -118,12 +134,26 @@ func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
 	// pointers so it does not keep deleted pods alive
 	clear(oldFacts)
 	t.spare, t.facts = oldFacts, out
+	// a copy of the list: the index edits its own in place (replacePod)
+	t.pods = t.pods[:0]
 	if reuse {
-		t.pods = pods
-	} else {
-		t.pods = nil
+		t.pods = append(t.pods, pods...)
 	}
 	return out
+}
+
+// samePodSlots reports that two lists of pods (of one length) hold the
+// same keys in the same places: the same list, or objects replaced.
+func samePodSlots(a, b []*api.Pod) bool {
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	for i, p := range a {
+		if q := b[i]; p != q && (p.Name != q.Name || p.Namespace != q.Namespace) {
+			return false
+		}
+	}
+	return true
 }
 
 // podSample is one pod's sample, if it has one (found).

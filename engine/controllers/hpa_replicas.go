@@ -29,6 +29,27 @@ type replicaCalc struct {
 	tolerance                     float64
 	cpuInitializationPeriod       time.Duration
 	delayOfInitialReadinessStatus time.Duration
+	// scratch, when set, lends resourceReplicasOver its per-pod slices
+	// (an HPA's, reused every 15 s)
+	scratch *calcScratch
+}
+
+// calcScratch holds resourceReplicasOver's per-pod slices between calls.
+type calcScratch struct {
+	groups   []podGroup
+	requests []int64
+}
+
+// buffers returns per-pod slices of length n, from the scratch if any.
+func (c replicaCalc) buffers(n int) ([]podGroup, []int64) {
+	if c.scratch == nil {
+		return make([]podGroup, n), make([]int64, n)
+	}
+	s := c.scratch
+	if cap(s.groups) < n {
+		s.groups, s.requests = make([]podGroup, n, n+n/4), make([]int64, n, n+n/4)
+	}
+	return s.groups[:n], s.requests[:n]
 }
 
 func newReplicaCalc(now api.Time) replicaCalc {
@@ -75,7 +96,7 @@ func (c replicaCalc) resourceReplicasOver(currentReplicas, targetUtilization int
 	// does this for its hundred pods every 15 s): the sums are the same,
 	// and the sample count keeps samples of pods not selected (they stay
 	// in upstream's map but match no request). TestResourceReplicasIsTheMapVersion.
-	groups := make([]podGroup, len(pods))
+	groups, requests := c.buffers(len(pods))
 	kept := nSamples
 	var ready, unready, missing int
 	for i := range pods {
@@ -96,7 +117,6 @@ func (c replicaCalc) resourceReplicasOver(currentReplicas, targetUtilization int
 	if kept == 0 {
 		return 0, 0, 0, fmt.Errorf("did not receive metrics for targeted pods (pods might be unready)")
 	}
-	requests := make([]int64, len(pods))
 	for i := range pods {
 		if requests[i], err = pods[i].request(resource); err != nil {
 			return 0, 0, 0, err

@@ -87,6 +87,7 @@ func (m *Manager) SetLoad(kind, namespace, name string, step LoadStep) error {
 		l.Steps[i] = step
 	}
 	l.next = 0
+	m.loadsDue = dueCache{}
 	m.resolveLoads()
 	m.changed = true
 	return nil
@@ -114,13 +115,23 @@ func (m *Manager) SetPodCPU(p *api.Pod, milli int64) {
 // resolveLoads turns percentage steps that took effect into milli-CPU, with
 // the workload's replicas at that instant, and asks to be woken for the next
 // step so a scripted spike applies at its instant.
+//
+// In work-queue mode the earliest step to come is kept (valid for the
+// epoch; SetLoad drops it): until it comes, a pass only repeats its wake
+// request.
 func (m *Manager) resolveLoads() {
+	if m.q != nil && m.loadsDue.ok && m.loadsDue.epoch == m.epoch && m.now < m.loadsDue.at {
+		m.requeueAt(m.loadsDue.at)
+		return
+	}
+	due := dueCache{}
 	for _, k := range keysOf(m, m.loads) {
 		l := m.loads[k]
 		for ; l.next < len(l.Steps); l.next++ {
 			s := &l.Steps[l.next]
 			if s.At > m.now {
 				m.requeueAt(s.At)
+				due.add(s.At)
 				break
 			}
 			if s.resolved {
@@ -135,6 +146,8 @@ func (m *Manager) resolveLoads() {
 			s.MilliCPU = int64(math.Round(s.Percent / 100 * float64(req) * float64(sc.Spec)))
 		}
 	}
+	due.epoch = m.epoch
+	m.loadsDue = due
 }
 
 // demandAt is the workload's demand at now, false when it has no load yet.

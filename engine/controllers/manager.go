@@ -40,6 +40,9 @@ type Manager struct {
 	// loads and podCPU are the CPU use model the HPA reads (hpa_usage.go).
 	loads  map[string]*workloadLoad
 	podCPU map[string]int64
+	// hpaDue and loadsDue are the earliest HPA sync and load step to
+	// come (syncHPAs, resolveLoads); a clone starts without them.
+	hpaDue, loadsDue dueCache
 
 	// wake is the earliest future instant a controller asked to be run at
 	// (minReadySeconds, Job run time, TTL, cron schedule); 0 when none.
@@ -182,8 +185,7 @@ func (m *Manager) syncAll() {
 			}
 		}
 	}
-	for _, k := range keysOf(m, m.deployments) {
-		d := m.deployments[k]
+	for _, d := range valuesOf(m, m.deployments) {
 		if isRollingUpdate(d) && m.skipQueued(&d.queue, d.memo) {
 			continue
 		}

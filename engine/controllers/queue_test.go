@@ -20,8 +20,9 @@ func podNames(list []*api.Pod) []string {
 }
 
 // The index lists stay in namespace/name order (podLess, not key-string
-// order: "a/x" before "a-b/x") and are replaced, never edited: a caller
-// holding the old list keeps seeing what it read.
+// order: "a/x" before "a-b/x"); a pod joining or leaving makes a new list
+// (a caller holding the old one keeps seeing what it read), a pod's new
+// object takes its place in the list itself (replacePod).
 func TestIndexListsKeepOrderAndCopy(t *testing.T) {
 	a, b, c, d := podNS("a", "x"), podNS("a", "y"), podNS("a-b", "x"), podNS("b", "a")
 	var list []*api.Pod
@@ -31,12 +32,14 @@ func TestIndexListsKeepOrderAndCopy(t *testing.T) {
 	if got, want := podNames(list), []string{"a/x", "a/y", "a-b/x", "b/a"}; !slices.Equal(got, want) {
 		t.Fatalf("order %v, want %v", got, want)
 	}
-	held := list
 	b2 := podNS("a", "y")
-	list = replacePod(list, b, b2)
-	if held[1] != b || list[1] != b2 {
-		t.Fatal("replacePod must return a new list with the new object, leaving the old list alone")
+	if got := replacePod(list, b, b2); &got[0] != &list[0] || list[1] != b2 {
+		t.Fatal("replacePod must put the new object in place of the old one, in the list itself")
 	}
+	if got := replacePod(list, b, podNS("a", "y")); list[1] != b2 || len(got) != 4 {
+		t.Fatal("replacing an object that is not in the list must change nothing")
+	}
+	held := list
 	list = removePod(list, c)
 	if got, want := podNames(list), []string{"a/x", "a/y", "b/a"}; !slices.Equal(got, want) {
 		t.Fatalf("after remove %v, want %v", got, want)

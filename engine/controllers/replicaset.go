@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"fmt"
+	"iter"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -266,12 +267,23 @@ func (m *Manager) replicaSetStatus(rs *ReplicaSet, active, terminating []*api.Po
 // replicaSetStatusOf is replicaSetStatus with each active pod's facts
 // from factsOf.
 func (m *Manager) replicaSetStatusOf(rs *ReplicaSet, active, terminating []*api.Pod, factsOf func(*api.Pod) podFacts) {
-	st := ReplicaSetStatus{ObservedGeneration: rs.Generation, Replicas: int32(len(active)), TerminatingReplicas: int32(len(terminating))}
+	m.setReplicaSetStatus(rs, len(active), len(terminating), func(yield func(podFacts) bool) {
+		for _, p := range active {
+			if !yield(factsOf(p)) {
+				return
+			}
+		}
+	})
+}
+
+// setReplicaSetStatus is replicaSetStatus from the numbers of active and
+// terminating pods and the active pods' facts.
+func (m *Manager) setReplicaSetStatus(rs *ReplicaSet, active, terminating int, facts iter.Seq[podFacts]) {
+	st := ReplicaSetStatus{ObservedGeneration: rs.Generation, Replicas: int32(active), TerminatingReplicas: int32(terminating)}
 	minReady := rs.Spec.MinReadySeconds
-	for _, p := range active {
+	for f := range facts {
 		// isPodReady, isPodAvailable and availableAt over one look-up of
 		// the Ready condition
-		f := factsOf(p)
 		if f.fullyLabeled {
 			st.FullyLabeledReplicas++
 		}
@@ -284,6 +296,12 @@ func (m *Manager) replicaSetStatusOf(rs *ReplicaSet, active, terminating []*api.
 			}
 		}
 	}
+	m.setReplicaSetStatusCounts(rs, st)
+}
+
+// setReplicaSetStatusCounts stores a computed status (a change queues the
+// ReplicaSet's controller).
+func (m *Manager) setReplicaSetStatusCounts(rs *ReplicaSet, st ReplicaSetStatus) {
 	if st != rs.Status {
 		rs.Status = st
 		m.changed = true

@@ -33,6 +33,8 @@ type podFactsCache struct {
 	// facts of the pods of the last table sync, in their order.
 	pods           []*api.Pod
 	aligned, spare []podFacts
+	// count sums the aligned rows (factsCount), kept as rows change
+	count factsCount
 }
 
 // podFactsFor returns the ReplicaSet's cache, emptied when the selector or

@@ -20,6 +20,19 @@ import "podlab.dev/podlab/engine/api"
 // objects the last table sync had (both lists are in namespace/name
 // order, so one walk finds them).
 func (c *podFactsCache) table(rs *ReplicaSet, pods []*api.Pod) []podFacts {
+	if len(pods) == len(c.pods) && samePodSlots(pods, c.pods) {
+		// the same keys in the same places: replaced objects are read
+		// again in place
+		for i, p := range pods {
+			if p != c.pods[i] {
+				c.count.add(&c.aligned[i], -1)
+				c.aligned[i] = c.read(rs, p)
+				c.count.add(&c.aligned[i], 1)
+				c.pods[i] = p
+			}
+		}
+		return c.aligned
+	}
 	out := c.spare[:0]
 	if cap(out) < len(pods) {
 		out = make([]podFacts, 0, len(pods)+len(pods)/4)
@@ -37,8 +50,43 @@ func (c *podFactsCache) table(rs *ReplicaSet, pods []*api.Pod) []podFacts {
 		}
 		out = append(out, c.read(rs, p))
 	}
-	c.spare, c.aligned, c.pods = oldFacts, out, pods
+	// a copy of the list: the index edits its own in place (replacePod)
+	c.spare, c.aligned, c.pods = oldFacts, out, append(c.pods[:0], pods...)
+	c.count = factsCount{}
+	for i := range out {
+		c.count.add(&out[i], 1)
+	}
 	return out
+}
+
+// factsCount sums table rows: what the sync needs from all of them when
+// it has nothing to create or delete.
+type factsCount struct {
+	// unclaimable: rows that send the sync to the general path (another
+	// namespace, or active and not selected: to release)
+	unclaimable int
+	// active, and among them fully labelled and Ready; terminating
+	// (not active, being deleted, selected)
+	active, fullyLabeled, ready, terminating int
+}
+
+// add adds (sign 1) or removes (-1) a row.
+func (k *factsCount) add(f *podFacts, sign int) {
+	if !f.sameNamespace || (f.active && !f.selected) {
+		k.unclaimable += sign
+	}
+	switch {
+	case f.active:
+		k.active += sign
+		if f.fullyLabeled {
+			k.fullyLabeled += sign
+		}
+		if f.ready {
+			k.ready += sign
+		}
+	case f.terminating && f.selected:
+		k.terminating += sign
+	}
 }
 
 // syncReplicaSetTable is syncReplicaSetOf over the table; it returns false,
@@ -52,10 +100,30 @@ func (m *Manager) syncReplicaSetTable(rs *ReplicaSet) bool {
 	facts := c.table(rs, owned)
 	// every owned pod is controlled by rs (the index is by controller
 	// UID); claimPods keeps the active ones it selects
-	for i := range facts {
-		if f := &facts[i]; !f.sameNamespace || (f.active && !f.selected) {
-			return false
-		}
+	if c.count.unclaimable > 0 {
+		return false
+	}
+	nActive, nTerminating := c.count.active, c.count.terminating
+	if (rs.DeletionTimestamp != nil || nActive == int(*rs.Spec.Replicas)) && rs.Spec.MinReadySeconds == 0 {
+		// manageReplicas has nothing to do and availability is
+		// readiness: the status is the table's sums
+		m.setReplicaSetStatusCounts(rs, ReplicaSetStatus{ObservedGeneration: rs.Generation,
+			Replicas: int32(nActive), FullyLabeledReplicas: int32(c.count.fullyLabeled),
+			ReadyReplicas: int32(c.count.ready), AvailableReplicas: int32(c.count.ready),
+			TerminatingReplicas: int32(nTerminating)})
+		return true
+	}
+	if rs.DeletionTimestamp != nil || nActive == int(*rs.Spec.Replicas) {
+		// manageReplicas has nothing to do: the status is read from the
+		// table's active pods, in order
+		m.setReplicaSetStatus(rs, nActive, nTerminating, func(yield func(podFacts) bool) {
+			for i := range facts {
+				if facts[i].active && !yield(facts[i]) {
+					return
+				}
+			}
+		})
+		return true
 	}
 	// active is owned itself (read only) while every pod is active
 	active := owned[:0:0]
@@ -80,10 +148,7 @@ func (m *Manager) syncReplicaSetTable(rs *ReplicaSet) bool {
 	if all {
 		active = owned[:len(owned):len(owned)]
 	}
-	filtered := active
-	if rs.DeletionTimestamp == nil {
-		filtered = m.manageReplicas(rs, filtered)
-	}
+	filtered := m.manageReplicas(rs, active)
 	// filtered is active in order, less deleted pods, plus created ones
 	// at the end (not in the table: read)
 	j := 0
