@@ -1,6 +1,10 @@
 package controllers
 
-import "podlab.dev/podlab/engine/api"
+import (
+	"maps"
+
+	"podlab.dev/podlab/engine/api"
+)
 
 // podFacts is what a ReplicaSet's sync reads from one of its pods besides
 // the phase and deletion fields: whether its selector selects the pod (the
@@ -25,6 +29,9 @@ type podFactsCache struct {
 	tmplLabels map[string]string
 	tmpl       api.Selector
 	facts      map[*api.Pod]podFacts
+	// shared: facts is also a clone's (or the original's), copied before
+	// the first write (sharedWith)
+	shared bool
 }
 
 // podFactsFor returns the ReplicaSet's cache, emptied when the selector or
@@ -45,8 +52,27 @@ func (c *podFactsCache) of(rs *ReplicaSet, p *api.Pod) podFacts {
 	}
 	f := readPodFacts(p, c.tmpl)
 	f.selected = rs.selector.Matches(p.Labels)
+	if c.shared {
+		c.facts, c.shared = maps.Clone(c.facts), false
+	}
 	c.facts[p] = f
 	return f
+}
+
+// sharedWith gives clone, a copy of rs (Manager.Clone: the same
+// spec, deep-copied) the facts read so far, shared copy-on-write: they
+// are about pod objects both managers' clusters share, and the clone's
+// selector and template labels are equal to the ones they were read
+// with. A clone's first sync thus reads only the pods that changed, not
+// every pod again.
+func (c *podFactsCache) sharedWith(rs, clone *ReplicaSet) podFactsCache {
+	if c.facts == nil || c.selector != rs.Spec.Selector || !mapsEqual(c.tmplLabels, rs.Spec.Template.Labels) {
+		return podFactsCache{} // stale: emptied on the next read anyway
+	}
+	c.shared = true
+	out := *c
+	out.selector = clone.Spec.Selector
+	return out
 }
 
 // readPodFacts reads p's facts but selected: whether tmpl (the template's
