@@ -56,6 +56,8 @@ const (
 	hotCheckpoints = 3
 	// keepRecent is how many of the newest checkpoints thinning keeps.
 	keepRecent = 4
+	// recentClones is how many clones' costs checkpointCost looks at.
+	recentClones = 8
 )
 
 // checkpoint is a frozen copy of the cluster at an instant: what replay
@@ -159,7 +161,9 @@ func thinningVictim(pos []float64) int {
 }
 
 // checkpointCost is the work that earns a checkpoint: what a clone costs
-// (a running average), or the test override.
+// (the least of the recent ones: a clone that met a garbage collection
+// or a busy machine costs several times the others, and an average would
+// space the next checkpoints out as much), or the test override.
 func (s *Session) checkpointCost() time.Duration {
 	if s.costOverride != nil {
 		return *s.costOverride
@@ -196,11 +200,11 @@ func (s *Session) takeCheckpoint(root bool) error {
 		return err
 	}
 	cost := time.Since(start)
-	if s.cloneCost == 0 {
-		s.cloneCost = cost
-	} else {
-		s.cloneCost = (3*s.cloneCost + cost) / 4
+	s.cloneCosts = append(s.cloneCosts, cost)
+	if len(s.cloneCosts) > recentClones {
+		s.cloneCosts = s.cloneCosts[1:]
 	}
+	s.cloneCost = slices.Min(s.cloneCosts)
 	c := s.freeze(eng, ctl, applied)
 	c.root = root
 	s.checkpoints = append(s.checkpoints, c)

@@ -104,7 +104,8 @@ type Session struct {
 	checkpoints  []*checkpoint
 	work         time.Duration
 	cloneCost    time.Duration
-	costOverride *time.Duration // tests: the work that earns a checkpoint
+	cloneCosts   []time.Duration // the last recentClones
+	costOverride *time.Duration  // tests: the work that earns a checkpoint
 	progress     func(Progress)
 	// replayed is, while restore replays, how many history entries the
 	// live state has applied (-1 otherwise).
