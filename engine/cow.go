@@ -27,7 +27,7 @@ type owner struct{ _ byte }
 // podW returns the pod's state ready to be modified (nil if there is no
 // such pod).
 func (e *Engine) podW(key string) *podState {
-	ps := e.pods[key]
+	ps := e.pods.get(key)
 	if ps == nil || ps.owner == e.own {
 		return ps
 	}
@@ -50,8 +50,8 @@ func (e *Engine) ownPod(key string, ps *podState) *podState {
 	cp := ps.copyFor(e.own)
 	// a stale state (the pod was removed or replaced) is referred to by
 	// nobody but the caller: it gets the private copy, the map keeps its own
-	if e.pods[key] == ps {
-		e.pods[key] = cp
+	if e.pods.get(key) == ps {
+		e.pods.set(e.own, key, cp)
 	}
 	return cp
 }
@@ -91,14 +91,14 @@ func (e *Engine) owned(ps *podState) *podState {
 // shared with clones like pod states: every write goes through here
 // (clusterAPI.FinishPod included), so Clone copies none of them.
 func (e *Engine) timelineW(key string) *podTimeline {
-	tl := e.timelines[key]
+	tl := e.timelines.get(key)
 	if tl == nil || tl.owner == e.own {
 		return tl
 	}
 	cp := *tl
 	cp.owner = e.own
 	cp.plans = slices.Clip(tl.plans)
-	e.timelines[key] = &cp
+	e.timelines.set(e.own, key, &cp)
 	return &cp
 }
 

@@ -104,7 +104,7 @@ type Engine struct {
 
 	nodes     map[string]*nodeState
 	nodeNames []string // sorted
-	pods      map[string]*podState
+	pods      cowMap[*podState]
 	// podKeys caches sortedPodKeys while podKeysOK (pods added or
 	// removed invalidate it); callers only read it.
 	podKeys   []string
@@ -119,7 +119,7 @@ type Engine struct {
 	classes    map[string]*api.PriorityClass
 	namespaces map[string]*api.Namespace
 	// timelines survive pod removal (the UI shows how a pod ended).
-	timelines map[string]*podTimeline
+	timelines cowMap[*podTimeline]
 
 	snap  *framework.Snapshot
 	sched Scheduler
@@ -147,8 +147,8 @@ type Engine struct {
 	flushSchedule bool
 	inSettle      bool
 	schedWake     *api.Time
-	// frozen holds the packed maps of a frozen engine (freeze.go).
-	frozen *frozenMaps
+	// frozen marks a packed engine (freeze.go).
+	frozen bool
 	// PDB status cache, valid while nothing changed at the same instant
 	pdbCache        []*api.PodDisruptionBudget
 	pdbCacheChanges int64
@@ -163,12 +163,10 @@ func New(cfg Config) *Engine {
 		clock:      clock.New[action](0),
 		rand:       clock.NewRand(cfg.Seed),
 		nodes:      map[string]*nodeState{},
-		pods:       map[string]*podState{},
 		podsByNode: map[string]*podSet{},
 		pdbs:       map[string]*api.PodDisruptionBudget{},
 		classes:    map[string]*api.PriorityClass{},
 		namespaces: map[string]*api.Namespace{},
-		timelines:  map[string]*podTimeline{},
 		snap:       framework.NewSnapshot(),
 		queue:      scheduler.NewQueue(),
 	}
@@ -390,12 +388,12 @@ func (e *Engine) mergePodKeys() {
 func (e *Engine) sortedPodKeys() []string {
 	if e.podKeysOK {
 		e.mergePodKeys()
-		if len(e.podKeys) == len(e.pods) {
+		if len(e.podKeys) == e.pods.len() {
 			return e.podKeys
 		}
 	}
-	keys := make([]string, 0, len(e.pods))
-	for k := range e.pods {
+	keys := make([]string, 0, e.pods.len())
+	for k := range e.pods.all() {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
