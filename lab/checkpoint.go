@@ -58,6 +58,9 @@ const (
 	keepRecent = 4
 	// recentClones is how many clones' costs checkpointCost looks at.
 	recentClones = 8
+	// replayCheckpointFactor multiplies the work that earns a
+	// checkpoint while a restore replays (maybeCheckpoint).
+	replayCheckpointFactor = 8
 )
 
 // checkpoint is a frozen copy of the cluster at an instant: what replay
@@ -106,7 +109,15 @@ func (s *Session) report(p Progress) {
 // maybeCheckpoint freezes the live state if the work since the last
 // checkpoint has reached the cost of a clone.
 func (s *Session) maybeCheckpoint() error {
-	if s.opts.NoCheckpoints || s.work < s.checkpointCost() {
+	cost := s.checkpointCost()
+	if s.replayed >= 0 {
+		// a restore replaying: its latency is what the user waits for,
+		// and the store it replays between already covers the stretch
+		// (restore keeps cold checkpoints), so only a long replay (from
+		// far back, or a store thinned out) leaves checkpoints behind
+		cost *= replayCheckpointFactor
+	}
+	if s.opts.NoCheckpoints || s.work < cost {
 		return nil
 	}
 	if !s.wouldKeep(s.livePosition()) {
@@ -264,7 +275,11 @@ func (s *Session) restore(what string, keep bool, n int, t api.Time) error {
 	}
 	if c := s.nearestCheckpoint(n, t); c != nil {
 		eng, ctl := c.eng, c.ctl
-		if c.root {
+		if c.root || c.eng.Frozen() {
+			// kept: the root always, and a cold checkpoint (not one of
+			// the newest, which undo, redo and stepping back hand over) —
+			// a clone costs less than the checkpoints a replay would
+			// have to take again to cover what handing it over uncovers
 			c.eng.Thaw()
 			eng = c.eng.Clone()
 			c.eng.Freeze()
