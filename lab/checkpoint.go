@@ -23,36 +23,40 @@ import (
 // nearest one before the target.
 //
 // Checkpoints are placed by cost, not by count: before a command, and
-// every checkpointEvery of virtual time while the clock runs, the live
-// state is cloned when the work done on it since the last checkpoint
-// (commands and clock, wall time) is at least what a clone costs. So
-// checkpointing at most doubles the work, and a restore replays at most
-// about one clone's worth of work — on a large cluster, where a command
-// costs about as much as a clone, there is a checkpoint before nearly
-// every command and undo replays nothing. A clone is cheap: it shares
-// the pods' states with its original copy-on-write (engine cow.go). A
-// restore hands the checkpoint over to the live session instead of
-// cloning it again (the state at t=0 excepted: it is cloned, so nothing
-// ever needs a reload). The store keeps at most maxCheckpoints: the
-// newest few (undo, redo, stepping back) and the others thinned to be
-// spread evenly over the history (thinningVictim); all but the newest
-// few are packed (engine freeze.go). During a replay, a checkpoint that
-// thinning would drop at once is not taken.
+// between the steps of a running clock (advanceTo: a virtual second
+// after a busy step, up to checkpointEvery while quiet), the live state
+// is cloned when the work done on it since the last checkpoint (commands
+// with their settling, and clock; wall time) is at least what a clone
+// costs (the least of the recent ones). So checkpointing at most doubles
+// the work, and a restore replays about one clone's worth of work — at
+// 30,000 pods a clone costs 10–15 ms, a few commands' worth. A clone is
+// cheap: it shares the pods' states and timelines with its original
+// copy-on-write (engine cow.go, cowmap.go) and the controllers' indexes
+// and caches (controllers queue_clone.go). A restore hands one of the
+// newest checkpoints (undo, redo, stepping back) over to the live
+// session instead of cloning it again; an older one, and the state at
+// t=0 (so nothing ever needs a reload), stay and are cloned. Its replay
+// checkpoints only when it is long (replayCheckpointFactor), so that a
+// rewind does not wait for clones. The store keeps at most
+// maxCheckpoints: the newest few and the others thinned to be spread
+// evenly over the history (thinningVictim). During a replay, a
+// checkpoint that thinning would drop at once is not taken.
 
 const (
 	// checkpointEvery is the virtual time between chances to checkpoint
 	// while the clock runs.
 	checkpointEvery = 5 * time.Minute
-	// maxCheckpoints bounds the store. A packed checkpoint (a clone
-	// sharing the API objects, the event log and, copy-on-write, the
-	// pods' states with its original) holds about 0.05 of the session's
-	// heap at 1,000 nodes / 30,000 pods (an unpacked one 0.1); the state
-	// at t=0, whose pod objects all differ from the present's, 0.3.
-	// BenchmarkUndo reports the ratio: twenty-four stay within about 1.6×
-	// the engine's own memory (the goal is ≤ 2×; twenty-eight: 1.78×).
+	// maxCheckpoints bounds the store. A checkpoint (a clone sharing the
+	// API objects, the event log and, copy-on-write, the pods' states and
+	// timelines with its original) holds about 0.05 of the session's
+	// heap at 1,000 nodes / 30,000 pods (7.5 MB, most of it the
+	// scheduler snapshot's pod index and the controllers' pod index); the
+	// state at t=0, whose pod objects all differ from the present's, 0.3.
+	// BenchmarkUndo reports the ratio: twenty-four stay within about 1.4×
+	// the engine's own memory (the goal is ≤ 2×).
 	maxCheckpoints = 24
-	// hotCheckpoints is how many of the newest checkpoints stay unpacked
-	// (packCold).
+	// hotCheckpoints is how many of the newest checkpoints a restore
+	// hands over; the others are marked frozen (packCold) and cloned.
 	hotCheckpoints = 3
 	// keepRecent is how many of the newest checkpoints thinning keeps.
 	keepRecent = 4
@@ -396,9 +400,9 @@ func (s *Session) thinCheckpoints() {
 	s.packCold()
 }
 
-// packCold freezes (engine freeze.go: a third smaller, thawed in a few
-// milliseconds when restored) every checkpoint but the hotCheckpoints
-// newest, which undo and redo hand over as they are.
+// packCold freezes (engine freeze.go) every checkpoint but the
+// hotCheckpoints newest, which undo, redo and stepping back hand over as
+// they are; a restore clones a frozen one and leaves it in the store.
 func (s *Session) packCold() {
 	// the newest by position (of equals, the earlier in the store)
 	hot := slices.Clone(s.checkpoints)
