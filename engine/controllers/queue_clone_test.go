@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"podlab.dev/podlab/engine/api"
@@ -94,5 +95,28 @@ func TestCloneWorkQueuesIsTheRebuild(t *testing.T) {
 	}
 	if got := keys(m.q.byOwner["uid-rs-a"]); !reflect.DeepEqual(got, []string{"default/a-1", "default/a-2", "default/a-3"}) {
 		t.Errorf("original rs-a %v", got)
+	}
+}
+
+// cloneWorkQueues lists what a clone gets of each field of workQueues
+// (copied, shared, or started afresh as UseWorkQueues would): a field
+// added later must be decided there too — left out, a clone would run
+// with it empty (the indexes used to be rebuilt, which filled everything).
+func TestCloneWorkQueuesKnowsEveryField(t *testing.T) {
+	handled := []string{
+		"m", "lookup", "byKey", "byOwner", "orphans", "ownerVer", "orphanVer", "rsVer", "seq",
+		"pending", "gcPending", "sorted", "byLabel", "gcLive", "gcEpoch",
+		"fgEpoch", "fgDeleting", "live", "liveEpoch", // afresh: recomputed for the clone's new epoch
+		"keys", // afresh: keyed by the original's maps
+	}
+	var fields []string
+	typ := reflect.TypeOf(workQueues{})
+	for i := range typ.NumField() {
+		fields = append(fields, typ.Field(i).Name)
+	}
+	slices.Sort(fields)
+	slices.Sort(handled)
+	if !slices.Equal(fields, handled) {
+		t.Errorf("workQueues has fields %v;\ncloneWorkQueues handles %v:\ndecide what a clone gets of the new ones (queue_clone.go) and list them here", fields, handled)
 	}
 }
