@@ -75,7 +75,7 @@ func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 	}
 	// Pending pods change in place in the scheduling queue (attempts,
 	// the PodInfo the queue holds): each engine keeps its own.
-	for key, ps := range e.pods.all() {
+	for key, ps := range e.pods.All() {
 		if ps.state != StatePending {
 			continue
 		}
@@ -85,7 +85,7 @@ func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 			info := *ps.info
 			cp.info, cp.infoShared = &info, false
 		}
-		c.pods.set(c.own, key, cp)
+		c.pods.Set(c.own, key, cp)
 	}
 	for i, ctl := range c.controllers {
 		if cc, ok := ctl.(CloneableController); ok {
@@ -99,7 +99,7 @@ func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 		}
 	}
 	c.queue = e.queue.Clone(func(key string) *framework.PodInfo {
-		if ps := c.pods.get(key); ps != nil && ps.info != nil && ps.state == StatePending {
+		if ps := c.pods.Get(key); ps != nil && ps.info != nil && ps.state == StatePending {
 			return ps.info
 		}
 		return nil

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"podlab.dev/podlab/engine/internal/cowmap"
 	"slices"
 	"sort"
 	"time"
@@ -104,7 +105,7 @@ type Engine struct {
 
 	nodes     map[string]*nodeState
 	nodeNames []string // sorted
-	pods      cowMap[*podState]
+	pods      cowmap.Map[*podState]
 	// podKeys caches sortedPodKeys while podKeysOK (pods added or
 	// removed invalidate it); callers only read it.
 	podKeys   []string
@@ -119,7 +120,7 @@ type Engine struct {
 	classes    map[string]*api.PriorityClass
 	namespaces map[string]*api.Namespace
 	// timelines survive pod removal (the UI shows how a pod ended).
-	timelines cowMap[*podTimeline]
+	timelines cowmap.Map[*podTimeline]
 
 	snap  *framework.Snapshot
 	sched Scheduler
@@ -388,12 +389,12 @@ func (e *Engine) mergePodKeys() {
 func (e *Engine) sortedPodKeys() []string {
 	if e.podKeysOK {
 		e.mergePodKeys()
-		if len(e.podKeys) == e.pods.len() {
+		if len(e.podKeys) == e.pods.Len() {
 			return e.podKeys
 		}
 	}
-	keys := make([]string, 0, e.pods.len())
-	for k := range e.pods.all() {
+	keys := make([]string, 0, e.pods.Len())
+	for k := range e.pods.All() {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)

@@ -2,9 +2,10 @@ package engine
 
 // Freeze and Thaw mark a clone kept only to be restored later (the lab's
 // checkpoints). Its pod states and timelines are shared with the live
-// engine bucket by bucket (cowmap.go), so there is nothing left worth
-// packing but the flat copy of the event log, which Events rebuilds from
-// the shared chunks: Thaw costs nothing, and a restore starts at once.
+// engine bucket by bucket (engine/internal/cowmap), so there is nothing
+// left worth packing but the flat copy of the event log, which Events
+// rebuilds from the shared chunks: Thaw costs nothing, and a restore
+// starts at once.
 // (They used to pack the pod and timeline maps into slices and rebuild
 // them on Thaw: 20 ms of a restore at 30,000 pods.)
 //

@@ -16,18 +16,18 @@ func TestSortedPodKeysCache(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for step := 0; step < 40000; step++ {
 		k := fmt.Sprintf("ns-%d/pod-%04d", r.IntN(3), r.IntN(2000))
-		if _, ok := e.pods.lookup(k); ok {
-			e.pods.del(e.own, k)
+		if _, ok := e.pods.Lookup(k); ok {
+			e.pods.Delete(e.own, k)
 			e.podKeyRemoved(k)
 		} else {
-			e.pods.set(e.own, k, &podState{})
+			e.pods.Set(e.own, k, &podState{})
 			e.podKeyAdded(k)
 		}
 		// reads close together merge the pending changes; the last
 		// stretch reads rarely, past the drop-and-rebuild threshold
 		if (step < 15000 && r.IntN(1+step%200) == 0) || step%8000 == 0 {
-			want := make([]string, 0, e.pods.len())
-			for k := range e.pods.all() {
+			want := make([]string, 0, e.pods.Len())
+			for k := range e.pods.All() {
 				want = append(want, k)
 			}
 			slices.Sort(want)

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -31,7 +32,7 @@ import (
 // the work, and a restore replays about one clone's worth of work — at
 // 30,000 pods a clone costs 10–15 ms, a few commands' worth. A clone is
 // cheap: it shares the pods' states and timelines with its original
-// copy-on-write (engine cow.go, cowmap.go) and the controllers' indexes
+// copy-on-write (engine cow.go, engine/internal/cowmap) and the controllers' indexes
 // and caches (controllers queue_clone.go). A restore hands one of the
 // newest checkpoints (undo, redo, stepping back) over to the live
 // session instead of cloning it again; an older one, and the state at
@@ -87,6 +88,11 @@ type checkpoint struct {
 	policy      *manifest.SchedulerConfiguration
 	services    map[string]*api.Service
 	descheduled []*descheduler.Result
+	// replayCost is the work replaying the scenario to this state costs
+	// (the session's replayCost then): thinning spreads the checkpoints
+	// evenly on this axis, so a restore's replay stays short even where
+	// one instant costs seconds (thousands of pods starting)
+	replayCost time.Duration
 	// root marks the state at t=0: restored by cloning, never handed over
 	// or thinned away.
 	root bool
@@ -124,7 +130,7 @@ func (s *Session) maybeCheckpoint() error {
 	if s.opts.NoCheckpoints || s.work < cost {
 		return nil
 	}
-	if !s.wouldKeep(s.livePosition()) {
+	if !s.wouldKeep(s.replayCost) {
 		// a replay far back, in a stretch the store already covers as
 		// densely as it can: the clone would be thinned away at once
 		return nil
@@ -132,20 +138,17 @@ func (s *Session) maybeCheckpoint() error {
 	return s.takeCheckpoint(false)
 }
 
-// livePosition is position (below) for the live state.
-func (s *Session) livePosition() float64 {
-	return positionAt(len(s.appliedHistory()), s.eng.Now())
-}
-
-// wouldKeep reports whether a checkpoint at position p would survive
-// thinCheckpoints: the store has room, or another would be dropped first.
-func (s *Session) wouldKeep(p float64) bool {
+// wouldKeep reports whether a checkpoint of the given replay cost would
+// survive thinCheckpoints: the store has room, or another would be
+// dropped first.
+func (s *Session) wouldKeep(cost time.Duration) bool {
 	if len(s.checkpoints) < maxCheckpoints {
 		return true
 	}
+	p := float64(cost)
 	pos := make([]float64, 0, len(s.checkpoints)+1)
 	for _, c := range s.checkpoints {
-		pos = append(pos, s.position(c))
+		pos = append(pos, float64(c.replayCost))
 	}
 	pos = append(pos, p)
 	slices.Sort(pos)
@@ -157,10 +160,15 @@ func (s *Session) wouldKeep(p float64) bool {
 // thinCheckpoints drops; -1 when there are too few to drop one. The
 // first (the root) and the keepRecent newest stay: undo, redo and
 // stepping back land on those. Among the others it is the one whose
-// removal widens the gaps the least: a rewind to a random instant
-// replays the gap it falls in, on average its square over the span, and
-// removing a checkpoint between gaps l and r adds 2·l·r to that sum —
-// so the checkpoints left are spread evenly over the history.
+// removal widens the gaps the least. The axis is replay cost (the work
+// replaying from t=0 to a checkpoint costs, checkpoint.replayCost), so a
+// gap is what a restore inside it may replay: the sum of the gaps'
+// squares grows by 2·l·r when a checkpoint between gaps l and r goes, and
+// the checkpoints left are spread evenly over what replay costs — densely
+// where the history was expensive, not over commands or virtual time
+// (on a positions axis the checkpoint just after the first seconds of a
+// 30,000-pod scenario, which replaying costs seconds, was thinned away
+// as "close to t=0").
 func thinningVictim(pos []float64) int {
 	drop, best := -1, 0.0
 	for j := 1; j < len(pos)-1-keepRecent; j++ {
@@ -191,7 +199,9 @@ func (s *Session) checkpointCost() time.Duration {
 func (s *Session) timed(f func() error) error {
 	start := time.Now()
 	err := f()
-	s.work += time.Since(start)
+	d := time.Since(start)
+	s.work += d
+	s.replayCost += d
 	return err
 }
 
@@ -298,9 +308,12 @@ func (s *Session) restore(what string, keep bool, n int, t api.Time) error {
 		s.seed, s.nextTimeline, s.notes = c.seed, c.nextTimeline, c.notes
 		s.policy, s.services, s.descheduled = c.policy, maps.Clone(c.services), c.descheduled
 		start = c.applied
-		s.work = 0
-	} else if err := s.timed(s.reset); err != nil {
-		return err
+		s.work, s.replayCost = 0, c.replayCost
+	} else {
+		s.replayCost = 0
+		if err := s.timed(s.reset); err != nil {
+			return err
+		}
 	}
 	s.replayed = start
 	total := n - start
@@ -340,7 +353,8 @@ func (s *Session) keepLive() {
 func (s *Session) freeze(eng *engine.Engine, ctl *attach.Controllers, applied int) *checkpoint {
 	return &checkpoint{
 		at: eng.Now(), applied: applied, chain: s.chain[applied], eng: eng, ctl: ctl,
-		seed: s.seed, nextTimeline: s.nextTimeline, notes: slices.Clip(s.notes),
+		replayCost: s.replayCost,
+		seed:       s.seed, nextTimeline: s.nextTimeline, notes: slices.Clip(s.notes),
 		policy: s.policy, services: maps.Clone(s.services), descheduled: slices.Clip(s.descheduled),
 	}
 }
@@ -374,7 +388,7 @@ func (s *Session) replayEntry(e Entry) error {
 // thinCheckpoints drops checkpoints that can no longer be reached (their
 // commands are not a prefix of the history or the redo stack), then, over
 // maxCheckpoints, the one thinningVictim picks: the keepRecent newest
-// stay and the others are spread evenly over the history. The root (t=0)
+// stay and the others are spread evenly over the replay cost. The root (t=0)
 // is never dropped.
 func (s *Session) thinCheckpoints() {
 	reachable := s.reachable()
@@ -388,11 +402,11 @@ func (s *Session) thinCheckpoints() {
 	s.checkpoints = kept
 	for len(s.checkpoints) > maxCheckpoints {
 		slices.SortStableFunc(s.checkpoints, func(a, b *checkpoint) int {
-			return cmpFloat(s.position(a), s.position(b))
+			return cmp.Compare(a.replayCost, b.replayCost)
 		})
 		pos := make([]float64, len(s.checkpoints))
 		for i, c := range s.checkpoints {
-			pos[i] = s.position(c)
+			pos[i] = float64(c.replayCost)
 		}
 		drop := thinningVictim(pos)
 		s.checkpoints = slices.Delete(s.checkpoints, drop, drop+1)
