@@ -3,6 +3,8 @@ package controllers
 import (
 	"maps"
 	"unsafe"
+
+	"podlab.dev/podlab/engine/internal/cowmap"
 )
 
 // cloneWorkQueues gives a clone (Manager.Clone) the work queues of the
@@ -31,9 +33,11 @@ func (m *Manager) cloneWorkQueues(from *workQueues) {
 		return
 	}
 	m.SkipUnchangedSyncs(true)
+	from.own = &cowmap.Owner{}
 	m.q = &workQueues{
 		m: m, lookup: lookup,
-		byKey:     maps.Clone(from.byKey),
+		byKey:     from.byKey, // shared: both write through new tokens
+		own:       &cowmap.Owner{},
 		byOwner:   maps.Clone(from.byOwner),
 		orphans:   maps.Clone(from.orphans),
 		ownerVer:  maps.Clone(from.ownerVer),

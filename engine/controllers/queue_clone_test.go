@@ -82,7 +82,7 @@ func TestCloneWorkQueuesIsTheRebuild(t *testing.T) {
 		t.Errorf("withLabel app=a: %v, rebuilt %v", got, want)
 	}
 	for k, p := range fc.pods {
-		if clone.q.byKey[k] != p {
+		if clone.q.byKey.Get(k) != p {
 			t.Errorf("byKey[%s] is not the cluster's object", k)
 		}
 	}
@@ -92,6 +92,9 @@ func TestCloneWorkQueuesIsTheRebuild(t *testing.T) {
 	// the original has not applied its changes: the clone did its own
 	if len(m.q.pending) != 4 || !reflect.DeepEqual(keys(m.q.byOwner["uid-rs-a"]), keys(before)) {
 		t.Errorf("original changed: %d pending, rs-a %v", len(m.q.pending), keys(m.q.byOwner["uid-rs-a"]))
+	}
+	if m.q.byKey.Get("default/b-1") == nil || m.q.byKey.Get("default/a-0") != nil || clone.q.byKey.Get("default/b-1") != nil {
+		t.Errorf("the clone's applied changes reached the original's byKey (they share it copy-on-write)")
 	}
 	if got := keys(m.q.byOwner["uid-rs-a"]); !reflect.DeepEqual(got, []string{"default/a-1", "default/a-2", "default/a-3"}) {
 		t.Errorf("original rs-a %v", got)
@@ -104,7 +107,7 @@ func TestCloneWorkQueuesIsTheRebuild(t *testing.T) {
 // with it empty (the indexes used to be rebuilt, which filled everything).
 func TestCloneWorkQueuesKnowsEveryField(t *testing.T) {
 	handled := []string{
-		"m", "lookup", "byKey", "byOwner", "orphans", "ownerVer", "orphanVer", "rsVer", "seq",
+		"m", "lookup", "byKey", "own", "byOwner", "orphans", "ownerVer", "orphanVer", "rsVer", "seq",
 		"pending", "gcPending", "sorted", "byLabel", "gcLive", "gcEpoch",
 		"fgEpoch", "fgDeleting", "live", "liveEpoch", // afresh: recomputed for the clone's new epoch
 		"keys", // afresh: keyed by the original's maps
