@@ -21,7 +21,7 @@ func (e *Engine) UnschedulablePods() []*api.Pod {
 		return nil
 	}
 	var out []*api.Pod
-	for _, ps := range e.pods {
+	for _, ps := range e.pods.All() {
 		if ps.state != StatePending || ps.schedMessage == "" || ps.pod.DeletionTimestamp != nil {
 			continue
 		}
@@ -39,7 +39,7 @@ func (e *Engine) PodsOnNode(name string) []*api.Pod {
 	keys := e.podKeysOnNode(name)
 	out := make([]*api.Pod, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, e.pods[k].pod)
+		out = append(out, e.pods.Get(k).pod)
 	}
 	return out
 }

@@ -233,7 +233,7 @@ func (x *benchPodKeys) remove(b, i int) {
 // if the engine stores the pod) and returns how many there are.
 func (x *benchPodKeys) update() int {
 	for k := range x.pending {
-		_, stored := x.e.pods[k]
+		_, stored := x.e.pods.Lookup(k)
 		_, listed := x.listed[k]
 		switch {
 		case stored && !listed:

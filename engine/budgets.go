@@ -45,7 +45,7 @@ func (e *Engine) pdbStatus(b *api.PodDisruptionBudget, podKeys []string) disrupt
 	}
 	var pods []*api.Pod
 	for _, k := range podKeys {
-		p := e.pods[k].pod
+		p := e.pods.Get(k).pod
 		if disruption.Selects(b, sel, p) {
 			pods = append(pods, p)
 		}
@@ -71,7 +71,7 @@ func (e *Engine) Evict(key string, opts DeleteOptions) (disruption.Decision, err
 }
 
 func (e *Engine) evict(key string, opts DeleteOptions) (disruption.Decision, error) {
-	ps := e.pods[key]
+	ps := e.pods.Get(key)
 	if ps == nil {
 		return disruption.Decision{Code: 404, Message: fmt.Sprintf("pods %q not found", nameOf(key))}, fmt.Errorf("evict pod %s: not found", key)
 	}

@@ -32,12 +32,12 @@ func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 		rand:        e.rand.Clone(),
 		nodes:       make(map[string]*nodeState, len(e.nodes)),
 		nodeNames:   append([]string(nil), e.nodeNames...),
-		pods:        maps.Clone(e.pods),
+		pods:        e.pods,
 		podsByNode:  maps.Clone(e.podsByNode),
 		pdbs:        maps.Clone(e.pdbs),
 		classes:     maps.Clone(e.classes),
 		namespaces:  maps.Clone(e.namespaces),
-		timelines:   maps.Clone(e.timelines),
+		timelines:   e.timelines,
 		snap:        e.snap.Clone(),
 		queue:       scheduler.NewQueue(),
 		controllers: append([]Controller(nil), e.controllers...),
@@ -52,14 +52,8 @@ func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 		changes:     e.changes,
 		ctrlSeen:    e.ctrlSeen,
 	}
-	if c.pods == nil {
-		c.pods = map[string]*podState{}
-	}
 	if c.podsByNode == nil {
 		c.podsByNode = map[string]*podSet{}
-	}
-	if c.timelines == nil {
-		c.timelines = map[string]*podTimeline{}
 	}
 	if e.podKeysOK {
 		// the sorted keys are never modified in place (mergePodKeys makes
@@ -81,7 +75,7 @@ func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 	}
 	// Pending pods change in place in the scheduling queue (attempts,
 	// the PodInfo the queue holds): each engine keeps its own.
-	for key, ps := range e.pods {
+	for key, ps := range e.pods.All() {
 		if ps.state != StatePending {
 			continue
 		}
@@ -91,7 +85,7 @@ func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 			info := *ps.info
 			cp.info, cp.infoShared = &info, false
 		}
-		c.pods[key] = cp
+		c.pods.Set(c.own, key, cp)
 	}
 	for i, ctl := range c.controllers {
 		if cc, ok := ctl.(CloneableController); ok {
@@ -105,7 +99,7 @@ func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 		}
 	}
 	c.queue = e.queue.Clone(func(key string) *framework.PodInfo {
-		if ps := c.pods[key]; ps != nil && ps.info != nil && ps.state == StatePending {
+		if ps := c.pods.Get(key); ps != nil && ps.info != nil && ps.state == StatePending {
 			return ps.info
 		}
 		return nil

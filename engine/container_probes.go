@@ -123,7 +123,7 @@ func (e *Engine) BreakProbe(key, probe string) error {
 // HealProbes makes a pod's probes behave as annotated again (`heal pod
 // NAME`).
 func (e *Engine) HealProbes(key string) error {
-	ps := e.pods[key]
+	ps := e.pods.Get(key)
 	if ps == nil {
 		return fmt.Errorf("pod %s not found", key)
 	}
@@ -137,7 +137,7 @@ func (e *Engine) HealProbes(key string) error {
 }
 
 func (e *Engine) probeTarget(key, probe string) (*podState, probeKind, error) {
-	ps := e.pods[key]
+	ps := e.pods.Get(key)
 	if ps == nil {
 		return nil, 0, fmt.Errorf("pod %s not found", key)
 	}

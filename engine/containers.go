@@ -356,7 +356,7 @@ func (e *Engine) scheduleRuntime(ps *podState) {
 
 // containersDue runs what is due now in a modelled pod.
 func (e *Engine) containersDue(key string, gen int64) {
-	ps := e.pods[key]
+	ps := e.pods.Get(key)
 	if ps == nil || ps.rt == nil || ps.rt.gen != gen || ps.state != StateRunning {
 		return
 	}

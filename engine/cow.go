@@ -2,6 +2,7 @@ package engine
 
 import (
 	"maps"
+	"podlab.dev/podlab/engine/internal/cowmap"
 	"slices"
 )
 
@@ -21,13 +22,14 @@ import (
 // controllers' API in workloads.go hands states straight from the map).
 
 // owner is an engine's token (not zero-sized: each must have its own
-// address).
-type owner struct{ _ byte }
+// address); the same one marks the buckets of its pod states' and
+// timelines' maps it may write (cowmap).
+type owner = cowmap.Owner
 
 // podW returns the pod's state ready to be modified (nil if there is no
 // such pod).
 func (e *Engine) podW(key string) *podState {
-	ps := e.pods[key]
+	ps := e.pods.Get(key)
 	if ps == nil || ps.owner == e.own {
 		return ps
 	}
@@ -50,8 +52,8 @@ func (e *Engine) ownPod(key string, ps *podState) *podState {
 	cp := ps.copyFor(e.own)
 	// a stale state (the pod was removed or replaced) is referred to by
 	// nobody but the caller: it gets the private copy, the map keeps its own
-	if e.pods[key] == ps {
-		e.pods[key] = cp
+	if e.pods.Get(key) == ps {
+		e.pods.Set(e.own, key, cp)
 	}
 	return cp
 }
@@ -91,14 +93,14 @@ func (e *Engine) owned(ps *podState) *podState {
 // shared with clones like pod states: every write goes through here
 // (clusterAPI.FinishPod included), so Clone copies none of them.
 func (e *Engine) timelineW(key string) *podTimeline {
-	tl := e.timelines[key]
+	tl := e.timelines.Get(key)
 	if tl == nil || tl.owner == e.own {
 		return tl
 	}
 	cp := *tl
 	cp.owner = e.own
 	cp.plans = slices.Clip(tl.plans)
-	e.timelines[key] = &cp
+	e.timelines.Set(e.own, key, &cp)
 	return &cp
 }
 

@@ -182,14 +182,14 @@ func (e *Engine) startKill(ps *podState, override *int64, evicted bool) {
 // is removed (the kubelet's final delete with grace 0); an evicted one
 // stays as Failed.
 func (e *Engine) podGone(key string, gen int64) {
-	tl := e.timelines[key]
+	tl := e.timelines.Get(key)
 	if tl != nil && tl.killGen == gen && tl.gone == nil {
 		tl = e.timelineW(key)
 		at := e.Now()
 		tl.gone = &at
 		tl.killGen = 0
 	}
-	ps := e.pods[key]
+	ps := e.pods.Get(key)
 	if ps == nil || ps.kill == nil || ps.kill.gen != gen {
 		return
 	}

@@ -132,7 +132,7 @@ func (e *Engine) Drain(node string, opts DrainOptions) (*Drain, error) {
 	fatal := map[string][]string{}
 	warn := map[string][]string{}
 	for _, key := range e.podKeysOnNode(node) {
-		p := e.pods[key].pod
+		p := e.pods.Get(key).pod
 		msgFatal, msgWarn, skip := drainFilter(e, p, opts)
 		if msgFatal != "" {
 			fatal[msgFatal] = append(fatal[msgFatal], key)
@@ -226,7 +226,7 @@ func (e *Engine) drainEvict(d *Drain, p *drainPod) {
 	if d.Done || p.done {
 		return
 	}
-	ps := e.pods[p.key]
+	ps := e.pods.Get(p.key)
 	if ps == nil || string(ps.pod.UID) != p.uid {
 		p.done = true
 		return
@@ -245,7 +245,7 @@ func (e *Engine) drainEvict(d *Drain, p *drainPod) {
 		p.evicted = true
 		p.evictAt = e.Now()
 		p.blocked = nil
-		if e.pods[p.key] == nil {
+		if e.pods.Get(p.key) == nil {
 			e.drainSawGone(d, p)
 		}
 	case dec.Code == 429:

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"podlab.dev/podlab/engine/internal/cowmap"
 	"slices"
 	"sort"
 	"time"
@@ -107,7 +108,7 @@ type Engine struct {
 
 	nodes     map[string]*nodeState
 	nodeNames []string // sorted when read: see sortedNodeNames
-	pods      map[string]*podState
+	pods      cowmap.Map[*podState]
 	// podKeys caches sortedPodKeys while podKeysOK (pods added or
 	// removed invalidate it); callers only read it.
 	podKeys   []string
@@ -122,7 +123,7 @@ type Engine struct {
 	classes    map[string]*api.PriorityClass
 	namespaces map[string]*api.Namespace
 	// timelines survive pod removal (the UI shows how a pod ended).
-	timelines map[string]*podTimeline
+	timelines cowmap.Map[*podTimeline]
 
 	snap  *framework.Snapshot
 	sched Scheduler
@@ -150,8 +151,8 @@ type Engine struct {
 	flushSchedule bool
 	inSettle      bool
 	schedWake     *api.Time
-	// frozen holds the packed maps of a frozen engine (freeze.go).
-	frozen *frozenMaps
+	// frozen marks a packed engine (freeze.go).
+	frozen bool
 	// PDB status cache, valid while nothing changed at the same instant
 	pdbCache        []*api.PodDisruptionBudget
 	pdbCacheChanges int64
@@ -166,12 +167,10 @@ func New(cfg Config) *Engine {
 		clock:      clock.New[action](0),
 		rand:       clock.NewRand(cfg.Seed),
 		nodes:      map[string]*nodeState{},
-		pods:       map[string]*podState{},
 		podsByNode: map[string]*podSet{},
 		pdbs:       map[string]*api.PodDisruptionBudget{},
 		classes:    map[string]*api.PriorityClass{},
 		namespaces: map[string]*api.Namespace{},
-		timelines:  map[string]*podTimeline{},
 		snap:       framework.NewSnapshot(),
 		queue:      scheduler.NewQueue(),
 	}
@@ -418,12 +417,12 @@ func mergeSortedKeys(old, add, gone []string) []string {
 func (e *Engine) sortedPodKeys() []string {
 	if e.podKeysOK {
 		e.mergePodKeys()
-		if len(e.podKeys) == len(e.pods) {
+		if len(e.podKeys) == e.pods.Len() {
 			return e.podKeys
 		}
 	}
-	keys := make([]string, 0, len(e.pods))
-	for k := range e.pods {
+	keys := make([]string, 0, e.pods.Len())
+	for k := range e.pods.All() {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)

@@ -40,7 +40,7 @@ func (e *BudgetError) Error() string {
 
 // ObjectCount is what the object budget counts: the cluster's pods (any
 // phase, until they are removed) and nodes.
-func (e *Engine) ObjectCount() int { return len(e.pods) + len(e.nodes) }
+func (e *Engine) ObjectCount() int { return e.pods.Len() + len(e.nodes) }
 
 // MaxObjects is the object budget (Config.MaxObjects); 0 means none.
 func (e *Engine) MaxObjects() int { return max(e.cfg.MaxObjects, 0) }

@@ -30,7 +30,7 @@ func (e *Engine) createPod(p *api.Pod, rec *api.Pod) error {
 	}
 	api.DefaultPod(p)
 	key := p.Key()
-	if _, ok := e.pods[key]; ok {
+	if _, ok := e.pods.Lookup(key); ok {
 		return fmt.Errorf("create pod %s: already exists", key)
 	}
 	if err := e.CheckObjects("pods", p.Name, 1); err != nil {
@@ -67,11 +67,11 @@ func (e *Engine) createPod(p *api.Pod, rec *api.Pod) error {
 	p.Status.Phase = api.PodPending
 	e.podSeq++
 	ps := &podState{owner: e.own, pod: p, id: e.podSeq, usage: usage}
-	e.pods[key] = ps
+	e.pods.Set(e.own, key, ps)
 	e.podKeyAdded(key)
 	e.podChanged(key, ps.id)
 	e.indexPod(key, p.Spec.NodeName)
-	e.timelines[key] = &podTimeline{owner: e.own, created: now}
+	e.timelines.Set(e.own, key, &podTimeline{owner: e.own, created: now})
 	e.changes++
 	if rec != nil && rec.IsTerminal() {
 		e.restoreTerminal(ps, rec)
@@ -183,7 +183,7 @@ func (e *Engine) bind(ps *podState, node string, preBound bool) {
 
 // podStarted: the containers run; the pod is Running and Ready.
 func (e *Engine) podStarted(key string, gen int64) {
-	ps := e.pods[key]
+	ps := e.pods.Get(key)
 	if ps == nil || ps.startGen != gen || ps.state != StateStarting {
 		return
 	}
@@ -282,7 +282,7 @@ func (e *Engine) removePod(key string) {
 		return
 	}
 	e.countMemory(ps, false)
-	delete(e.pods, key)
+	e.pods.Delete(e.own, key)
 	e.podKeyRemoved(key)
 	e.podChanged(key, ps.id)
 	if node := ps.pod.Spec.NodeName; e.podsByNode[node] != nil {
@@ -302,7 +302,7 @@ func (e *Engine) removePod(key string) {
 	e.record(EventNormal, ReasonDeleted, podObject(key), "pod removed")
 	// Without a kill in progress on a live kubelet the containers are
 	// gone with the object (never started, or their node went away).
-	if tl := e.timelines[key]; tl != nil && tl.gone == nil && (ps.kill == nil || ps.kill.awaitingKubelet || e.nodes[ps.pod.Spec.NodeName] == nil) {
+	if tl := e.timelines.Get(key); tl != nil && tl.gone == nil && (ps.kill == nil || ps.kill.awaitingKubelet || e.nodes[ps.pod.Spec.NodeName] == nil) {
 		tl = e.timelineW(key)
 		at := e.Now()
 		tl.gone = &at
@@ -318,7 +318,7 @@ func (e *Engine) removePod(key string) {
 // Pod returns a pod object by namespace/name (nil if none). Do not
 // modify it.
 func (e *Engine) Pod(key string) *api.Pod {
-	if ps := e.pods[key]; ps != nil {
+	if ps := e.pods.Get(key); ps != nil {
 		return ps.pod
 	}
 	return nil
@@ -326,7 +326,7 @@ func (e *Engine) Pod(key string) *api.Pod {
 
 // PodState returns where a pod is in its life.
 func (e *Engine) PodState(key string) (PodState, bool) {
-	if ps := e.pods[key]; ps != nil {
+	if ps := e.pods.Get(key); ps != nil {
 		return ps.state, true
 	}
 	return 0, false
@@ -337,7 +337,7 @@ func (e *Engine) Pods() []*api.Pod {
 	keys := e.sortedPodKeys()
 	out := make([]*api.Pod, len(keys))
 	for i, k := range keys {
-		out[i] = e.pods[k].pod
+		out[i] = e.pods.Get(k).pod
 	}
 	return out
 }
@@ -370,7 +370,7 @@ func (e *Engine) SetPodUsage(key, spec string) error {
 
 // PodUsage returns a pod's modelled memory usage in bytes.
 func (e *Engine) PodUsage(key string) int64 {
-	if ps := e.pods[key]; ps != nil {
+	if ps := e.pods.Get(key); ps != nil {
 		return ps.usage
 	}
 	return 0

@@ -191,7 +191,7 @@ func (e *Engine) rankNode(name string) ([]kubelet.RankEntry, map[string]*podStat
 	var pods []kubelet.PodMemory
 	byKey := map[string]*podState{}
 	for _, pi := range ni.Pods {
-		ps := e.pods[pi.Pod.Key()]
+		ps := e.pods.Get(pi.Pod.Key())
 		if ps == nil || ps.state != StateRunning {
 			continue
 		}

@@ -139,7 +139,7 @@ func checkInvariants(t *testing.T, e *Engine, lastNow api.Time, step string) {
 	}
 	// No node is over its allocatable by the pods holding resources on it.
 	used := map[string]api.Resources{}
-	for key, ps := range e.pods {
+	for key, ps := range e.pods.All() {
 		inSnap := e.snap.NodeOfPod(key) != nil
 		switch ps.state {
 		case StatePending:
@@ -185,7 +185,7 @@ func checkInvariants(t *testing.T, e *Engine, lastNow api.Time, step string) {
 	}
 	// The kubelet's memory signal matches the pods whose containers run.
 	mem := map[string]int64{}
-	for _, ps := range e.pods {
+	for _, ps := range e.pods.All() {
 		if ps.memCounted {
 			mem[ps.pod.Spec.NodeName] += ps.usage
 			if ps.state != StateRunning && ps.state != StateTerminating {
@@ -203,7 +203,7 @@ func checkInvariants(t *testing.T, e *Engine, lastNow api.Time, step string) {
 	for _, qp := range e.queue.Pending() {
 		queued[qp.Info.Pod.Key()] = true
 	}
-	for key, ps := range e.pods {
+	for key, ps := range e.pods.All() {
 		if (ps.state == StatePending) != queued[key] {
 			t.Fatalf("after %s: pod %s state %s, queued %v", step, key, ps.state, queued[key])
 		}

@@ -27,7 +27,7 @@ func (e *Engine) newScheduler() Scheduler {
 func (e *Engine) copyNominations(from Scheduler) {
 	for _, key := range e.sortedPodKeys() {
 		if n := from.Nominator().NominatedNodeOf(key); n != "" {
-			if ps := e.pods[key]; ps != nil && ps.info != nil {
+			if ps := e.pods.Get(key); ps != nil && ps.info != nil {
 				e.sched.Nominator().AddNominatedPod(ps.info, n)
 			}
 		}

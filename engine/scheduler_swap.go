@@ -13,7 +13,7 @@ func (e *Engine) SetScheduler(f SchedulerFactory) {
 	e.copyNominations(old)
 	now := e.Now()
 	for _, key := range e.sortedPodKeys() {
-		ps := e.pods[key]
+		ps := e.pods.Get(key)
 		if ps == nil || ps.state != StatePending || ps.pod.Spec.NodeName != "" || ps.info == nil {
 			continue
 		}

@@ -28,7 +28,7 @@ func (e *Engine) scheduleAll() bool {
 			break
 		}
 		key := pi.Pod.Key()
-		ps := e.pods[key]
+		ps := e.pods.Get(key)
 		if ps == nil || ps.state != StatePending {
 			e.queue.Done(key)
 			continue
@@ -94,7 +94,7 @@ func (e *Engine) preempt(preemptor *podState, node string, victims []*framework.
 	preemptor = e.owned(preemptor)
 	for _, v := range victims {
 		key := v.Pod.Key()
-		ps := e.pods[key]
+		ps := e.pods.Get(key)
 		if ps == nil || ps.pod.DeletionTimestamp != nil {
 			continue
 		}
@@ -107,7 +107,7 @@ func (e *Engine) preempt(preemptor *podState, node string, victims []*framework.
 	nom := e.sched.Nominator()
 	for _, other := range append([]*framework.PodInfo(nil), nom.NominatedPodsForNode(node)...) {
 		okey := other.Pod.Key()
-		ops := e.pods[okey]
+		ops := e.pods.Get(okey)
 		if ops == nil || okey == preemptor.pod.Key() || ops.pod.PriorityValue() >= prio {
 			continue
 		}

@@ -61,7 +61,7 @@ func (e *Engine) Snapshot() *Snapshot {
 	s := &Snapshot{Time: e.Now(), Events: e.Events(), PDBs: e.PDBs(), Timelines: map[string]kubelet.Timeline{}}
 	byNode := map[string][]PodView{}
 	for _, key := range e.sortedPodKeys() {
-		ps := e.pods[key]
+		ps := e.pods.Get(key)
 		v := PodView{Pod: ps.pod, State: ps.state, Usage: ps.usage}
 		switch ps.state {
 		case StatePending:

@@ -86,7 +86,7 @@ func (e *Engine) setPodsReadiness(node string, ready bool) {
 		st = api.ConditionFalse
 	}
 	for _, key := range e.podKeysOnNode(node) {
-		ps := e.pods[key]
+		ps := e.pods.Get(key)
 		if ps.state != StateRunning || ready && ps.unready {
 			continue
 		}
@@ -108,7 +108,7 @@ func (e *Engine) setPodsReadiness(node string, ready bool) {
 // bound while it was away and begin the terminations it missed.
 func (e *Engine) resumeKubelet(node string) {
 	for _, key := range e.podKeysOnNode(node) {
-		ps := e.pods[key]
+		ps := e.pods.Get(key)
 		if ps.state == StateStarting || ps.kill != nil && ps.kill.awaitingKubelet || ps.state == StateRunning && ps.rt != nil {
 			ps = e.mut(ps)
 		}
@@ -131,7 +131,7 @@ func (e *Engine) resumeKubelet(node string) {
 // taintsChanged runs the taint manager over a node's pods.
 func (e *Engine) taintsChanged(node string) {
 	for _, key := range e.podKeysOnNode(node) {
-		e.taintCheckPod(e.pods[key])
+		e.taintCheckPod(e.pods.Get(key))
 	}
 }
 
@@ -230,7 +230,7 @@ func (e *Engine) cancelTaintEviction(ps *podState) {
 }
 
 func (e *Engine) taintEvictionDue(key string, gen int64) {
-	ps := e.pods[key]
+	ps := e.pods.Get(key)
 	if ps == nil || ps.taintGen != gen || ps.taintAt == nil {
 		return
 	}

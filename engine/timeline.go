@@ -11,7 +11,7 @@ import (
 // planned when it starts, so spans may lie after Now; the phase going on
 // now has Open set. A pod's timeline stays available after it is removed.
 func (e *Engine) Timeline(key string) (kubelet.Timeline, bool) {
-	tl := e.timelines[key]
+	tl := e.timelines.Get(key)
 	if tl == nil {
 		return kubelet.Timeline{}, false
 	}

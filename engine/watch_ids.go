@@ -27,7 +27,7 @@ type PodIDWatcher interface {
 // (nil, 0, 0 when gone), for watchers reading the pods they were told
 // changed.
 func (e *Engine) PodWithStateID(key string) (*api.Pod, PodState, PodID) {
-	if ps := e.pods[key]; ps != nil {
+	if ps := e.pods.Get(key); ps != nil {
 		return ps.pod, ps.state, ps.id
 	}
 	return nil, 0, 0
@@ -35,7 +35,7 @@ func (e *Engine) PodWithStateID(key string) (*api.Pod, PodState, PodID) {
 
 // EachPodID is EachPod with each pod's number.
 func (e *Engine) EachPodID(fn func(p *api.Pod, st PodState, id PodID)) {
-	for _, ps := range e.pods {
+	for _, ps := range e.pods.All() {
 		fn(ps.pod, ps.state, ps.id)
 	}
 }

@@ -39,7 +39,7 @@ func TestPodIDWatcherNumbersEachPod(t *testing.T) {
 		for i := 0; i < 80; i++ {
 			s := ra.step()
 			m.check(t, fmt.Sprintf("seed %d step %d (%s)", seed, i, s))
-			for key := range e.pods {
+			for key := range e.pods.All() {
 				p, _, id := e.PodWithStateID(key)
 				if id == 0 || m.told[key] != id {
 					t.Fatalf("seed %d step %d (%s): pod %s is number %d, last told %d", seed, i, s, key, id, m.told[key])

@@ -49,10 +49,10 @@ func (m *mirror) refresh() {
 func (m *mirror) check(t *testing.T, step string) {
 	t.Helper()
 	m.refresh()
-	if len(m.pods) != len(m.e.pods) {
-		t.Fatalf("after %s: mirror has %d pods, engine %d", step, len(m.pods), len(m.e.pods))
+	if len(m.pods) != m.e.pods.Len() {
+		t.Fatalf("after %s: mirror has %d pods, engine %d", step, len(m.pods), m.e.pods.Len())
 	}
-	for k, ps := range m.e.pods {
+	for k, ps := range m.e.pods.All() {
 		if m.pods[k] != ps.pod {
 			t.Fatalf("after %s: pod %s changed without PodChanged", step, k)
 		}

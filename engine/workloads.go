@@ -80,7 +80,7 @@ func (c clusterAPI) Pods(namespace string) []*api.Pod {
 	}
 	out := make([]*api.Pod, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, c.e.pods[k].pod)
+		out = append(out, c.e.pods.Get(k).pod)
 	}
 	return out
 }
@@ -114,7 +114,7 @@ func (c clusterAPI) DeletePod(namespace, name string) error {
 // SetPodOwnership implements controllers.Cluster.
 func (c clusterAPI) SetPodOwnership(namespace, name string, labels map[string]string, refs []api.OwnerReference) error {
 	key := namespace + "/" + name
-	ps := c.e.pods[key]
+	ps := c.e.pods.Get(key)
 	if ps == nil {
 		return fmt.Errorf("pods %q not found", name)
 	}
@@ -138,7 +138,7 @@ func (c clusterAPI) SetPodOwnership(namespace, name string, labels map[string]st
 // their own (a Job's pod completing or failing).
 func (c clusterAPI) FinishPod(namespace, name, phase, reason string) error {
 	key := namespace + "/" + name
-	ps := c.e.pods[key]
+	ps := c.e.pods.Get(key)
 	if ps == nil {
 		return fmt.Errorf("pods %q not found", name)
 	}

@@ -4,7 +4,7 @@ package engine
 // working set the kubelet's eviction manager also uses, as metrics-server
 // would report it to the HorizontalPodAutoscaler.
 func (c clusterAPI) PodMemoryUsage(namespace, name string) (int64, bool) {
-	ps := c.e.pods[namespace+"/"+name]
+	ps := c.e.pods.Get(namespace + "/" + name)
 	if ps == nil {
 		return 0, false
 	}

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -23,39 +24,48 @@ import (
 // nearest one before the target.
 //
 // Checkpoints are placed by cost, not by count: before a command, and
-// every checkpointEvery of virtual time while the clock runs, the live
-// state is cloned when the work done on it since the last checkpoint
-// (commands and clock, wall time) is at least what a clone costs. So
-// checkpointing at most doubles the work, and a restore replays at most
-// about one clone's worth of work — on a large cluster, where a command
-// costs about as much as a clone, there is a checkpoint before nearly
-// every command and undo replays nothing. A clone is cheap: it shares
-// the pods' states with its original copy-on-write (engine cow.go). A
-// restore hands the checkpoint over to the live session instead of
-// cloning it again (the state at t=0 excepted: it is cloned, so nothing
-// ever needs a reload). The store keeps at most maxCheckpoints: the
-// newest few (undo, redo, stepping back) and the others thinned to be
-// spread evenly over the history (thinningVictim); all but the newest
-// few are packed (engine freeze.go). During a replay, a checkpoint that
-// thinning would drop at once is not taken.
+// between the steps of a running clock (advanceTo: a virtual second
+// after a busy step, up to checkpointEvery while quiet), the live state
+// is cloned when the work done on it since the last checkpoint (commands
+// with their settling, and clock; wall time) is at least what a clone
+// costs (the least of the recent ones). So checkpointing at most doubles
+// the work, and a restore replays about one clone's worth of work — at
+// 30,000 pods a clone costs 10–15 ms, a few commands' worth. A clone is
+// cheap: it shares the pods' states and timelines with its original
+// copy-on-write (engine cow.go, engine/internal/cowmap) and the controllers' indexes
+// and caches (controllers queue_clone.go). A restore hands one of the
+// newest checkpoints (undo, redo, stepping back) over to the live
+// session instead of cloning it again; an older one, and the state at
+// t=0 (so nothing ever needs a reload), stay and are cloned. Its replay
+// checkpoints only when it is long (replayCheckpointFactor), so that a
+// rewind does not wait for clones. The store keeps at most
+// maxCheckpoints: the newest few and the others thinned to be spread
+// evenly over the history (thinningVictim). During a replay, a
+// checkpoint that thinning would drop at once is not taken.
 
 const (
 	// checkpointEvery is the virtual time between chances to checkpoint
 	// while the clock runs.
 	checkpointEvery = 5 * time.Minute
-	// maxCheckpoints bounds the store. A packed checkpoint (a clone
-	// sharing the API objects, the event log and, copy-on-write, the
-	// pods' states with its original) holds about 0.05 of the session's
-	// heap at 1,000 nodes / 30,000 pods (an unpacked one 0.1); the state
-	// at t=0, whose pod objects all differ from the present's, 0.3.
-	// BenchmarkUndo reports the ratio: twenty-four stay within about 1.6×
-	// the engine's own memory (the goal is ≤ 2×; twenty-eight: 1.78×).
+	// maxCheckpoints bounds the store. A checkpoint (a clone sharing the
+	// API objects, the event log and, copy-on-write, the pods' states and
+	// timelines with its original) holds about 0.05 of the session's
+	// heap at 1,000 nodes / 30,000 pods (7.5 MB, most of it the
+	// scheduler snapshot's pod index and the controllers' pod index); the
+	// state at t=0, whose pod objects all differ from the present's, 0.3.
+	// BenchmarkUndo reports the ratio: twenty-four stay within about 1.4×
+	// the engine's own memory (the goal is ≤ 2×).
 	maxCheckpoints = 24
-	// hotCheckpoints is how many of the newest checkpoints stay unpacked
-	// (packCold).
+	// hotCheckpoints is how many of the newest checkpoints a restore
+	// hands over; the others are marked frozen (packCold) and cloned.
 	hotCheckpoints = 3
 	// keepRecent is how many of the newest checkpoints thinning keeps.
 	keepRecent = 4
+	// recentClones is how many clones' costs checkpointCost looks at.
+	recentClones = 8
+	// replayCheckpointFactor multiplies the work that earns a
+	// checkpoint while a restore replays (maybeCheckpoint).
+	replayCheckpointFactor = 8
 )
 
 // checkpoint is a frozen copy of the cluster at an instant: what replay
@@ -78,6 +88,11 @@ type checkpoint struct {
 	policy      *manifest.SchedulerConfiguration
 	services    map[string]*api.Service
 	descheduled []*descheduler.Result
+	// replayCost is the work replaying the scenario to this state costs
+	// (the session's replayCost then): thinning spreads the checkpoints
+	// evenly on this axis, so a restore's replay stays short even where
+	// one instant costs seconds (thousands of pods starting)
+	replayCost time.Duration
 	// root marks the state at t=0: restored by cloning, never handed over
 	// or thinned away.
 	root bool
@@ -104,10 +119,18 @@ func (s *Session) report(p Progress) {
 // maybeCheckpoint freezes the live state if the work since the last
 // checkpoint has reached the cost of a clone.
 func (s *Session) maybeCheckpoint() error {
-	if s.opts.NoCheckpoints || s.work < s.checkpointCost() {
+	cost := s.checkpointCost()
+	if s.replayed >= 0 {
+		// a restore replaying: its latency is what the user waits for,
+		// and the store it replays between already covers the stretch
+		// (restore keeps cold checkpoints), so only a long replay (from
+		// far back, or a store thinned out) leaves checkpoints behind
+		cost *= replayCheckpointFactor
+	}
+	if s.opts.NoCheckpoints || s.work < cost {
 		return nil
 	}
-	if !s.wouldKeep(s.livePosition()) {
+	if !s.wouldKeep(s.replayCost) {
 		// a replay far back, in a stretch the store already covers as
 		// densely as it can: the clone would be thinned away at once
 		return nil
@@ -115,20 +138,17 @@ func (s *Session) maybeCheckpoint() error {
 	return s.takeCheckpoint(false)
 }
 
-// livePosition is position (below) for the live state.
-func (s *Session) livePosition() float64 {
-	return positionAt(len(s.appliedHistory()), s.eng.Now())
-}
-
-// wouldKeep reports whether a checkpoint at position p would survive
-// thinCheckpoints: the store has room, or another would be dropped first.
-func (s *Session) wouldKeep(p float64) bool {
+// wouldKeep reports whether a checkpoint of the given replay cost would
+// survive thinCheckpoints: the store has room, or another would be
+// dropped first.
+func (s *Session) wouldKeep(cost time.Duration) bool {
 	if len(s.checkpoints) < maxCheckpoints {
 		return true
 	}
+	p := float64(cost)
 	pos := make([]float64, 0, len(s.checkpoints)+1)
 	for _, c := range s.checkpoints {
-		pos = append(pos, s.position(c))
+		pos = append(pos, float64(c.replayCost))
 	}
 	pos = append(pos, p)
 	slices.Sort(pos)
@@ -140,10 +160,15 @@ func (s *Session) wouldKeep(p float64) bool {
 // thinCheckpoints drops; -1 when there are too few to drop one. The
 // first (the root) and the keepRecent newest stay: undo, redo and
 // stepping back land on those. Among the others it is the one whose
-// removal widens the gaps the least: a rewind to a random instant
-// replays the gap it falls in, on average its square over the span, and
-// removing a checkpoint between gaps l and r adds 2·l·r to that sum —
-// so the checkpoints left are spread evenly over the history.
+// removal widens the gaps the least. The axis is replay cost (the work
+// replaying from t=0 to a checkpoint costs, checkpoint.replayCost), so a
+// gap is what a restore inside it may replay: the sum of the gaps'
+// squares grows by 2·l·r when a checkpoint between gaps l and r goes, and
+// the checkpoints left are spread evenly over what replay costs — densely
+// where the history was expensive, not over commands or virtual time
+// (on a positions axis the checkpoint just after the first seconds of a
+// 30,000-pod scenario, which replaying costs seconds, was thinned away
+// as "close to t=0").
 func thinningVictim(pos []float64) int {
 	drop, best := -1, 0.0
 	for j := 1; j < len(pos)-1-keepRecent; j++ {
@@ -159,7 +184,9 @@ func thinningVictim(pos []float64) int {
 }
 
 // checkpointCost is the work that earns a checkpoint: what a clone costs
-// (a running average), or the test override.
+// (the least of the recent ones: a clone that met a garbage collection
+// or a busy machine costs several times the others, and an average would
+// space the next checkpoints out as much), or the test override.
 func (s *Session) checkpointCost() time.Duration {
 	if s.costOverride != nil {
 		return *s.costOverride
@@ -172,7 +199,9 @@ func (s *Session) checkpointCost() time.Duration {
 func (s *Session) timed(f func() error) error {
 	start := time.Now()
 	err := f()
-	s.work += time.Since(start)
+	d := time.Since(start)
+	s.work += d
+	s.replayCost += d
 	return err
 }
 
@@ -196,11 +225,11 @@ func (s *Session) takeCheckpoint(root bool) error {
 		return err
 	}
 	cost := time.Since(start)
-	if s.cloneCost == 0 {
-		s.cloneCost = cost
-	} else {
-		s.cloneCost = (3*s.cloneCost + cost) / 4
+	s.cloneCosts = append(s.cloneCosts, cost)
+	if len(s.cloneCosts) > recentClones {
+		s.cloneCosts = s.cloneCosts[1:]
 	}
+	s.cloneCost = slices.Min(s.cloneCosts)
 	c := s.freeze(eng, ctl, applied)
 	c.root = root
 	s.checkpoints = append(s.checkpoints, c)
@@ -260,7 +289,11 @@ func (s *Session) restore(what string, keep bool, n int, t api.Time) error {
 	}
 	if c := s.nearestCheckpoint(n, t); c != nil {
 		eng, ctl := c.eng, c.ctl
-		if c.root {
+		if c.root || c.eng.Frozen() {
+			// kept: the root always, and a cold checkpoint (not one of
+			// the newest, which undo, redo and stepping back hand over) —
+			// a clone costs less than the checkpoints a replay would
+			// have to take again to cover what handing it over uncovers
 			c.eng.Thaw()
 			eng = c.eng.Clone()
 			c.eng.Freeze()
@@ -275,9 +308,12 @@ func (s *Session) restore(what string, keep bool, n int, t api.Time) error {
 		s.seed, s.nextTimeline, s.notes = c.seed, c.nextTimeline, c.notes
 		s.policy, s.services, s.descheduled = c.policy, maps.Clone(c.services), c.descheduled
 		start = c.applied
-		s.work = 0
-	} else if err := s.timed(s.reset); err != nil {
-		return err
+		s.work, s.replayCost = 0, c.replayCost
+	} else {
+		s.replayCost = 0
+		if err := s.timed(s.reset); err != nil {
+			return err
+		}
 	}
 	s.replayed = start
 	total := n - start
@@ -317,7 +353,8 @@ func (s *Session) keepLive() {
 func (s *Session) freeze(eng *engine.Engine, ctl *attach.Controllers, applied int) *checkpoint {
 	return &checkpoint{
 		at: eng.Now(), applied: applied, chain: s.chain[applied], eng: eng, ctl: ctl,
-		seed: s.seed, nextTimeline: s.nextTimeline, notes: slices.Clip(s.notes),
+		replayCost: s.replayCost,
+		seed:       s.seed, nextTimeline: s.nextTimeline, notes: slices.Clip(s.notes),
 		policy: s.policy, services: maps.Clone(s.services), descheduled: slices.Clip(s.descheduled),
 	}
 }
@@ -351,7 +388,7 @@ func (s *Session) replayEntry(e Entry) error {
 // thinCheckpoints drops checkpoints that can no longer be reached (their
 // commands are not a prefix of the history or the redo stack), then, over
 // maxCheckpoints, the one thinningVictim picks: the keepRecent newest
-// stay and the others are spread evenly over the history. The root (t=0)
+// stay and the others are spread evenly over the replay cost. The root (t=0)
 // is never dropped.
 func (s *Session) thinCheckpoints() {
 	reachable := s.reachable()
@@ -365,11 +402,11 @@ func (s *Session) thinCheckpoints() {
 	s.checkpoints = kept
 	for len(s.checkpoints) > maxCheckpoints {
 		slices.SortStableFunc(s.checkpoints, func(a, b *checkpoint) int {
-			return cmpFloat(s.position(a), s.position(b))
+			return cmp.Compare(a.replayCost, b.replayCost)
 		})
 		pos := make([]float64, len(s.checkpoints))
 		for i, c := range s.checkpoints {
-			pos[i] = s.position(c)
+			pos[i] = float64(c.replayCost)
 		}
 		drop := thinningVictim(pos)
 		s.checkpoints = slices.Delete(s.checkpoints, drop, drop+1)
@@ -377,9 +414,9 @@ func (s *Session) thinCheckpoints() {
 	s.packCold()
 }
 
-// packCold freezes (engine freeze.go: a third smaller, thawed in a few
-// milliseconds when restored) every checkpoint but the hotCheckpoints
-// newest, which undo and redo hand over as they are.
+// packCold freezes (engine freeze.go) every checkpoint but the
+// hotCheckpoints newest, which undo, redo and stepping back hand over as
+// they are; a restore clones a frozen one and leaves it in the store.
 func (s *Session) packCold() {
 	// the newest by position (of equals, the earlier in the store)
 	hot := slices.Clone(s.checkpoints)

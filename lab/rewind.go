@@ -110,6 +110,7 @@ func (s *Session) Resume() {
 	s.rewind = nil
 	s.use(p.eng, p.ctl)
 	s.seed, s.nextTimeline, s.notes = p.seed, p.nextTimeline, p.notes
+	s.replayCost = p.replayCost
 }
 
 // park captures the live state as a checkpoint without copying it: the

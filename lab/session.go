@@ -103,9 +103,14 @@ type Session struct {
 
 	// checkpoints are frozen states to restore from (checkpoint.go); work
 	// is the wall time spent on the live state since the last one.
-	checkpoints  []*checkpoint
-	work         time.Duration
-	cloneCost    time.Duration
+	checkpoints []*checkpoint
+	work        time.Duration
+	cloneCost   time.Duration
+	cloneCosts  []time.Duration // the last recentClones
+	// replayCost is the work replaying the scenario to the live state
+	// costs: the work of the commands and clock that made it, summed
+	// from t=0 (checkpoint.replayCost)
+	replayCost   time.Duration
 	costOverride *time.Duration // tests: the work that earns a checkpoint
 	progress     func(Progress)
 	// replayed is, while restore replays, how many history entries the

@@ -52,7 +52,7 @@ func (m *Manager) Clone(c Cluster) *Manager {
 		cp.ReplicaSet = deepCopy(rs.ReplicaSet)
 		cp.memo = nil
 		cp.tmplMatch = templateMatch{}
-		cp.factsCache = podFactsCache{}
+		cp.factsCache = rs.factsCache.sharedWith(rs, &cp)
 		out.replicaSets[k] = &cp
 	}
 	for k, rc := range m.replicationControllers {

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/internal/cowmap"
 )
 
 // Work queues. Upstream's controllers sync only the objects their watch
@@ -55,7 +56,10 @@ type PodLookup interface {
 type workQueues struct {
 	m      *Manager
 	lookup PodLookup
-	byKey  map[string]*api.Pod
+	// byKey is shared with clones copy-on-write (queue_clone.go); own is
+	// this manager's token for it
+	byKey cowmap.Map[*api.Pod]
+	own   *cowmap.Owner
 	// byOwner holds the pods of each controller UID, orphans the pods
 	// without a controller by namespace; both in namespace/name order and
 	// replaced when a pod joins or leaves them, edited in place when a
@@ -204,11 +208,11 @@ func (m *Manager) UseWorkQueues(on bool) bool {
 		return false
 	}
 	m.SkipUnchangedSyncs(true)
-	q := &workQueues{m: m, lookup: lookup, byKey: map[string]*api.Pod{}, byOwner: map[string][]*api.Pod{},
+	q := &workQueues{m: m, lookup: lookup, own: &cowmap.Owner{}, byOwner: map[string][]*api.Pod{},
 		orphans: map[string][]*api.Pod{}, ownerVer: map[string]uint64{}, orphanVer: map[string]uint64{}, rsVer: map[string]uint64{},
 		byLabel: map[labelPair][]*api.Pod{}, keys: map[unsafe.Pointer]keyCache{}, pending: map[string]struct{}{}, gcPending: map[string]struct{}{}}
 	for _, p := range m.cluster.Pods("") {
-		q.byKey[p.Key()] = p
+		q.byKey.Set(q.own, p.Key(), p)
 		q.index(p)
 	}
 	q.flush()
@@ -247,7 +251,7 @@ func (q *workQueues) apply() {
 		return
 	}
 	for k := range q.pending {
-		old := q.byKey[k]
+		old := q.byKey.Get(k)
 		cur := q.lookup.PodByKey(k)
 		if old == cur {
 			continue
@@ -255,17 +259,17 @@ func (q *workQueues) apply() {
 		switch {
 		case old != nil && cur != nil && sameIndexEntry(old, cur):
 			// the common change (status): same place in every list
-			q.byKey[k] = cur
+			q.byKey.Set(q.own, k, cur)
 			q.replace(old, cur)
 		default:
 			if old != nil {
 				q.unindex(old)
 			}
 			if cur != nil {
-				q.byKey[k] = cur
+				q.byKey.Set(q.own, k, cur)
 				q.index(cur)
 			} else {
-				delete(q.byKey, k)
+				q.byKey.Delete(q.own, k)
 			}
 		}
 		q.gcPending[k] = struct{}{}
@@ -406,8 +410,8 @@ func removePod(list []*api.Pod, p *api.Pod) []*api.Pod {
 func (q *workQueues) all() []*api.Pod {
 	q.apply()
 	if q.sorted == nil {
-		q.sorted = make([]*api.Pod, 0, len(q.byKey))
-		for _, p := range q.byKey {
+		q.sorted = make([]*api.Pod, 0, q.byKey.Len())
+		for _, p := range q.byKey.All() {
 			q.sorted = append(q.sorted, p)
 		}
 		sort.Slice(q.sorted, func(i, j int) bool { return podLess(q.sorted[i], q.sorted[j]) })
@@ -483,7 +487,7 @@ func (q *workQueues) gcCandidates(live map[string]bool, epoch uint64) []*api.Pod
 	}
 	out := make([]*api.Pod, 0, len(q.gcPending))
 	for k := range q.gcPending {
-		if p := q.byKey[k]; p != nil {
+		if p := q.byKey.Get(k); p != nil {
 			out = append(out, p)
 		}
 	}

@@ -3,6 +3,8 @@ package controllers
 import (
 	"maps"
 	"unsafe"
+
+	"podlab.dev/podlab/engine/internal/cowmap"
 )
 
 // cloneWorkQueues gives a clone (Manager.Clone) the work queues of the
@@ -15,12 +17,15 @@ import (
 // instead costs a sorted insertion per pod — a quarter of a second at
 // 30,000 pods, the most of a checkpoint.
 //
-// What the clone starts with is what UseWorkQueues(true) would give it:
+// What the clone starts with is what UseWorkQueues(true) would give it —
 // a new epoch (every skipped sync runs again once), every controller of
-// an indexed pod and every namespace with orphans queued, and the garbage
-// collector's first pass judging every pod. Only the versions' numbers
-// differ, and only their moves are read (against memos, which a clone
-// drops).
+// an indexed pod and every namespace with orphans queued — but for two
+// things that are the original's: the versions (only their moves are
+// read, against memos, which a clone drops), and the garbage collector's
+// record (the live owners at its last pass and the pods changed since),
+// so its first pass judges only those pods unless an owner went away,
+// as the original's next pass would, instead of all of them (a pod that
+// did not change and whose owners all live is not garbage).
 func (m *Manager) cloneWorkQueues(from *workQueues) {
 	lookup, ok := m.cluster.(PodLookup)
 	if from == nil || !ok {
@@ -28,9 +33,11 @@ func (m *Manager) cloneWorkQueues(from *workQueues) {
 		return
 	}
 	m.SkipUnchangedSyncs(true)
+	from.own = &cowmap.Owner{}
 	m.q = &workQueues{
 		m: m, lookup: lookup,
-		byKey:     maps.Clone(from.byKey),
+		byKey:     from.byKey, // shared: both write through new tokens
+		own:       &cowmap.Owner{},
 		byOwner:   maps.Clone(from.byOwner),
 		orphans:   maps.Clone(from.orphans),
 		ownerVer:  maps.Clone(from.ownerVer),
@@ -38,7 +45,9 @@ func (m *Manager) cloneWorkQueues(from *workQueues) {
 		rsVer:     maps.Clone(from.rsVer),
 		seq:       from.seq,
 		pending:   make(map[string]struct{}, len(from.pending)),
-		gcPending: map[string]struct{}{},
+		gcPending: make(map[string]struct{}, len(from.gcPending)),
+		gcLive:    maps.Clone(from.gcLive),
+		gcEpoch:   from.gcEpoch,
 		sorted:    from.sorted,
 		byLabel:   maps.Clone(from.byLabel),
 		keys:      map[unsafe.Pointer]keyCache{},
@@ -47,6 +56,9 @@ func (m *Manager) cloneWorkQueues(from *workQueues) {
 	// every pod
 	for k := range from.pending {
 		m.q.pending[k] = struct{}{}
+	}
+	for k := range from.gcPending {
+		m.q.gcPending[k] = struct{}{}
 	}
 	for _, list := range m.q.byOwner {
 		if len(list) > 0 {

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"podlab.dev/podlab/engine/api"
@@ -37,6 +38,8 @@ func TestCloneWorkQueuesIsTheRebuild(t *testing.T) {
 	m := New(lc, 1)
 	m.UseWorkQueues(true)
 	m.q.withLabel("default", "app", "a") // a label index, kept up to date
+	// the collector ran once (its record: the live owners, no change since)
+	m.q.gcCandidates(map[string]bool{"uid-rs-a": true, "uid-rs-b": true}, m.epoch)
 	// changes reported and not yet applied: a new pod, a status change
 	// (same labels map), a removal, a pod released by its owner
 	add := pod("default", "a-0", "a", "rs-a")
@@ -54,6 +57,9 @@ func TestCloneWorkQueuesIsTheRebuild(t *testing.T) {
 
 	clone := New(lc, 1)
 	clone.cloneWorkQueues(m.q)
+	if clone.q.gcLive == nil || !reflect.DeepEqual(clone.q.gcLive, m.q.gcLive) || clone.q.gcEpoch != m.q.gcEpoch || !reflect.DeepEqual(clone.q.gcPending, m.q.gcPending) {
+		t.Errorf("the clone's collector record is not the original's")
+	}
 	rebuilt := New(lc, 1)
 	rebuilt.UseWorkQueues(true)
 
@@ -76,21 +82,44 @@ func TestCloneWorkQueuesIsTheRebuild(t *testing.T) {
 		t.Errorf("withLabel app=a: %v, rebuilt %v", got, want)
 	}
 	for k, p := range fc.pods {
-		if clone.q.byKey[k] != p {
+		if clone.q.byKey.Get(k) != p {
 			t.Errorf("byKey[%s] is not the cluster's object", k)
 		}
 	}
 	if clone.epoch != rebuilt.epoch || !clone.memoSyncs {
 		t.Errorf("clone epoch %d memo %v, rebuilt epoch %d", clone.epoch, clone.memoSyncs, rebuilt.epoch)
 	}
-	if clone.q.gcLive != nil {
-		t.Errorf("the clone's first collection must judge every pod")
-	}
 	// the original has not applied its changes: the clone did its own
 	if len(m.q.pending) != 4 || !reflect.DeepEqual(keys(m.q.byOwner["uid-rs-a"]), keys(before)) {
 		t.Errorf("original changed: %d pending, rs-a %v", len(m.q.pending), keys(m.q.byOwner["uid-rs-a"]))
 	}
+	if m.q.byKey.Get("default/b-1") == nil || m.q.byKey.Get("default/a-0") != nil || clone.q.byKey.Get("default/b-1") != nil {
+		t.Errorf("the clone's applied changes reached the original's byKey (they share it copy-on-write)")
+	}
 	if got := keys(m.q.byOwner["uid-rs-a"]); !reflect.DeepEqual(got, []string{"default/a-1", "default/a-2", "default/a-3"}) {
 		t.Errorf("original rs-a %v", got)
+	}
+}
+
+// cloneWorkQueues lists what a clone gets of each field of workQueues
+// (copied, shared, or started afresh as UseWorkQueues would): a field
+// added later must be decided there too — left out, a clone would run
+// with it empty (the indexes used to be rebuilt, which filled everything).
+func TestCloneWorkQueuesKnowsEveryField(t *testing.T) {
+	handled := []string{
+		"m", "lookup", "byKey", "own", "byOwner", "orphans", "ownerVer", "orphanVer", "rsVer", "seq",
+		"pending", "gcPending", "sorted", "byLabel", "gcLive", "gcEpoch",
+		"fgEpoch", "fgDeleting", "live", "liveEpoch", // afresh: recomputed for the clone's new epoch
+		"keys", // afresh: keyed by the original's maps
+	}
+	var fields []string
+	typ := reflect.TypeOf(workQueues{})
+	for i := range typ.NumField() {
+		fields = append(fields, typ.Field(i).Name)
+	}
+	slices.Sort(fields)
+	slices.Sort(handled)
+	if !slices.Equal(fields, handled) {
+		t.Errorf("workQueues has fields %v;\ncloneWorkQueues handles %v:\ndecide what a clone gets of the new ones (queue_clone.go) and list them here", fields, handled)
 	}
 }

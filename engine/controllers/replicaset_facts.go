@@ -1,6 +1,10 @@
 package controllers
 
-import "podlab.dev/podlab/engine/api"
+import (
+	"maps"
+
+	"podlab.dev/podlab/engine/api"
+)
 
 // podFacts is what a ReplicaSet's sync reads from one of its pods besides
 // the phase and deletion fields: whether its selector selects the pod (the
@@ -35,6 +39,9 @@ type podFactsCache struct {
 	aligned, spare []podFacts
 	// count sums the aligned rows (factsCount), kept as rows change
 	count factsCount
+	// shared: facts is also a clone's (or the original's), copied before
+	// the first write (sharedWith)
+	shared bool
 }
 
 // podFactsFor returns the ReplicaSet's cache, emptied when the selector or
@@ -54,6 +61,9 @@ func (c *podFactsCache) of(rs *ReplicaSet, p *api.Pod) podFacts {
 		return f
 	}
 	f := c.read(rs, p)
+	if c.shared {
+		c.facts, c.shared = maps.Clone(c.facts), false
+	}
 	c.facts[p] = f
 	return f
 }
@@ -65,6 +75,25 @@ func (c *podFactsCache) read(rs *ReplicaSet, p *api.Pod) podFacts {
 	f.active, f.terminating = isPodActive(p), isPodTerminating(p)
 	f.sameNamespace = p.Namespace == rs.Namespace
 	return f
+}
+
+// sharedWith gives clone, a copy of rs (Manager.Clone: the same
+// spec, deep-copied) the facts read so far, shared copy-on-write: they
+// are about pod objects both managers' clusters share, and the clone's
+// selector and template labels are equal to the ones they were read
+// with. A clone's first sync thus reads only the pods that changed, not
+// every pod again.
+func (c *podFactsCache) sharedWith(rs, clone *ReplicaSet) podFactsCache {
+	if c.facts == nil || c.selector != rs.Spec.Selector || !mapsEqual(c.tmplLabels, rs.Spec.Template.Labels) {
+		return podFactsCache{} // stale: emptied on the next read anyway
+	}
+	c.shared = true
+	out := *c
+	out.selector = clone.Spec.Selector
+	// the table's slices are edited in place (replicaset_table.go): the
+	// clone builds its own on its first table sync, from the shared facts
+	out.pods, out.aligned, out.spare, out.count = nil, nil, nil, factsCount{}
+	return out
 }
 
 // readPodFacts reads p's facts but selected: whether tmpl (the template's

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/internal/cowmap"
 )
 
 // PodIndex is an aggregate over assigned pods that a plugin keeps up to
@@ -48,8 +49,12 @@ type Snapshot struct {
 	// pods by namespace/name → the name of the node they are on (a name,
 	// not the NodeInfo: Clone copies the map as it is) and their PodInfo
 	// there (shared by clones, as the nodes' lists share it), so removing
-	// a pod does not compare keys along its node's list.
-	podNode map[string]podSlot
+	// a pod does not compare keys along its node's list. Shared with
+	// clones copy-on-write (cowmap; own is this snapshot's token); empty
+	// while frozen (snapshot_clone.go).
+	podNode cowmap.Map[podSlot]
+	own     *cowmap.Owner
+	frozen  bool
 	// NamespaceLabels holds each namespace's labels (namespaceSelector).
 	NamespaceLabels map[string]map[string]string
 
@@ -62,7 +67,7 @@ type Snapshot struct {
 func NewSnapshot() *Snapshot {
 	return &Snapshot{
 		byName:          map[string]*NodeInfo{},
-		podNode:         map[string]podSlot{},
+		own:             &cowmap.Owner{},
 		NamespaceLabels: map[string]map[string]string{},
 		indexes:         map[string]PodIndex{},
 		topologies:      map[string]*Topology{},
@@ -81,7 +86,7 @@ func (s *Snapshot) Get(name string) *NodeInfo {
 // NodeOfPod returns the NodeInfo a pod (namespace/name) is assigned to.
 func (s *Snapshot) NodeOfPod(key string) *NodeInfo {
 	s.sync()
-	if slot, ok := s.podNode[key]; ok {
+	if slot, ok := s.podNode.Lookup(key); ok {
 		return s.byName[slot.node]
 	}
 	return nil
@@ -151,7 +156,7 @@ func (s *Snapshot) RemoveNode(name string) {
 		return
 	}
 	for _, p := range ni.Pods {
-		delete(s.podNode, p.Pod.Key())
+		s.podNode.Delete(s.own, p.Pod.Key())
 	}
 	delete(s.byName, name)
 	s.nodesChanged()
@@ -222,11 +227,11 @@ func (s *Snapshot) AddPod(pi *PodInfo) {
 		return
 	}
 	key := p.Key()
-	if _, ok := s.podNode[key]; ok {
+	if _, ok := s.podNode.Lookup(key); ok {
 		s.RemovePod(key)
 	}
 	ni.AddPodInfo(pi)
-	s.podNode[key] = podSlot{node: ni.Node.Name, pi: pi}
+	s.podNode.Set(s.own, key, podSlot{node: ni.Node.Name, pi: pi})
 	s.generation++
 	for _, idx := range s.indexes {
 		idx.PodAdded(ni, pi)
@@ -242,7 +247,7 @@ type podSlot struct {
 // RemovePod removes an assigned pod by namespace/name.
 func (s *Snapshot) RemovePod(key string) {
 	s.sync()
-	slot, ok := s.podNode[key]
+	slot, ok := s.podNode.Lookup(key)
 	ni := s.byName[slot.node]
 	if !ok || ni == nil {
 		return
@@ -262,7 +267,7 @@ func (s *Snapshot) RemovePod(key string) {
 	if pi == nil || !ni.RemovePodInfo(pi) {
 		return
 	}
-	delete(s.podNode, key)
+	s.podNode.Delete(s.own, key)
 	s.generation++
 	for _, idx := range s.indexes {
 		idx.PodRemoved(ni, pi)

@@ -1,6 +1,10 @@
 package framework
 
-import "maps"
+import (
+	"maps"
+
+	"podlab.dev/podlab/engine/internal/cowmap"
+)
 
 // PodInfoReplacer is a PodIndex that remembers PodInfos by identity: it is
 // told when Snapshot.ReplacePodInfo swaps one for another.
@@ -17,17 +21,21 @@ type CloneableIndex interface {
 
 // Clone returns an independent copy of the snapshot (the engine's Clone):
 // the same nodes in the same order, each NodeInfo copied with its pod lists
-// in the same order (NodeInfo.Clone), the pod → node map copied as it is.
+// in the same order (NodeInfo.Clone), the pod → node map shared
+// copy-on-write (cowmap).
 // Node objects and PodInfos are shared: neither is modified once in a
 // snapshot (a PodInfo that changes is replaced, see ReplacePodInfo).
 // Indexes implementing CloneableIndex are copied; the others are rebuilt
 // when next asked for.
 func (s *Snapshot) Clone() *Snapshot {
 	s.sync()
+	s.own = &cowmap.Owner{}
 	c := &Snapshot{
 		nodes:           make([]*NodeInfo, len(s.nodes)),
 		byName:          make(map[string]*NodeInfo, len(s.byName)),
-		podNode:         maps.Clone(s.podNode),
+		podNode:         s.podNode, // shared: both write through new tokens
+		own:             &cowmap.Owner{},
+		frozen:          s.frozen,
 		NamespaceLabels: maps.Clone(s.NamespaceLabels),
 		indexes:         make(map[string]PodIndex, len(s.indexes)),
 		topologies:      maps.Clone(s.topologies),
@@ -56,8 +64,8 @@ func (s *Snapshot) ReplacePodInfo(old, pi *PodInfo) bool {
 	if ni == nil || !replaceIn(ni.Pods, old, pi) {
 		return false
 	}
-	if slot := s.podNode[key]; slot.pi == old {
-		s.podNode[key] = podSlot{node: slot.node, pi: pi}
+	if slot := s.podNode.Get(key); slot.pi == old {
+		s.podNode.Set(s.own, key, podSlot{node: slot.node, pi: pi})
 	}
 	replaceIn(ni.PodsWithAffinity, old, pi)
 	replaceIn(ni.PodsWithRequiredAntiAffinity, old, pi)
@@ -84,11 +92,11 @@ func replaceIn(list []*PodInfo, old, pi *PodInfo) bool {
 // lists. A frozen snapshot must not be used until Thaw.
 func (s *Snapshot) Freeze() {
 	s.sync()
-	s.podNode = nil
+	s.podNode, s.frozen = cowmap.Map[podSlot]{}, true
 }
 
 // PodCount returns how many pods are assigned to the snapshot's nodes.
-func (s *Snapshot) PodCount() int { return len(s.podNode) }
+func (s *Snapshot) PodCount() int { return s.podNode.Len() }
 
 // ThawFrom is Thaw from what the caller kept: the keys of the assigned
 // pods (and of others, at node -1) with the position in Nodes of the node
@@ -97,14 +105,14 @@ func (s *Snapshot) PodCount() int { return len(s.podNode) }
 // kept PodInfo that is not the one on its node — or a mismatch of any
 // kind — falls back to Thaw. It does nothing when not frozen.
 func (s *Snapshot) ThawFrom(keys []string, node []int32, infos []*PodInfo) {
-	if s.podNode != nil {
+	if !s.frozen {
 		return
 	}
 	if len(keys) != len(node) || len(keys) != len(infos) {
 		s.Thaw()
 		return
 	}
-	idx := make(map[string]podSlot, len(keys))
+	var idx cowmap.Map[podSlot]
 	on := make(map[*PodInfo]int32, len(keys)) // pointers: no key strings built
 	for i, k := range keys {
 		if n := node[i]; n >= 0 {
@@ -112,7 +120,7 @@ func (s *Snapshot) ThawFrom(keys []string, node []int32, infos []*PodInfo) {
 				s.Thaw()
 				return
 			}
-			idx[k] = podSlot{node: s.nodes[n].Node.Name, pi: infos[i]}
+			idx.Set(s.own, k, podSlot{node: s.nodes[n].Node.Name, pi: infos[i]})
 			on[infos[i]] = n
 		}
 	}
@@ -127,26 +135,26 @@ func (s *Snapshot) ThawFrom(keys []string, node []int32, infos []*PodInfo) {
 			}
 		}
 	}
-	if total != len(idx) || total != len(on) {
+	if total != idx.Len() || total != len(on) {
 		s.Thaw()
 		return
 	}
-	s.podNode = idx
+	s.podNode, s.frozen = idx, false
 }
 
 // Thaw rebuilds what Freeze dropped; it does nothing otherwise.
 func (s *Snapshot) Thaw() {
-	if s.podNode != nil {
+	if !s.frozen {
 		return
 	}
 	n := 0
 	for _, ni := range s.nodes {
 		n += len(ni.Pods)
 	}
-	s.podNode = make(map[string]podSlot, n)
+	s.podNode, s.frozen = cowmap.Map[podSlot]{}, false
 	for _, ni := range s.nodes {
 		for _, pi := range ni.Pods {
-			s.podNode[pi.Pod.Key()] = podSlot{node: ni.Node.Name, pi: pi}
+			s.podNode.Set(s.own, pi.Pod.Key(), podSlot{node: ni.Node.Name, pi: pi})
 		}
 	}
 }
