@@ -3,6 +3,7 @@ package controllers
 import (
 	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"unsafe"
 
@@ -367,22 +368,19 @@ func (q *workQueues) replace(old, cur *api.Pod) {
 	}
 }
 
-// replacePod puts cur in place of old (same key) in the list itself. A
-// pod's status changes far more often than its list (every pod the
-// engine starts, readies, binds): copying the list of a hundred pods each
-// time was a sixth of what a busy day allocated. Editing in place is safe
-// because no one holds a list across a replacement: the syncs read their
-// lists after the queue is applied and their own changes (creations,
-// deletions, ownership) go through insertPod and removePod, which copy;
-// the HPA and ReplicaSet tables keep their own copy of the list they
-// compare with.
+// replacePod returns a new list with cur in place of old (same key), or
+// list itself when old is not in it. It is the one-at-a-time reference
+// of the batched edits (queue_batch.go), which replace objects in the
+// lists the work queues use: those lists are shared with clones
+// (queue_clone.go), so they are never edited in place.
 func replacePod(list []*api.Pod, old, cur *api.Pod) []*api.Pod {
 	i := sort.Search(len(list), func(i int) bool { return !podLess(list[i], old) })
 	if i >= len(list) || list[i] != old {
 		return list
 	}
-	list[i] = cur
-	return list
+	out := slices.Clone(list)
+	out[i] = cur
+	return out
 }
 
 // insertPod returns a new list with p in key order (callers may still

@@ -110,7 +110,9 @@ func TestCloneWorkQueuesKnowsEveryField(t *testing.T) {
 		"m", "lookup", "byKey", "own", "byOwner", "orphans", "ownerVer", "orphanVer", "rsVer", "seq",
 		"pending", "gcPending", "sorted", "byLabel", "gcLive", "gcEpoch",
 		"fgEpoch", "fgDeleting", "live", "liveEpoch", // afresh: recomputed for the clone's new epoch
-		"keys", // afresh: keyed by the original's maps
+		"keys",     // afresh: keyed by the original's maps
+		"rsOwners", // afresh: built per epoch, and the clone starts a new one
+		"edits",    // afresh: empty between applies (flush clears it)
 	}
 	var fields []string
 	typ := reflect.TypeOf(workQueues{})

@@ -22,7 +22,7 @@ func podNames(list []*api.Pod) []string {
 // The index lists stay in namespace/name order (podLess, not key-string
 // order: "a/x" before "a-b/x"); a pod joining or leaving makes a new list
 // (a caller holding the old one keeps seeing what it read), a pod's new
-// object takes its place in the list itself (replacePod).
+// object takes its place in a new list (replacePod).
 func TestIndexListsKeepOrderAndCopy(t *testing.T) {
 	a, b, c, d := podNS("a", "x"), podNS("a", "y"), podNS("a-b", "x"), podNS("b", "a")
 	var list []*api.Pod
@@ -33,9 +33,10 @@ func TestIndexListsKeepOrderAndCopy(t *testing.T) {
 		t.Fatalf("order %v, want %v", got, want)
 	}
 	b2 := podNS("a", "y")
-	if got := replacePod(list, b, b2); &got[0] != &list[0] || list[1] != b2 {
-		t.Fatal("replacePod must put the new object in place of the old one, in the list itself")
+	if got := replacePod(list, b, b2); &got[0] == &list[0] || got[1] != b2 || list[1] != b {
+		t.Fatal("replacePod must put the new object in place of the old one, in a new list")
 	}
+	list = replacePod(list, b, b2)
 	if got := replacePod(list, b, podNS("a", "y")); list[1] != b2 || len(got) != 4 {
 		t.Fatal("replacing an object that is not in the list must change nothing")
 	}
