@@ -53,18 +53,22 @@ func (s *fileSource) read() ([]byte, error) {
 // where to read them again (see keepTextMax). Standard input and small
 // files keep theirs.
 func (f *File) forgetText(path string) error {
-	if path == "-" || len(f.Data) <= keepTextMax {
+	if len(f.Data) <= keepTextMax {
 		return nil
 	}
-	src, err := newFileSource(path, f.Data)
-	if err != nil {
-		return err
+	if path != "-" {
+		src, err := newFileSource(path, f.Data)
+		if err != nil {
+			return err
+		}
+		f.source, f.Data = src, nil
 	}
-	f.source, f.Data = src, nil
 	// Collect now: the collector sets its next goal at twice the heap
-	// found live, and the last count, taken during the load, included
-	// these bytes and the parse trees — the session built next would let
-	// the heap grow to 1.5 GB before the first collection frees them.
+	// found live, and its last count, taken during the load, included the
+	// parse trees (and these bytes) — the session built next would let
+	// the heap grow to 1.5 GB before the first collection freed them.
+	// Standard input's bytes stay, but the goal is then twice what is
+	// really live.
 	runtime.GC()
 	return nil
 }

@@ -2,10 +2,13 @@ package lab
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"podlab.dev/podlab/lab/manifest"
 )
@@ -41,5 +44,24 @@ func TestReadFileLimit(t *testing.T) {
 	data, name, err = ReadFile("-", bytes.NewReader(text))
 	if err != nil || !bytes.Equal(data, text) || name != "<stdin>" {
 		t.Fatalf("stdin: %q as %q: %v", data, name, err)
+	}
+}
+
+// Standard input (its size unknown) is read in blocks into one slice of
+// exactly its length, whatever the reads return: a kept 465 MB dump must
+// not keep a doubling buffer's spare capacity.
+func TestReadBlocksExact(t *testing.T) {
+	for _, n := range []int{0, 1, 64 << 10, 64<<10 + 1, 3<<20 + 17} {
+		want := make([]byte, n)
+		for i := range want {
+			want[i] = byte(i * 7)
+		}
+		got, name, err := ReadFile("-", iotest.HalfReader(bytes.NewReader(want)))
+		if err != nil || name != "<stdin>" || !bytes.Equal(got, want) || cap(got) != n {
+			t.Fatalf("%d bytes: got %d (cap %d), %v", n, len(got), cap(got), err)
+		}
+	}
+	if _, err := readBlocks(iotest.ErrReader(io.ErrClosedPipe)); !errors.Is(err, io.ErrClosedPipe) {
+		t.Fatalf("read error: %v", err)
 	}
 }

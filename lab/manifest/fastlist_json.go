@@ -89,6 +89,11 @@ func jsonItemStarts(data []byte) (starts []itemStart, cols []int, ok bool) {
 			case '\n':
 				line++
 				lineStart = i + 1
+				// the indentation, in a tight loop: kubectl indents by
+				// up to 30 spaces, a third of an -o json dump's bytes
+				for i+1 < len(data) && data[i+1] == ' ' {
+					i++
+				}
 			default:
 				if !jsonPlain[c] {
 					return nil, nil, false

@@ -86,7 +86,20 @@ func readHeader(n *yaml.Node) header {
 
 // object decodes one document or list item.
 func (d *decoder) object(n *yaml.Node, objs *Objects, depth int) {
-	d.subject, d.pos, d.found, d.failed = "", map[string]Position{}, nil, map[string]bool{}
+	d.subject, d.found = "", nil
+	// The field positions are the object's own when they are kept;
+	// otherwise one map is cleared and reused, item after item — growing
+	// a new one per object was a tenth of a 30,000-pod import's decoding.
+	if objs.fieldPos != nil || d.pos == nil {
+		d.pos = map[string]Position{}
+	} else {
+		clear(d.pos)
+	}
+	if d.failed == nil {
+		d.failed = map[string]bool{}
+	} else {
+		clear(d.failed)
+	}
 	if n.Kind != yaml.MappingNode {
 		d.errorf(n, "", "a manifest document is a mapping with apiVersion, kind and metadata", "expected a Kubernetes object, got %s", describe(n))
 		return
