@@ -39,8 +39,9 @@ import (
 // without, less 1 (the days pooled); chunk-median-% and chunk-q1-% /
 // chunk-q3-% are the median and quartiles of the per-chunk ratios (every
 // chunk of every day); off-cpu-s and on-cpu-s are the day's CPU. Each day
-// is also logged. PODLAB_OVERHEAD_PROFILE=file writes a CPU profile of the
-// recording child at 1 kHz (go tool pprof -top -cum -focus 'Metrics..sample').
+// is also logged. PODLAB_OVERHEAD_PROFILE=file writes each side's CPU
+// profile (file.off, file.tracker; go tool pprof -top -cum -focus
+// 'Metrics..sample'), which the profiler's own cost then weighs on.
 func BenchmarkMetricsOverhead(b *testing.B) {
 	if mode := os.Getenv(overheadChildEnv); mode != "" {
 		overheadChild(b, mode)
@@ -101,12 +102,11 @@ func overheadChild(b *testing.B, mode string) {
 		tick = func() { m.sample(e, source) }
 	}
 	d := newDayDriver(e, live)
-	if path := os.Getenv("PODLAB_OVERHEAD_PROFILE"); path != "" && m != nil {
-		f, err := os.Create(path)
+	if path := os.Getenv("PODLAB_OVERHEAD_PROFILE"); path != "" {
+		f, err := os.Create(path + "." + mode)
 		if err != nil {
 			b.Fatal(err)
 		}
-		runtime.SetCPUProfileRate(1000) // before StartCPUProfile, which keeps it
 		if err := pprof.StartCPUProfile(f); err != nil {
 			b.Fatal(err)
 		}
@@ -118,6 +118,9 @@ func overheadChild(b *testing.B, mode string) {
 	gcs := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
 	runtime.GC()
 	c0 := processCPUNow()
+	allocs0 := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(allocs0)
+	alloc0 := allocs0[0].Value.Uint64()
 	if os.Getenv("PODLAB_GC_SECONDS") != "0" {
 		debug.SetGCPercent(-1) // the parent says when (gc)
 	}
@@ -131,7 +134,9 @@ func overheadChild(b *testing.B, mode string) {
 			if m != nil {
 				points, _ = m.size()
 			}
-			fmt.Fprintf(out, "%d %d\n", len(e.Events()), points)
+			allocs := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+			metrics.Read(allocs)
+			fmt.Fprintf(out, "%d %d %d\n", len(e.Events()), points, allocs[0].Value.Uint64()-alloc0)
 			return
 		}
 		d.run(b, n, tick)
@@ -168,7 +173,13 @@ func overheadDay(b *testing.B, chunk, gcEvery int) (off, on time.Duration, ratio
 	}
 	var events [2]string
 	for k, kid := range kids {
-		events[k], _, _ = strings.Cut(kid.finish(b), " ")
+		// events, points, bytes allocated
+		f := strings.Fields(kid.finish(b))
+		if len(f) != 3 {
+			b.Fatalf("child %s: %q", kid.cmd.Args, f)
+		}
+		events[k] = f[0]
+		b.Logf("%s side: %s events, %s points, %s bytes allocated", []string{"off", secondSide()}[k], f[0], f[1], f[2])
 	}
 	if events[0] != events[1] {
 		b.Fatalf("the two sides ran different days: %s vs %s events", events[0], events[1])
