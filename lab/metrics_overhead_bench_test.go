@@ -36,7 +36,8 @@ import (
 //
 // Reported per lockstep day (-benchtime Nx runs N days; PODLAB_DAY_SECONDS
 // shortens them): overhead-% is the day's CPU with the recorder over
-// without, less 1 (the days pooled); chunk-median-% and chunk-q1-% /
+// without (the second side over the first, overheadSide), less 1, the
+// days pooled; chunk-median-% and chunk-q1-% /
 // chunk-q3-% are the median and quartiles of the per-chunk ratios (every
 // chunk of every day); off-cpu-s and on-cpu-s are the day's CPU. Each day
 // is also logged. PODLAB_OVERHEAD_PROFILE=file writes each side's CPU
@@ -68,8 +69,8 @@ func BenchmarkMetricsOverhead(b *testing.B) {
 		onAll += on
 		ratios = append(ratios, r...)
 		days++
-		b.Logf("day %d: off %.3f s, %s %.3f s CPU: %+.2f %%; chunk median %+.2f %% (%d chunks, load %s)",
-			days, off.Seconds(), secondSide(), on.Seconds(), 100*(float64(on)/float64(off)-1), 100*(quantile(r, 0.5)-1), len(r), loadAvg())
+		b.Logf("day %d: %s %.3f s, %s %.3f s CPU: %+.2f %%; chunk median %+.2f %% (%d chunks, load %s)",
+			days, overheadSide(0), off.Seconds(), overheadSide(1), on.Seconds(), 100*(float64(on)/float64(off)-1), 100*(quantile(r, 0.5)-1), len(r), loadAvg())
 	}
 	b.ReportMetric(100*(float64(onAll)/float64(offAll)-1), "overhead-%")
 	b.ReportMetric(100*(quantile(ratios, 0.5)-1), "chunk-median-%")
@@ -151,7 +152,7 @@ func overheadChild(b *testing.B, mode string) {
 // overheadDay runs one lockstep day and returns each side's CPU and the
 // per-chunk ratios (tracker / off).
 func overheadDay(b *testing.B, chunk, gcEvery int) (off, on time.Duration, ratios []float64) {
-	kids := [2]*overheadKid{startOverheadKid(b, "off"), startOverheadKid(b, secondSide())}
+	kids := [2]*overheadKid{startOverheadKid(b, 0), startOverheadKid(b, 1)}
 	var last [2]time.Duration
 	var gcs [2]int
 	var trace []string
@@ -179,7 +180,7 @@ func overheadDay(b *testing.B, chunk, gcEvery int) (off, on time.Duration, ratio
 			b.Fatalf("child %s: %q", kid.cmd.Args, f)
 		}
 		events[k] = f[0]
-		b.Logf("%s side: %s events, %s points, %s bytes allocated", []string{"off", secondSide()}[k], f[0], f[1], f[2])
+		b.Logf("%s side: %s events, %s points, %s bytes allocated", overheadSide(k), f[0], f[1], f[2])
 	}
 	if events[0] != events[1] {
 		b.Fatalf("the two sides ran different days: %s vs %s events", events[0], events[1])
@@ -198,14 +199,20 @@ func overheadDay(b *testing.B, chunk, gcEvery int) (off, on time.Duration, ratio
 	return last[0], last[1], ratios
 }
 
-// secondSide is the side compared with "off": the recorder, or
-// (PODLAB_OVERHEAD_CONTROL=1) "off" again — an A/A run, what the method
-// reads when there is nothing to find.
-func secondSide() string {
-	if os.Getenv("PODLAB_OVERHEAD_CONTROL") == "1" {
-		return "off"
+// overheadSide is side k's mode, "off" (0) and "tracker" (1) unless
+// PODLAB_OVERHEAD_SIDES says otherwise: "off,off" is an A/A run (what the
+// method reads when there is nothing to find); a side may name the test
+// binary that runs it, "tracker@/tmp/old.test", to compare two versions of
+// the recorder in lockstep (that binary must have this benchmark).
+func overheadSide(k int) string {
+	sides := []string{"off", "tracker"}
+	if v := os.Getenv("PODLAB_OVERHEAD_SIDES"); v != "" {
+		sides = strings.Split(v, ",")
 	}
-	return "tracker"
+	if k < len(sides) {
+		return sides[k]
+	}
+	return "off"
 }
 
 // overheadKid is a running child and its pipes.
@@ -215,7 +222,14 @@ type overheadKid struct {
 	replies *bufio.Scanner
 }
 
-func startOverheadKid(b *testing.B, mode string) *overheadKid {
+func startOverheadKid(b *testing.B, side int) *overheadKid {
+	mode, bin, ok := strings.Cut(overheadSide(side), "@")
+	if !ok {
+		bin = os.Args[0]
+	}
+	if mode != "off" && mode != "tracker" {
+		b.Fatalf("PODLAB_OVERHEAD_SIDES: side %q: want off or tracker, optionally @binary", mode)
+	}
 	cr, cw, err := os.Pipe()
 	if err != nil {
 		b.Fatal(err)
@@ -224,7 +238,7 @@ func startOverheadKid(b *testing.B, mode string) *overheadKid {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run", "^$", "-test.bench", "^BenchmarkMetricsOverhead$", "-test.benchtime", "1x")
+	cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", "^BenchmarkMetricsOverhead$", "-test.benchtime", "1x")
 	cmd.Env = append(os.Environ(), overheadChildEnv+"="+mode)
 	cmd.ExtraFiles = []*os.File{cr, rw}
 	cmd.Stderr = os.Stderr
