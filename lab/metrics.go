@@ -51,6 +51,16 @@ type Metrics struct {
 
 // Series is one metric over virtual time.
 type Series struct {
+	Points []Point
+	// tail is Points' last point as putSeries left it, valid while
+	// Points has tailN points (a truncation or a thinning changes that).
+	// Points, tail, tailN and stamp are what a sample reads and writes:
+	// first, in one 64-byte line (the struct is padded to 128 bytes, a
+	// size class whose objects start on a line), so that reporting a
+	// value touches one line of the series, not two
+	tail  Point
+	tailN int
+	stamp int // the last sample that reported it
 	// Name is the metric: pending, running, pods, skew, evictions,
 	// preemptions, node_cpu_requested_percent,
 	// node_memory_requested_percent.
@@ -58,14 +68,8 @@ type Series struct {
 	// Labels qualify it: workload and zone for pods; workload and key for
 	// skew; node for the node series.
 	Labels map[string]string
-	Points []Point
-	// tail is Points' last point as putSeries left it, valid while
-	// Points has tailN points (a truncation or a thinning changes that);
-	// next to Points: a sample reads them together
-	tail  Point
-	tailN int
-	stamp int    // the last sample that reported it
-	key   string // Key, built when the series is
+	key    string // Key, built when the series is
+	_      [32]byte
 }
 
 // Point is a value from time T until the next point.

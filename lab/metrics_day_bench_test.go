@@ -198,42 +198,65 @@ func mustQuantity(b testing.TB, s string) api.Quantity {
 // engineDay is engine.benchDay's loop (probes off), calling tick after
 // every virtual second's step.
 func engineDay(b testing.TB, e *engine.Engine, live []string, seconds int, tick func()) {
-	r := rand.New(rand.NewPCG(1, 2))
-	next := 5000
-	type undo struct {
-		at   api.Time
-		node string
-		kind int
-	}
-	var pending []undo
-	for s := 1; s <= seconds; s++ {
+	newDayDriver(e, live).run(b, seconds, tick)
+}
+
+// dayDriver is engineDay's loop in pieces: run goes on from where the last
+// call stopped, so that two engines can be driven in alternation
+// (BenchmarkMetricsOverhead) through the same sequence as one whole day.
+type dayDriver struct {
+	e       *engine.Engine
+	live    []string
+	r       *rand.Rand
+	next, s int
+	pending []dayUndo
+}
+
+// dayUndo is a pressure or NotReady episode to end at a given time.
+type dayUndo struct {
+	at   api.Time
+	node string
+	kind int
+}
+
+func newDayDriver(e *engine.Engine, live []string) *dayDriver {
+	return &dayDriver{e: e, live: live, r: rand.New(rand.NewPCG(1, 2)), next: 5000}
+}
+
+// run drives the next seconds of the day, calling tick after every
+// virtual second's step.
+func (d *dayDriver) run(b testing.TB, seconds int, tick func()) {
+	e, r := d.e, d.r
+	for end := d.s + seconds; d.s < end; {
+		d.s++
+		s := d.s
 		if err := e.Step(time.Second); err != nil {
 			b.Fatal(err)
 		}
 		tick()
 		now := e.Now()
-		k := r.IntN(len(live))
-		_ = e.DeletePod(live[k], engine.DeleteOptions{})
-		name := fmt.Sprintf("pod-%05d", next)
-		next++
-		live[k] = "default/" + name
-		_ = e.CreatePod(dayPod(b, name, "", next, next))
+		k := r.IntN(len(d.live))
+		_ = e.DeletePod(d.live[k], engine.DeleteOptions{})
+		name := fmt.Sprintf("pod-%05d", d.next)
+		d.next++
+		d.live[k] = "default/" + name
+		_ = e.CreatePod(dayPod(b, name, "", d.next, d.next))
 		if s%600 == 0 {
 			n := fmt.Sprintf("node-%03d", r.IntN(500))
 			_ = e.SetNodePressure(n, 120, false)
-			pending = append(pending, undo{now.Add(2 * time.Minute), n, 0})
+			d.pending = append(d.pending, dayUndo{now.Add(2 * time.Minute), n, 0})
 		}
 		if s%300 == 0 {
 			n := fmt.Sprintf("node-%03d", r.IntN(500))
 			_ = e.SetNodeCondition(n, engine.NodeConditionNotReady)
-			d := time.Minute
+			dur := time.Minute
 			if r.IntN(4) == 0 {
-				d = 6 * time.Minute
+				dur = 6 * time.Minute
 			}
-			pending = append(pending, undo{now.Add(d), n, 1})
+			d.pending = append(d.pending, dayUndo{now.Add(dur), n, 1})
 		}
-		kept := pending[:0]
-		for _, u := range pending {
+		kept := d.pending[:0]
+		for _, u := range d.pending {
 			if u.at > now {
 				kept = append(kept, u)
 				continue
@@ -244,6 +267,6 @@ func engineDay(b testing.TB, e *engine.Engine, live []string, seconds int, tick 
 				_ = e.SetNodeCondition(u.node, engine.NodeConditionReady)
 			}
 		}
-		pending = kept
+		d.pending = kept
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 	"time"
+	"unsafe"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -189,4 +190,25 @@ func TestMetricsStoreHeapWithinBudget(t *testing.T) {
 	}
 	t.Logf("%d series, heap %d, estimate %d, thinned %d times", len(m.series), heap, m.Bytes(), shrunk)
 	runtime.KeepAlive(m)
+}
+
+// TestSeriesHotFieldsShareALine pins Series' layout: what a sample reads
+// and writes (Points, tail, tailN, stamp) within its first 64 bytes, and
+// a size (128) whose allocations start on a 64-byte line.
+func TestSeriesHotFieldsShareALine(t *testing.T) {
+	var s Series
+	if end := unsafe.Offsetof(s.stamp) + unsafe.Sizeof(s.stamp); end > 64 {
+		t.Errorf("hot fields end at byte %d, want ≤ 64", end)
+	}
+	if size := unsafe.Sizeof(s); size != 128 {
+		t.Errorf("Series is %d bytes, want 128", size)
+	}
+}
+
+// TestPodSeenIsOneLine pins podSeen at 64 bytes: a pod's change reads all
+// of it, one cache line (a size class whose objects start on a line).
+func TestPodSeenIsOneLine(t *testing.T) {
+	if size := unsafe.Sizeof(podSeen{}); size != 64 {
+		t.Errorf("podSeen is %d bytes, want 64", size)
+	}
 }

@@ -132,17 +132,26 @@ type dirtyPod struct {
 }
 
 // podSeen is a pod as last counted, with what it counted for copied out
-// of its object (reading the old object again costs cache misses).
+// of its object (reading the old object again costs cache misses). 64
+// bytes, one cache line: a pod's change reads all of it. Its spread
+// constraints and owner references are those of pod (pods are never
+// edited in place): only their first element's address and their length
+// are kept, to tell a new object of the same pod.
 type podSeen struct {
 	pod     *api.Pod
-	state   engine.PodState
 	owner   *ownerState
-	node    string // spec.nodeName
-	nodeID  int32  // its id (-1: none)
-	counted int32  // the id of countedNode (-1: none)
-	tsc     []api.TopologySpreadConstraint
-	refs    []api.OwnerReference
+	node    string                        // spec.nodeName
+	tsc0    *api.TopologySpreadConstraint // &pod.Spec.TopologySpreadConstraints[0] (nil: none)
+	ref0    *api.OwnerReference           // &pod.OwnerReferences[0] (nil: none)
+	nodeID  int32                         // its id (-1: none)
+	counted int32                         // the id of countedNode (-1: none)
+	state   int32                         // an engine.PodState
+	ntsc    uint16                        // len of the constraints (saturated)
+	nrefs   uint16                        // len of the owner references (saturated)
 }
+
+// podState is the state the pod was counted in.
+func (seen *podSeen) podState() engine.PodState { return engine.PodState(seen.state) }
 
 // set records the pod as counted now; the node's id is looked up only
 // when its node is not the one seen before.
@@ -155,9 +164,19 @@ func (t *tracker) set(seen *podSeen, p *api.Pod, st engine.PodState, o *ownerSta
 	if countedNode(p) == "" {
 		counted = -1
 	}
-	*seen = podSeen{pod: p, state: st, owner: o, node: node, nodeID: id, counted: counted,
-		tsc: p.Spec.TopologySpreadConstraints, refs: p.OwnerReferences}
+	*seen = podSeen{pod: p, state: int32(st), owner: o, node: node, nodeID: id, counted: counted,
+		ntsc: saturate16(len(p.Spec.TopologySpreadConstraints)), nrefs: saturate16(len(p.OwnerReferences))}
+	if len(p.Spec.TopologySpreadConstraints) > 0 {
+		seen.tsc0 = &p.Spec.TopologySpreadConstraints[0]
+	}
+	if len(p.OwnerReferences) > 0 {
+		seen.ref0 = &p.OwnerReferences[0]
+	}
 }
+
+// saturate16 is n, or the largest uint16 (a length that never matches
+// the fast comparisons, which then look at the objects).
+func saturate16(n int) uint16 { return uint16(min(n, 1<<16-1)) }
 
 // nodeID numbers a node when first seen ("": -1).
 func (t *tracker) nodeID(name string) int32 {
@@ -179,7 +198,7 @@ func (t *tracker) nodeID(name string) int32 {
 // finished. A pod whose membership and node did not change leaves its
 // node's requests as they were.
 func (seen *podSeen) inSnapshot() bool {
-	return seen.node != "" && seen.state != engine.StateTerminated
+	return seen.node != "" && seen.podState() != engine.StateTerminated
 }
 
 // ownerKey is a pod's controller.
@@ -370,7 +389,7 @@ func (t *tracker) podChanged(key string, id engine.PodID) {
 		t.touchNode(-1, seen.nodeID, false, seen.inSnapshot())
 		return
 	}
-	if seen.pod == p && seen.state == st {
+	if seen.pod == p && seen.podState() == st {
 		return // reported twice
 	}
 	if p == nil {
@@ -382,7 +401,7 @@ func (t *tracker) podChanged(key string, id engine.PodID) {
 		return
 	}
 	was := *seen
-	if seen.owner != nil && sameOwner(seen, p) && sameConstraints(seen.tsc, p.Spec.TopologySpreadConstraints) {
+	if seen.owner != nil && sameOwner(seen, p) && sameConstraints(seen, p.Spec.TopologySpreadConstraints) {
 		t.set(seen, p, st, seen.owner)
 		t.move(&was, seen)
 	} else {
@@ -412,7 +431,7 @@ func (t *tracker) releaseOwner(o *ownerState) {
 // sameOwner: the pod's controller is the one it counted for (a new
 // object of the same pod shares its owner references).
 func sameOwner(seen *podSeen, p *api.Pod) bool {
-	if len(p.OwnerReferences) == len(seen.refs) && len(seen.refs) > 0 && &p.OwnerReferences[0] == &seen.refs[0] {
+	if len(p.OwnerReferences) == int(seen.nrefs) && seen.nrefs > 0 && &p.OwnerReferences[0] == seen.ref0 {
 		return true
 	}
 	o := seen.owner
@@ -420,14 +439,15 @@ func sameOwner(seen *podSeen, p *api.Pod) bool {
 	return ref != nil && ref.Kind == o.key.kind && ref.Name == o.key.name && p.Namespace == o.key.ns
 }
 
-// sameConstraints: the pod's spread constraints are those it had (a new
-// object of the same pod shares them).
-func sameConstraints(ca, cb []api.TopologySpreadConstraint) bool {
+// sameConstraints: the pod's spread constraints cb are those it had (a
+// new object of the same pod shares them).
+func sameConstraints(seen *podSeen, cb []api.TopologySpreadConstraint) bool {
+	if len(cb) == int(seen.ntsc) && (len(cb) == 0 || &cb[0] == seen.tsc0) {
+		return true
+	}
+	ca := seen.pod.Spec.TopologySpreadConstraints
 	if len(ca) != len(cb) {
 		return false
-	}
-	if len(ca) == 0 || &ca[0] == &cb[0] {
-		return true
 	}
 	for i := range ca {
 		if ca[i].TopologyKey != cb[i].TopologyKey {
@@ -442,8 +462,8 @@ func sameConstraints(ca, cb []api.TopologySpreadConstraint) bool {
 func (t *tracker) move(was, now *podSeen) {
 	w := now.owner.w
 	if now.state != was.state {
-		t.countState(was.state, w, -1)
-		t.countState(now.state, w, 1)
+		t.countState(was.podState(), w, -1)
+		t.countState(now.podState(), w, 1)
 	}
 	if w != nil && was.counted != now.counted {
 		t.countNode(w, was.counted, -1)
@@ -515,7 +535,7 @@ func (t *tracker) apply(seen *podSeen, sign int) {
 		o.pods += sign
 		w = o.w
 	}
-	t.countState(seen.state, w, sign)
+	t.countState(seen.podState(), w, sign)
 	if w == nil {
 		return
 	}
@@ -523,7 +543,7 @@ func (t *tracker) apply(seen *podSeen, sign int) {
 	t.touch(w)
 	t.countNode(w, seen.counted, sign)
 	// keys after the node: a key's counts start from perNode
-	for _, c := range seen.tsc {
+	for _, c := range seen.pod.Spec.TopologySpreadConstraints {
 		k := c.TopologyKey
 		n := w.keyRefs[k] + sign
 		if n == 0 {
