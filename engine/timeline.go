@@ -43,7 +43,10 @@ func (e *Engine) Timeline(key string) (kubelet.Timeline, bool) {
 	}
 	if n := len(tl.plans); n > 0 && (tl.killGen != 0 || tl.gone != nil) {
 		full := mergePlans(tl.plans, *tl.running)
-		out.Pod = append(out.Pod, full.Pod...)
+		out.Pod = append(out.Pod, beforeClockEnd(full.Pod, now)...)
+		for i := range full.Containers {
+			full.Containers[i].Spans = beforeClockEnd(full.Containers[i].Spans, now)
+		}
 		out.Containers = full.Containers
 		return out, true
 	}
@@ -134,4 +137,17 @@ func compact(spans []kubelet.Span) []kubelet.Span {
 		out = append(out, sp)
 	}
 	return out
+}
+
+// beforeClockEnd drops the planned phases that start past the clock's end
+// (MaxClock) and leaves the one that reaches it open: a grace period of
+// 9223372036854775807 s is a SIGTERM that never ends, not a SIGKILL and a
+// Gone at the saturated api.MaxTime.
+func beforeClockEnd(spans []kubelet.Span, now api.Time) []kubelet.Span {
+	for i, sp := range spans {
+		if sp.End > MaxClock {
+			return append(spans[:i], kubelet.Span{Phase: sp.Phase, Start: sp.Start, End: max(now, sp.Start), Open: true})
+		}
+	}
+	return spans
 }

@@ -389,6 +389,9 @@ func (s *Session) resolve(kind, name string) (string, string, error) {
 func (s *Session) apply(c command.Apply) (string, error) {
 	data := []byte(c.Inline)
 	name := "inline manifest"
+	if c.Source != "" {
+		name = c.Source
+	}
 	if c.File != "" {
 		b, err := s.readRelative(c.File)
 		if err != nil {

@@ -91,7 +91,8 @@ func budgetCheckObjects(objs *manifest.Objects, used int64, nodeLabels []map[str
 }
 
 // askedPods is how many pods a top-level workload asks for: replicas
-// (default 1), or a Job's pods at once (parallelism, at most completions).
+// (default 1), or a Job's pods at once (parallelism, at most completions),
+// or a CronJob's Job's.
 // Workloads owned by another (a Deployment's ReplicaSets, a CronJob's
 // Jobs) are counted through their owner.
 func askedPods(o any, nodeLabels []map[string]string) (resource, name, field string, n int64, ok bool) {
@@ -117,11 +118,10 @@ func askedPods(o any, nodeLabels []map[string]string) (resource, name, field str
 		if w.ControllerRef() != nil {
 			return "", "", "", 0, false
 		}
-		n := orOne(w.Spec.Parallelism)
-		if w.Spec.Completions != nil {
-			n = min(n, int64(*w.Spec.Completions))
-		}
-		return "jobs", w.Name, "spec.parallelism %d", n, true
+		return "jobs", w.Name, "spec.parallelism %d", jobPods(w.Spec), true
+	case *api.CronJob:
+		// at least one Job's pods at each run (more when runs overlap)
+		return "cronjobs", w.Name, "spec.jobTemplate.spec.parallelism %d", jobPods(w.Spec.JobTemplate.Spec), true
 	case *api.DaemonSet:
 		sel := w.Spec.Template.Spec.NodeSelector
 		for _, l := range nodeLabels {
@@ -177,6 +177,19 @@ func (s *Session) nodesBudget(zone string, n int) error {
 		return fmt.Errorf("add zone %s with %d nodes: %w", zone, n, err)
 	}
 	return nil
+}
+
+// jobPods is how many pods a Job runs at once: parallelism (default 1),
+// at most completions.
+func jobPods(sp api.JobSpec) int64 {
+	n := int64(1)
+	if sp.Parallelism != nil {
+		n = int64(*sp.Parallelism)
+	}
+	if sp.Completions != nil {
+		n = min(n, int64(*sp.Completions))
+	}
+	return n
 }
 
 // matchesAll reports whether labels hold every key=value of sel.

@@ -159,3 +159,18 @@ func TestObjectBudgetDaemonSets(t *testing.T) {
 		t.Fatalf("LoadFile: %v\nwant %s", err, want)
 	}
 }
+
+// A CronJob's jobTemplate asks for its Job's pods at every run: a
+// parallelism of 1e9 is refused at load as a Job's is, not found out a
+// minute into the run by a controller creating 200,000 pods.
+func TestObjectBudgetCronJobTemplate(t *testing.T) {
+	in := "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  schedule: \"* * * * *\"\n  jobTemplate:\n    spec:\n      parallelism: 1000000000\n      template:\n        spec: {restartPolicy: Never, containers: [{name: c, image: i}]}\n"
+	_, err := LoadFile("t.yaml", []byte(in))
+	want := `t.yaml:1:1: spec.jobTemplate.spec.parallelism 1000000000 would take the cluster over the lab's object budget: cronjobs "c" is forbidden: exceeded quota: podlab-object-budget, requested: objects=1000000000`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("LoadFile: %v\nwant %s", err, want)
+	}
+	if _, err := LoadFile("t.yaml", []byte(strings.Replace(in, "1000000000", "3", 1))); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -81,3 +81,48 @@ func TestWorkloadCPULoadIsRangeChecked(t *testing.T) {
 		}
 	}
 }
+
+// A grace period beyond the clock's end (100 years) never ends: the
+// timeline showed "SIGTERM 5s–9223372036.854776s · SIGKILL 9223372036.854776s
+// · Gone 9223372036.854776s" and the TUI "gone 92233720…" for a pod that
+// is still terminating. Phases past the clock's end are left out and the
+// one that reaches it stays open.
+func TestGracePeriodBeyondClockNeverEnds(t *testing.T) {
+	f, err := LoadPreset("graceful-termination")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"advance 5s", "delete pod stubborn --grace-period=9223372036854775807", "advance 1m"} {
+		if _, err := s.Apply(cmd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tl, ok := s.Engine().Timeline("default/stubborn")
+	if !ok {
+		t.Fatal("no timeline for stubborn")
+	}
+	got := FormatSpans(tl.Pod)
+	if want := "Running 2s–5s · SIGTERM 5s–…"; !strings.HasSuffix(got, want) {
+		t.Errorf("pod timeline %q, want it to end %q", got, want)
+	}
+	for _, c := range tl.Containers {
+		if got := FormatSpans(c.Spans); !strings.HasSuffix(got, "SIGTERM 5s–…") {
+			t.Errorf("container %s: %q", c.Name, got)
+		}
+	}
+	// a grace period inside the clock keeps its planned end
+	s2, _ := NewSession(f, SessionOptions{})
+	for _, cmd := range []string{"advance 5s", "delete pod stubborn --grace-period=2147483648", "advance 1m"} {
+		if _, err := s2.Apply(cmd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tl, _ = s2.Engine().Timeline("default/stubborn")
+	if got, want := FormatSpans(tl.Pod), "SIGTERM 5s–2147483653s · SIGKILL 2147483653s · Gone 2147483653s"; !strings.HasSuffix(got, want) {
+		t.Errorf("pod timeline %q, want it to end %q", got, want)
+	}
+}

@@ -310,6 +310,12 @@ func writeRunText(w io.Writer, s *Session, r RunReport) error {
 func FormatSpans(spans []kubelet.Span) string {
 	var parts []string
 	for _, sp := range spans {
+		if sp.Open && sp.Phase != kubelet.PhaseRunning && sp.Phase != kubelet.PhasePending && sp.Phase != kubelet.PhaseContainerCreating {
+			// a termination phase with no end (a grace period past the
+			// clock's end)
+			parts = append(parts, fmt.Sprintf("%s %s–…", sp.Phase, sp.Start))
+			continue
+		}
 		if sp.Start == sp.End {
 			parts = append(parts, fmt.Sprintf("%s %s", sp.Phase, sp.Start))
 			continue

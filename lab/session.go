@@ -610,7 +610,7 @@ func (s *Session) Apply(line string) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			cmd = command.Apply{Inline: string(data)}
+			cmd = command.Apply{Inline: string(data), Source: c.File}
 		}
 	}
 	// A command on a rewound session branches there; the later history

@@ -131,6 +131,9 @@ type Scale struct {
 type Apply struct {
 	File   string
 	Inline string
+	// Source names the file Inline was read from (the session records a
+	// file's text, not its path), for messages: "rs.yaml:4:9: …".
+	Source string
 }
 
 // Delete: delete KIND NAME [--grace-period=N] [--force] [--cascade=background|orphan|foreground].
