@@ -36,7 +36,7 @@ func benchmarkImportRun(b *testing.B, asJSON bool) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var out countingWriter
+		var out countingDiscard
 		if err := Run(&out, f, RunOptions{For: time.Second}); err != nil {
 			b.Fatal(err)
 		}
@@ -50,12 +50,12 @@ func benchmarkImportRun(b *testing.B, asJSON bool) {
 	}
 }
 
-// countingWriter is io.Discard that counts.
-type countingWriter struct{ n int64 }
+// countingDiscard is io.Discard that counts.
+type countingDiscard struct{ n int64 }
 
-func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
+func (w *countingDiscard) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
 
-var _ io.Writer = (*countingWriter)(nil)
+var _ io.Writer = (*countingDiscard)(nil)
 
 // importCPUTime is the process's user+system CPU time.
 func importCPUTime() time.Duration {
