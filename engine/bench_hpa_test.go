@@ -164,31 +164,53 @@ func cpuTime() time.Duration {
 // virtual second is not the cluster, and e.sortedPodKeys, which it used
 // before, builds a new list of 5,000 keys on every change (half of what
 // the day allocated). The keys sit in sorted blocks of at most
-// 2×benchKeyBlock, so a change moves a block, not 5,000 strings.
+// 2×benchKeyBlock, so a change moves a block, not 5,000 strings; which
+// pods are listed is kept by pod number (PodIDWatcher), so the many
+// status-only changes cost one look-up each.
 // TestBenchPodKeysIsSortedPodKeys pins it equal to e.sortedPodKeys.
 type benchPodKeys struct {
 	e      *Engine
 	blocks [][]string // sorted, none empty
-	// listed is the set of the keys in blocks: most reported changes are
-	// of a pod's status, which it answers without a search
-	listed  map[string]struct{}
+	// listed[id]: the pod of that number is in blocks
+	listed  []bool
 	n       int
-	pending map[string]struct{}
+	pending []benchPodChange
+}
+
+type benchPodChange struct {
+	key string
+	id  PodID
 }
 
 const benchKeyBlock = 128
 
 func newBenchPodKeys(e *Engine) *benchPodKeys {
-	x := &benchPodKeys{e: e, listed: map[string]struct{}{}, pending: map[string]struct{}{}}
-	for _, k := range e.sortedPodKeys() {
+	x := &benchPodKeys{e: e}
+	var keys []string
+	e.EachPodID(func(p *api.Pod, _ PodState, id PodID) {
+		keys = append(keys, p.Key())
+		x.setListed(id, true)
+	})
+	slices.Sort(keys)
+	for _, k := range keys {
 		x.add(k)
 	}
 	e.Watch(x)
 	return x
 }
 
-func (x *benchPodKeys) PodChanged(key string) { x.pending[key] = struct{}{} }
-func (x *benchPodKeys) NodeChanged(string)    {}
+func (x *benchPodKeys) PodChanged(string) {}
+func (x *benchPodKeys) PodChangedID(key string, id PodID) {
+	x.pending = append(x.pending, benchPodChange{key, id})
+}
+func (x *benchPodKeys) NodeChanged(string) {}
+
+func (x *benchPodKeys) setListed(id PodID, on bool) {
+	for int(id) >= len(x.listed) {
+		x.listed = append(x.listed, false)
+	}
+	x.listed[id] = on
+}
 
 // find returns the block that holds k or would, k's place in it and
 // whether it is there.
@@ -204,7 +226,6 @@ func (x *benchPodKeys) find(k string) (b, i int, found bool) {
 
 func (x *benchPodKeys) add(k string) {
 	x.n++
-	x.listed[k] = struct{}{}
 	if len(x.blocks) == 0 {
 		x.blocks = [][]string{{k}}
 		return
@@ -222,32 +243,33 @@ func (x *benchPodKeys) add(k string) {
 
 func (x *benchPodKeys) remove(b, i int) {
 	x.n--
-	delete(x.listed, x.blocks[b][i])
 	x.blocks[b] = slices.Delete(x.blocks[b], i, i+1)
 	if len(x.blocks[b]) == 0 {
 		x.blocks = slices.Delete(x.blocks, b, b+1)
 	}
 }
 
-// update brings the keys up to date (a reported key is listed if and only
-// if the engine stores the pod) and returns how many there are.
+// update brings the keys up to date (a reported pod is listed if and only
+// if the engine stores it) and returns how many there are. A key removed
+// and created again reports its old and its new number: each is settled
+// on its own.
 func (x *benchPodKeys) update() int {
-	for k := range x.pending {
-		_, stored := x.e.pods.Lookup(k)
-		_, listed := x.listed[k]
+	for _, c := range x.pending {
+		_, _, cur := x.e.PodWithStateID(c.key)
+		stored := cur == c.id
+		listed := int(c.id) < len(x.listed) && x.listed[c.id]
 		switch {
 		case stored && !listed:
-			x.add(k)
+			x.add(c.key)
+			x.setListed(c.id, true)
 		case !stored && listed:
-			b, i, _ := x.find(k)
-			x.remove(b, i)
+			if b, i, found := x.find(c.key); found {
+				x.remove(b, i)
+			}
+			x.setListed(c.id, false)
 		}
 	}
-	if len(x.pending) > 64 {
-		x.pending = map[string]struct{}{} // ranging costs capacity (queue.go emptied)
-	} else {
-		clear(x.pending)
-	}
+	x.pending = x.pending[:0]
 	return x.n
 }
 

@@ -209,12 +209,13 @@ func (m *Manager) hpaSamples(out []podSample, resource string, pods []hpaPod, lo
 			}
 		}
 	}
+	overrides := len(m.podCPU) > 0
 	for i := range pods {
 		f := &pods[i]
 		if !f.reports {
 			continue
 		}
-		if len(m.podCPU) > 0 {
+		if overrides {
 			if v, ok := m.podCPU[f.pod.UID]; ok {
 				sample(i, v)
 				continue

@@ -196,14 +196,23 @@ func (m *Manager) syncAll() {
 			m.enqueueReplicaSetsOf(d)
 		}
 	}
-	for _, k := range keysOf(m, m.replicaSets) {
-		if rs, ok := m.replicaSets[k]; ok {
-			if m.skipQueued(&rs.queue, rs.memo) {
+	// the objects cached with the keys (valuesOf) while the epoch stays:
+	// a ReplicaSet removed during the loop moves it, and from then on
+	// each key is looked up again
+	rsKeys, rsVals, rsEpoch := keysOf(m, m.replicaSets), valuesOf(m, m.replicaSets), m.epoch
+	for i, k := range rsKeys {
+		rs := rsVals[i]
+		if m.epoch != rsEpoch {
+			var ok bool
+			if rs, ok = m.replicaSets[k]; !ok {
 				continue
 			}
-			m.syncReplicaSet(rs)
-			m.synced(&rs.queue, rs.memo)
 		}
+		if m.skipQueued(&rs.queue, rs.memo) {
+			continue
+		}
+		m.syncReplicaSet(rs)
+		m.synced(&rs.queue, rs.memo)
 	}
 	for _, k := range keysOf(m, m.replicationControllers) {
 		if rc, ok := m.replicationControllers[k]; ok {
