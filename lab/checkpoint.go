@@ -48,14 +48,14 @@ const (
 	// while the clock runs.
 	checkpointEvery = 5 * time.Minute
 	// maxCheckpoints bounds the store. A checkpoint (a clone sharing the
-	// API objects, the event log and, copy-on-write, the pods' states and
-	// timelines with its original) holds about 0.05 of the session's
-	// heap at 1,000 nodes / 30,000 pods (7.5 MB, most of it the
-	// scheduler snapshot's pod index and the controllers' pod index); the
-	// state at t=0, whose pod objects all differ from the present's, 0.3.
-	// BenchmarkUndo reports the ratio: twenty-four stay within about 1.4×
-	// the engine's own memory (the goal is ≤ 2×).
-	maxCheckpoints = 24
+	// API objects, the event log and, copy-on-write, the pods' states,
+	// timelines and indexes with its original) holds about 2–3 MB at
+	// 1,000 nodes / 30,000 pods (0.02 of the session's heap: the buckets
+	// the live session changed since, the NodeInfos, PodTopologySpread's
+	// counts); the state at t=0, whose pod objects all differ from the
+	// present's, 0.3. BenchmarkUndo reports the ratio: forty-eight stay
+	// within about 1.2× the engine's own memory (the goal is ≤ 2×).
+	maxCheckpoints = 48
 	// hotCheckpoints is how many of the newest checkpoints a restore
 	// hands over; the others are marked frozen (packCold) and cloned.
 	hotCheckpoints = 3
