@@ -30,17 +30,18 @@ import (
 // with their settling, and clock; wall time) is at least what a clone
 // costs (the least of the recent ones). So checkpointing at most doubles
 // the work, and a restore replays about one clone's worth of work — at
-// 30,000 pods a clone costs 10–15 ms, a few commands' worth. A clone is
-// cheap: it shares the pods' states and timelines with its original
-// copy-on-write (engine cow.go, engine/internal/cowmap) and the controllers' indexes
-// and caches (controllers queue_clone.go). A restore hands one of the
-// newest checkpoints (undo, redo, stepping back) over to the live
-// session instead of cloning it again; an older one, and the state at
-// t=0 (so nothing ever needs a reload), stay and are cloned. Its replay
-// checkpoints only when it is long (replayCheckpointFactor), so that a
-// rewind does not wait for clones. The store keeps at most
+// 30,000 pods a clone costs 6–14 ms, a few commands' worth. A clone is
+// cheap: it shares the pods' states, timelines and indexes with its
+// original copy-on-write (engine cow.go, engine/internal/cowmap) and the
+// controllers' indexes and caches (controllers queue_clone.go). A
+// restore hands one of the newest checkpoints (undo, redo, stepping
+// back) over to the live session instead of cloning it again; an older
+// one, and the state at t=0 (so nothing ever needs a reload), stay and
+// are cloned. Its replay checkpoints only when it is long
+// (replayCheckpointFactor), so that a rewind does not wait for clones.
+// The store keeps at most
 // maxCheckpoints: the newest few and the others thinned to be spread
-// evenly over the history (thinningVictim). During a replay, a
+// evenly over the replay cost (thinningVictim). During a replay, a
 // checkpoint that thinning would drop at once is not taken.
 
 const (
