@@ -30,17 +30,18 @@ import (
 // with their settling, and clock; wall time) is at least what a clone
 // costs (the least of the recent ones). So checkpointing at most doubles
 // the work, and a restore replays about one clone's worth of work — at
-// 30,000 pods a clone costs 10–15 ms, a few commands' worth. A clone is
-// cheap: it shares the pods' states and timelines with its original
-// copy-on-write (engine cow.go, engine/internal/cowmap) and the controllers' indexes
-// and caches (controllers queue_clone.go). A restore hands one of the
-// newest checkpoints (undo, redo, stepping back) over to the live
-// session instead of cloning it again; an older one, and the state at
-// t=0 (so nothing ever needs a reload), stay and are cloned. Its replay
-// checkpoints only when it is long (replayCheckpointFactor), so that a
-// rewind does not wait for clones. The store keeps at most
+// 30,000 pods a clone costs 6–14 ms, a few commands' worth. A clone is
+// cheap: it shares the pods' states, timelines and indexes with its
+// original copy-on-write (engine cow.go, engine/internal/cowmap) and the
+// controllers' indexes and caches (controllers queue_clone.go). A
+// restore hands one of the newest checkpoints (undo, redo, stepping
+// back) over to the live session instead of cloning it again; an older
+// one, and the state at t=0 (so nothing ever needs a reload), stay and
+// are cloned. Its replay checkpoints only when it is long
+// (replayCheckpointFactor), so that a rewind does not wait for clones.
+// The store keeps at most
 // maxCheckpoints: the newest few and the others thinned to be spread
-// evenly over the history (thinningVictim). During a replay, a
+// evenly over the replay cost (thinningVictim). During a replay, a
 // checkpoint that thinning would drop at once is not taken.
 
 const (
@@ -48,14 +49,14 @@ const (
 	// while the clock runs.
 	checkpointEvery = 5 * time.Minute
 	// maxCheckpoints bounds the store. A checkpoint (a clone sharing the
-	// API objects, the event log and, copy-on-write, the pods' states and
-	// timelines with its original) holds about 0.05 of the session's
-	// heap at 1,000 nodes / 30,000 pods (7.5 MB, most of it the
-	// scheduler snapshot's pod index and the controllers' pod index); the
-	// state at t=0, whose pod objects all differ from the present's, 0.3.
-	// BenchmarkUndo reports the ratio: twenty-four stay within about 1.4×
-	// the engine's own memory (the goal is ≤ 2×).
-	maxCheckpoints = 24
+	// API objects, the event log and, copy-on-write, the pods' states,
+	// timelines and indexes with its original) holds about 2–3 MB at
+	// 1,000 nodes / 30,000 pods (0.02 of the session's heap: the buckets
+	// the live session changed since, the NodeInfos, PodTopologySpread's
+	// counts); the state at t=0, whose pod objects all differ from the
+	// present's, 0.3. BenchmarkUndo reports the ratio: forty-eight stay
+	// within about 1.2× the engine's own memory (the goal is ≤ 2×).
+	maxCheckpoints = 48
 	// hotCheckpoints is how many of the newest checkpoints a restore
 	// hands over; the others are marked frozen (packCold) and cloned.
 	hotCheckpoints = 3
