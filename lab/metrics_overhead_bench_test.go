@@ -34,6 +34,15 @@ import (
 // the same virtual interval of the same workload, measured within a few
 // tens of milliseconds of each other.
 //
+// Collections are paired: left to Go's pacing, the two heaps collect at
+// different moments (and the recorder's pointer-free points raise its
+// heap goal), and a collection landing in one side's chunk swamps the
+// chunk. So both children run with GOGC off and collect (runtime.GC,
+// inside the timed chunk) every PODLAB_GC_SECONDS virtual seconds, 2,400
+// by default — the bare engine's own count over the day, 36 — the same
+// collections at the same instants; the recorder's heap still costs its
+// marking. PODLAB_GC_SECONDS=0 leaves the pacing to Go.
+//
 // Reported per lockstep day (-benchtime Nx runs N days; PODLAB_DAY_SECONDS
 // shortens them): overhead-% is the day's CPU with the recorder over
 // without (the second side over the first, overheadSide), less 1, the
@@ -83,11 +92,12 @@ func BenchmarkMetricsOverhead(b *testing.B) {
 const overheadChildEnv = "PODLAB_OVERHEAD_CHILD"
 
 // overheadChild is one side of BenchmarkMetricsOverhead: it builds the
-// day's engine (and the recorder, mode "tracker"), then, for each number
-// of seconds read from fd 3, runs them and writes its process CPU since
-// the start of the day to fd 4; 0 ends the day, answered with the event
-// count and, recording, the store's points (the two sides must agree on
-// the events).
+// day's engine (and the recorder, mode "tracker"), then, for each line
+// "seconds gc" read from fd 3, runs the seconds (and collects when gc is
+// 1) and writes "cpu-ns collections" to fd 4 — its process CPU and
+// collections since the start of the day; 0 seconds ends the day,
+// answered with "events points bytes-allocated" (the two sides must agree
+// on the events).
 func overheadChild(b *testing.B, mode string) {
 	in := bufio.NewScanner(os.NewFile(3, "commands"))
 	out := os.NewFile(4, "replies")

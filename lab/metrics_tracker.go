@@ -255,10 +255,19 @@ func newTracker(src metricsSource) *tracker {
 	return t
 }
 
-// PodChangedID implements engine.PodIDWatcher.
+// PodChangedID implements engine.PodIDWatcher. A pod told again soon
+// after (created then bound, a new object then its state: half of what
+// BenchmarkDay's churn tells) is not queued twice: update reads each
+// pod's state at the sample, so a later copy of the same pod would find
+// it counted as it is and do nothing.
 func (t *tracker) PodChangedID(key string, id engine.PodID) {
 	if t.overflow {
 		return
+	}
+	for i := len(t.dirtyPods) - 1; i >= 0 && i >= len(t.dirtyPods)-4; i-- {
+		if t.dirtyPods[i].id == id {
+			return
+		}
 	}
 	t.dirtyPods = append(t.dirtyPods, dirtyPod{key, id})
 	t.checkQueue()
@@ -341,10 +350,7 @@ func (t *tracker) update(m *Metrics, now api.Time) {
 	for _, name := range t.dirtyNodes {
 		t.nodeChanged(name)
 	}
-	for i, d := range t.dirtyPods {
-		if i > 0 && d.id == t.dirtyPods[i-1].id {
-			continue // one change told twice (a new object, then its state)
-		}
+	for _, d := range t.dirtyPods {
 		t.podChanged(d.key, d.id)
 	}
 	t.dirtyNodes, t.dirtyPods = t.dirtyNodes[:0], t.dirtyPods[:0]
