@@ -279,9 +279,9 @@ func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
 func (p *scenarioParser) shapeField(k string, v *yaml.Node, where string, sh *NodeShape) {
 	switch k {
 	case "cpu":
-		sh.CPU = p.quantity(v, where+".cpu")
+		sh.CPU = p.nonNegativeQuantity(v, where+".cpu")
 	case "memory":
-		sh.Memory = p.quantity(v, where+".memory")
+		sh.Memory = p.nonNegativeQuantity(v, where+".memory")
 	case "pods":
 		sh.Pods = strconv.FormatInt(p.integer(v, where+".pods", 1, 10000), 10)
 	case "labels":
