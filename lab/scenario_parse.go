@@ -245,7 +245,7 @@ func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
 			p.fields(v, "clock", []string{"speed", "paused", "resumeAt"}, func(k string, cv *yaml.Node) {
 				switch k {
 				case "resumeAt":
-					s.Clock.ResumeAt = p.duration(cv, "clock.resumeAt")
+					s.Clock.ResumeAt = p.instant(cv, "clock.resumeAt")
 				case "speed":
 					s.Clock.Speed = p.number(cv, "clock.speed", 0.25, 64)
 				case "paused":
@@ -267,7 +267,7 @@ func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
 		case "fork":
 			s.Fork = &ForkSpec{}
 			p.fields(v, "fork", []string{"at"}, func(k string, fv *yaml.Node) {
-				s.Fork.At = p.duration(fv, "fork.at")
+				s.Fork.At = p.instant(fv, "fork.at")
 			})
 		case "lesson":
 			s.Lesson = p.lesson(v)
@@ -454,7 +454,7 @@ func (p *scenarioParser) timeline(n *yaml.Node, s *Scenario) {
 					p.errorf(v, "%s.lane %q: a lane is a or b", where, e.Lane, "drop lane: for a command both lanes ran")
 				}
 			case "at":
-				e.At = p.duration(v, where+".at")
+				e.At = p.instant(v, where+".at")
 				hasAt = true
 			case "do":
 				e.Do = p.command(v, where+".do")
