@@ -88,7 +88,7 @@ func (p *scenarioParser) integer(n *yaml.Node, what string, lo, hi int64) int64 
 		return 0
 	}
 	v, err := strconv.ParseInt(n.Value, 10, 64)
-	if err != nil || v < lo || v > hi {
+	if err != nil || !(v >= lo && v <= hi) { // NaN too
 		p.errorf(n, "%s must be a whole number from %d to %d, not %q", what, lo, hi, n.Value, "")
 		return 0
 	}
@@ -101,7 +101,7 @@ func (p *scenarioParser) number(n *yaml.Node, what string, lo, hi float64) float
 		return 0
 	}
 	v, err := strconv.ParseFloat(n.Value, 64)
-	if err != nil || v < lo || v > hi {
+	if err != nil || !(v >= lo && v <= hi) { // NaN too
 		p.errorf(n, "%s must be a number from %g to %g, not %q", what, lo, hi, n.Value, "")
 		return 0
 	}
