@@ -21,3 +21,18 @@ func TestParseLabDurationRefusesNaN(t *testing.T) {
 		t.Errorf("1.5: %v, %v", d, err)
 	}
 }
+
+// evictionHard memory.available "NaN%" gave a threshold no memory level
+// crosses: a lab that says it evicts and never does. Refused with the
+// other bad percentages (upstream's parseThresholdStatement compares
+// NaN and lets it through; the lab does not).
+func TestEvictionThresholdRefusesNaN(t *testing.T) {
+	for _, v := range []string{"NaN%", "nan%", "0%", "101%", "-5%"} {
+		if th, err := NewThreshold(SignalMemoryAvailable, v); err == nil {
+			t.Errorf("NewThreshold(%q) = %+v, want an error", v, th)
+		}
+	}
+	if _, err := NewThreshold(SignalMemoryAvailable, "10%"); err != nil {
+		t.Errorf("10%%: %v", err)
+	}
+}
