@@ -200,7 +200,7 @@ func cmdTUI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := parse(fs, args, stderr); !ok {
 		return code
 	}
-	if *speed != 0 && (*speed < 0.25 || *speed > 64) {
+	if *speed != 0 && !(*speed >= 0.25 && *speed <= 64) { // NaN too
 		fmt.Fprintf(stderr, "podlab: --speed must be between 0.25 and 64\n")
 		return 2
 	}

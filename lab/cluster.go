@@ -113,12 +113,16 @@ func mergeShape(base, over NodeShape) NodeShape {
 func NewNode(name, zoneLabel, zone string, shape NodeShape) (*api.Node, error) {
 	cpu, mem, pods := orStr(shape.CPU, DefaultNodeCPU), orStr(shape.Memory, DefaultNodeMemory), orStr(shape.Pods, DefaultNodePods)
 	rl := api.ResourceList{}
-	for res, s := range map[string]string{api.ResourceCPU: cpu, api.ResourceMemory: mem, api.ResourcePods: pods} {
-		q, err := api.ParseQuantity(s)
+	// in this order, so that the first bad one is always the one named
+	for _, r := range [...]struct{ res, s string }{{api.ResourceCPU, cpu}, {api.ResourceMemory, mem}, {api.ResourcePods, pods}} {
+		q, err := api.ParseQuantity(r.s)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", res, err)
+			return nil, fmt.Errorf("%s: %w", r.res, err)
 		}
-		rl[res] = q
+		if q < 0 { // ValidateNodeResources: a capacity is never negative
+			return nil, fmt.Errorf("%s: Invalid value: %q: must be greater than or equal to 0", r.res, r.s)
+		}
+		rl[r.res] = q
 	}
 	labels := map[string]string{
 		api.LabelHostname:    name,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -177,7 +178,8 @@ func (p *policyParser) uintPtr(n *yaml.Node, what string) *uint {
 
 func (p *policyParser) number(n *yaml.Node, what string) float64 {
 	if n.Kind == yaml.ScalarNode {
-		if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
+		// NaN and ±Inf parse but are not numbers a policy can hold
+		if v, err := strconv.ParseFloat(n.Value, 64); err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
 			return v
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -31,6 +32,8 @@ const (
 	recoveryName  = "recovery.yaml"
 	discardedName = "recovery-discarded.yaml"
 	recoveryMark  = "# podlab recovery of "
+	// recoveryPIDMark starts the second line: the writer's process id.
+	recoveryPIDMark = "# podlab recovery kept by pid "
 )
 
 // RecoveryPath is where the recovery file lives: $PODLAB_STATE_DIR, else
@@ -71,7 +74,7 @@ func WriteRecovery(path, from string, sv *Saved) error {
 		return fmt.Errorf("recovery file: %w", err)
 	}
 	return writeFile(path, 0o600, func(w io.Writer) error {
-		if _, err := io.WriteString(w, recoveryMark+strconv.Quote(from)+"\n"); err != nil {
+		if _, err := io.WriteString(w, recoveryMark+strconv.Quote(from)+"\n"+recoveryPIDMark+strconv.Itoa(os.Getpid())+"\n"); err != nil {
 			return err
 		}
 		_, err := sv.WriteTo(w)
@@ -86,6 +89,10 @@ type Recovery struct {
 	From string
 	// Written is when it was last written.
 	Written time.Time
+	// LivePID is the process id of another podlab that wrote it and is
+	// still running (0: none, or unknown): its lab is not lost, and
+	// offering to restore or set it aside would be wrong.
+	LivePID int
 }
 
 // FindRecovery returns the recovery file at path, or nil when there is
@@ -104,10 +111,17 @@ func FindRecovery(path string) (*Recovery, error) {
 		return nil, fmt.Errorf("recovery file: %w", err)
 	}
 	r := &Recovery{Path: path, Written: fi.ModTime()}
-	line, _ := bufio.NewReaderSize(f, 4096).ReadString('\n')
+	br := bufio.NewReaderSize(f, 4096)
+	line, _ := br.ReadString('\n')
 	if q, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), recoveryMark); ok {
 		if from, err := strconv.Unquote(q); err == nil {
 			r.From = from
+		}
+	}
+	line, _ = br.ReadString('\n')
+	if p, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), recoveryPIDMark); ok {
+		if pid, err := strconv.Atoi(p); err == nil && pid != os.Getpid() && processAlive(pid) {
+			r.LivePID = pid
 		}
 	}
 	return r, nil
@@ -127,4 +141,19 @@ func RemoveRecovery(path string) error {
 		return fmt.Errorf("recovery file: %w", err)
 	}
 	return nil
+}
+
+// processAlive reports whether a process with this id runs (signal 0:
+// checked, not sent). Where that cannot be asked (Windows), or the
+// process is another user's, it answers false: the lab offers the file as
+// before.
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	return p.Signal(syscall.Signal(0)) == nil
 }

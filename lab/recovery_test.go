@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -90,3 +92,53 @@ func TestRecoveryRoundTrip(t *testing.T) {
 }
 
 func isDarwinOrWindows() bool { return runtime.GOOS == "darwin" || runtime.GOOS == "windows" }
+
+// Two labs share one recovery file: the second one started offered the
+// first one's running lab as "not saved", and n moved it aside. The file
+// names its writer's process, and a running writer is reported.
+func TestRecoveryNamesItsLiveWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "recovery.yaml")
+	f, err := LoadPreset("spread-basics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := s.Saver(SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRecovery(path, "spread-basics", sv); err != nil {
+		t.Fatal(err)
+	}
+	// written by this process: not another lab
+	if r, err := FindRecovery(path); err != nil || r == nil || r.LivePID != 0 {
+		t.Fatalf("own file: %+v %v", r, err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := recoveryPIDMark + strconv.Itoa(os.Getpid()) + "\n"
+	if !strings.Contains(string(data), own) {
+		t.Fatalf("no pid line in\n%.200s", data)
+	}
+	// by a process that runs (the test's parent)
+	live := strings.Replace(string(data), own, recoveryPIDMark+strconv.Itoa(os.Getppid())+"\n", 1)
+	if err := os.WriteFile(path, []byte(live), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := FindRecovery(path); err != nil || r == nil || r.LivePID != os.Getppid() || r.From != "spread-basics" {
+		t.Fatalf("live writer: %+v %v", r, err)
+	}
+	// by one that is gone (pid beyond any pid_max): offered as before
+	gone := strings.Replace(string(data), own, recoveryPIDMark+"2147483647\n", 1)
+	if err := os.WriteFile(path, []byte(gone), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := FindRecovery(path); err != nil || r == nil || r.LivePID != 0 {
+		t.Fatalf("gone writer: %+v %v", r, err)
+	}
+}

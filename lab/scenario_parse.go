@@ -88,7 +88,7 @@ func (p *scenarioParser) integer(n *yaml.Node, what string, lo, hi int64) int64 
 		return 0
 	}
 	v, err := strconv.ParseInt(n.Value, 10, 64)
-	if err != nil || v < lo || v > hi {
+	if err != nil || !(v >= lo && v <= hi) { // NaN too
 		p.errorf(n, "%s must be a whole number from %d to %d, not %q", what, lo, hi, n.Value, "")
 		return 0
 	}
@@ -101,7 +101,7 @@ func (p *scenarioParser) number(n *yaml.Node, what string, lo, hi float64) float
 		return 0
 	}
 	v, err := strconv.ParseFloat(n.Value, 64)
-	if err != nil || v < lo || v > hi {
+	if err != nil || !(v >= lo && v <= hi) { // NaN too
 		p.errorf(n, "%s must be a number from %g to %g, not %q", what, lo, hi, n.Value, "")
 		return 0
 	}
@@ -245,7 +245,7 @@ func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
 			p.fields(v, "clock", []string{"speed", "paused", "resumeAt"}, func(k string, cv *yaml.Node) {
 				switch k {
 				case "resumeAt":
-					s.Clock.ResumeAt = p.duration(cv, "clock.resumeAt")
+					s.Clock.ResumeAt = p.instant(cv, "clock.resumeAt")
 				case "speed":
 					s.Clock.Speed = p.number(cv, "clock.speed", 0.25, 64)
 				case "paused":
@@ -267,7 +267,7 @@ func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
 		case "fork":
 			s.Fork = &ForkSpec{}
 			p.fields(v, "fork", []string{"at"}, func(k string, fv *yaml.Node) {
-				s.Fork.At = p.duration(fv, "fork.at")
+				s.Fork.At = p.instant(fv, "fork.at")
 			})
 		case "lesson":
 			s.Lesson = p.lesson(v)
@@ -279,9 +279,9 @@ func (p *scenarioParser) scenario(n *yaml.Node) *Scenario {
 func (p *scenarioParser) shapeField(k string, v *yaml.Node, where string, sh *NodeShape) {
 	switch k {
 	case "cpu":
-		sh.CPU = p.quantity(v, where+".cpu")
+		sh.CPU = p.nonNegativeQuantity(v, where+".cpu")
 	case "memory":
-		sh.Memory = p.quantity(v, where+".memory")
+		sh.Memory = p.nonNegativeQuantity(v, where+".memory")
 	case "pods":
 		sh.Pods = strconv.FormatInt(p.integer(v, where+".pods", 1, 10000), 10)
 	case "labels":
@@ -454,7 +454,7 @@ func (p *scenarioParser) timeline(n *yaml.Node, s *Scenario) {
 					p.errorf(v, "%s.lane %q: a lane is a or b", where, e.Lane, "drop lane: for a command both lanes ran")
 				}
 			case "at":
-				e.At = p.duration(v, where+".at")
+				e.At = p.instant(v, where+".at")
 				hasAt = true
 			case "do":
 				e.Do = p.command(v, where+".do")

@@ -54,6 +54,9 @@ func TestScenarioErrors(t *testing.T) {
 		{"titel: x\n", `x.yaml:3:1: Scenario: unknown field "titel" (fields are apiVersion, kind, metadata, title`},
 		{"seed: abc\n", "x.yaml:3:7: seed must be a whole number"},
 		{"clock: {speed: 100}\n", "clock.speed must be a number from 0.25 to 64"},
+		// NaN passed the range check (every comparison with it is false)
+		{"clock: {speed: NaN}\n", `x.yaml:3:16: clock.speed must be a number from 0.25 to 64, not "NaN"`},
+		{"autoscaler:\n  scaleDownUtilizationThreshold: nan\n  nodeGroups: [{name: a, max: 2}]\n", `scaleDownUtilizationThreshold must be a number from 0.01 to 1, not "nan"`},
 		{"cluster:\n  zones:\n  - nodes: 2\n", "x.yaml:5:5: cluster.zones[0] needs a name"},
 		{"cluster:\n  zones:\n  - name: a\n    cpu: lots\n", `cluster.zones[0].cpu: quantity "lots"`},
 		{"cluster:\n  zones:\n  - name: a\n    taints: [gpu]\n", `is not a taint`},

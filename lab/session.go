@@ -717,12 +717,16 @@ func (s *Session) Redo() (string, error) {
 
 // names lists what exists, for error messages ("nodes are node-1…node-6").
 func summarizeNames(kind string, names []string) string {
+	kinds := kind + "s"
+	if strings.HasSuffix(kind, "s") {
+		kinds = kind + "es" // class, priorityclass
+	}
 	if len(names) == 0 {
-		return fmt.Sprintf("there are no %ss", kind)
+		return "there are no " + kinds
 	}
 	sort.Strings(names)
 	if len(names) > 6 {
-		return fmt.Sprintf("%ss are %s, %s, … %s (%d in all)", kind, names[0], names[1], names[len(names)-1], len(names))
+		return fmt.Sprintf("%s are %s, %s, … %s (%d in all)", kinds, names[0], names[1], names[len(names)-1], len(names))
 	}
-	return fmt.Sprintf("%ss are %s", kind, strings.Join(names, ", "))
+	return fmt.Sprintf("%s are %s", kinds, strings.Join(names, ", "))
 }

@@ -154,6 +154,9 @@ type objectIndex struct {
 	// have made (adding is set while it is recorded).
 	maybe  map[string]bool
 	adding bool
+	// used and limit are the objects at t=0 and the object budget: a
+	// command that asks for more than limit-used alone will be refused.
+	used, limit int64
 }
 
 // indexedKinds are the kinds commands name.
@@ -162,7 +165,8 @@ var indexedKinds = []string{"node", "priorityclass", "pod", "deployment", "repli
 
 func newObjectIndex(s *Session) *objectIndex {
 	x := &objectIndex{keys: map[string]map[string]bool{}, nodeZone: map[string]string{}, zoneLabel: s.zoneLabel(),
-		nodeNames: DefaultNodeNames, nodesExact: true, maybe: map[string]bool{}}
+		nodeNames: DefaultNodeNames, nodesExact: true, maybe: map[string]bool{},
+		used: int64(s.eng.ObjectCount()), limit: int64(s.eng.MaxObjects())}
 	if sc := s.file.Scenario; sc != nil && sc.Cluster.NodeNames != "" {
 		x.nodeNames = sc.Cluster.NodeNames
 	}
@@ -230,6 +234,9 @@ func (x *objectIndex) certain(kind, key string) bool {
 func (x *objectIndex) conflicts(c command.Command) (string, bool) {
 	if x.opaque {
 		return "", false
+	}
+	if msg, ok := x.overBudget(c); ok {
+		return msg, true
 	}
 	switch c := c.(type) {
 	case command.AddNode:
@@ -477,7 +484,7 @@ func (x *objectIndex) create(c command.Command) {
 			x.nodesUnknowable = true
 			return
 		}
-		if x.nodesUnknowable || x.hasZone(c.Name) {
+		if _, over := x.overBudget(c); over || x.nodesUnknowable || x.hasZone(c.Name) {
 			return // unknowable, or the command fails
 		}
 		for i := 1; i <= max(c.Nodes, 1); i++ {

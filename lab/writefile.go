@@ -84,8 +84,11 @@ func writeFile(path string, perm fs.FileMode, write func(io.Writer) error) (err 
 // asks about before replacing it); a path that cannot be examined is an
 // error, not "absent".
 func FileExists(path string) (bool, error) {
-	_, err := os.Stat(path)
+	fi, err := os.Stat(path)
 	switch {
+	case err == nil && fi.IsDir():
+		// not a file a save could replace: said now, not after asking
+		return false, fmt.Errorf("%s is a directory; give a file name", path)
 	case err == nil:
 		return true, nil
 	case errors.Is(err, fs.ErrNotExist):

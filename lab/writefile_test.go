@@ -113,3 +113,13 @@ func FuzzWriteFile(f *testing.F) {
 		}
 	})
 }
+
+// Saving onto a directory asked "dir exists. Replace it with this
+// session?" and then failed; it is refused at once.
+func TestFileExistsRefusesADirectory(t *testing.T) {
+	dir := t.TempDir()
+	ok, err := FileExists(dir)
+	if err == nil || ok || !strings.Contains(err.Error(), dir+" is a directory; give a file name") {
+		t.Fatalf("FileExists(dir) = %v, %v", ok, err)
+	}
+}

@@ -125,3 +125,35 @@ func TestOpenSendsImportProgress(t *testing.T) {
 		t.Fatalf("the List opened: %s", m.status)
 	}
 }
+
+// `advance 8760h` froze the screen for the seconds a virtual year takes,
+// with the palette open and no word of what was going on: a long advance
+// runs off the UI goroutine with the progress line, as undo does.
+func TestLongAdvanceRunsOffTheUIGoroutine(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	_ = m.View()
+	press(m, ":")
+	for _, r := range "advance 2h" {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	_, cmd := m.Update(keyMsg("enter"))
+	if cmd == nil || m.busy == nil {
+		t.Fatal("a long advance starts as a command, off the UI goroutine")
+	}
+	if m.sess.Now() != 0 {
+		t.Fatalf("the clock moved on the UI goroutine: %s", m.sess.Now())
+	}
+	m.busy.since = time.Now().Add(-time.Second)
+	if got := m.View().Content; !strings.Contains(got, "advance 2h… 1.0s") {
+		t.Fatalf("a long advance shows its progress:\n%s", got)
+	}
+	m.Update(cmd())
+	if m.busy != nil || m.sess.Now() < 2*3600e9 || !strings.Contains(screen(m), "advance 2h") {
+		t.Fatalf("the advance ended and says so:\n%s", screen(m))
+	}
+	// a short one still runs at once, and a bad one keeps the palette open
+	typeCommand(m, "advance 10s")
+	if m.busy != nil {
+		t.Fatal("advance 10s runs at once")
+	}
+}

@@ -150,6 +150,10 @@ func (o paletteOverlay) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 				p.close()
 				return m.applyLong(line), true
 			}
+			if isLongAdvance(line) {
+				p.close()
+				return m.advanceLong(line), true
+			}
 			if err := m.apply(line); err != nil {
 				// the palette stays open with the line and the error
 				p.err = err.Error()

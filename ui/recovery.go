@@ -228,6 +228,13 @@ func (m *Model) startRecovery(path string) {
 	if rec == nil {
 		return
 	}
+	if rec.LivePID != 0 {
+		// another lab is running and keeps it: its work is not lost, and
+		// restoring or setting it aside here would be wrong
+		m.setStatus(fmt.Sprintf("another podlab (pid %d) is running with unsaved commands; its recovery file %s is not offered here (one per user: the last lab to change wins)",
+			rec.LivePID, path), false)
+		return
+	}
 	// the clock waits for the answer: n starts the scenario from 0:00
 	was := m.paused
 	m.paused = true

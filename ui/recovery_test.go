@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -201,5 +202,38 @@ func TestRecoveryWriteFailureIsReported(t *testing.T) {
 	update(m, tickMsg{id: m.tickID})
 	if strings.Contains(m.status, "recovery") {
 		t.Fatalf("the same failure is reported once: %q", m.status)
+	}
+}
+
+// A second lab started while the first runs with unsaved commands was
+// offered the first one's recovery file as "not saved", and n set it
+// aside. It is not offered while its writer runs; the status line says
+// whose it is.
+func TestRecoveryOfALiveLabIsNotOffered(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "recovery.yaml")
+	m := newRecoveringModel(t, path)
+	typeCommand(m, "cordon node1")
+	m.recov.wait()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// as if another process (the test's parent, which runs) wrote it
+	live := strings.Replace(string(b), fmt.Sprintf("pid %d\n", os.Getpid()), fmt.Sprintf("pid %d\n", os.Getppid()), 1)
+	if live == string(b) {
+		t.Fatalf("no pid line:\n%.200s", b)
+	}
+	if err := os.WriteFile(path, []byte(live), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m2 := newRecoveringModel(t, path)
+	if m2.top != nil {
+		t.Fatalf("a running lab's recovery file is not offered:\n%s", screen(m2))
+	}
+	if want := fmt.Sprintf("another podlab (pid %d) is running", os.Getppid()); !strings.Contains(m2.status, want) {
+		t.Fatalf("status %q, want %q", m2.status, want)
+	}
+	if got, _ := os.ReadFile(path); string(got) != live {
+		t.Fatal("the other lab's file is left as it is")
 	}
 }

@@ -41,6 +41,9 @@ const Never time.Duration = -1
 func ParseLabDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if n, err := strconv.ParseFloat(s, 64); err == nil {
+		if math.IsNaN(n) { // every comparison below is false for it
+			return 0, fmt.Errorf("duration %q is not a number", s)
+		}
 		if n < 0 {
 			return 0, fmt.Errorf("duration %q is negative", s)
 		}

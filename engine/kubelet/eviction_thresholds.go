@@ -62,7 +62,7 @@ func NewThreshold(signal, value string) (Threshold, error) {
 	}
 	if p, ok := strings.CutSuffix(value, "%"); ok {
 		f, err := strconv.ParseFloat(p, 64)
-		if err != nil || f <= 0 || f > 100 {
+		if err != nil || !(f > 0 && f <= 100) { // NaN too
 			return Threshold{}, fmt.Errorf("eviction threshold %s<%s: bad percentage", signal, value)
 		}
 		return Threshold{Signal: signal, Percentage: f / 100}, nil

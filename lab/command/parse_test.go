@@ -117,7 +117,7 @@ func TestParseErrors(t *testing.T) {
 		{"add zone z --bogus", "unknown flag --bogus; flags are --cpu, --label, --memory, --nodes, --pods, --taint"},
 		{"add zone z --taint gpu", "needs an effect"},
 		{"add zone z --taint a=b:Sometimes", `taint effect "Sometimes"`},
-		{"add zone z --pods many", `--pods takes a whole number, not "many"`},
+		{"add zone z --pods many", `--pods takes a whole number from 1 to 10000, not "many"`},
 		{"add node n1", "--zone is required"},
 		{"label node n1", "give at least one k=v or k-"},
 		{"label node n1 =x", `"=x": expected key=value`},

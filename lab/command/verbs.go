@@ -87,8 +87,9 @@ func shapeOf(a *args) (Shape, []KV, []TaintSpec, error) {
 		ts = append(ts, spec)
 	}
 	if s.Pods != "" {
-		if n, err := strconv.Atoi(s.Pods); err != nil || n < 0 {
-			return s, nil, nil, fmt.Errorf("--pods takes a whole number, not %q", s.Pods)
+		// the range of the cluster shorthand's pods (scenario_parse.go)
+		if n, err := strconv.Atoi(s.Pods); err != nil || n < 1 || n > 10000 {
+			return s, nil, nil, fmt.Errorf("--pods takes a whole number from 1 to 10000, not %q", s.Pods)
 		}
 	}
 	return s, labels, ts, nil

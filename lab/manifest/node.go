@@ -30,6 +30,9 @@ func decodeNode(d *decoder, n *yaml.Node) (any, []fieldError) {
 		}
 	})
 	errs := validateObjectMeta(&node.ObjectMeta, "metadata", false, subdomainName)
+	// ValidateNodeResources: every capacity and allocatable is ≥ 0
+	errs = append(errs, validateResourceList(node.Status.Capacity, "status.capacity")...)
+	errs = append(errs, validateResourceList(node.Status.Allocatable, "status.allocatable")...)
 	// ValidateNode names the taints "metadata.taints" (an upstream quirk
 	// kept in the messages); positions point at spec.taints.
 	for _, e := range validateTaints(node.Spec.Taints, "metadata.taints") {
