@@ -10,8 +10,36 @@ import (
 	"podlab.dev/podlab/engine/scheduler"
 )
 
-// AddNode registers a node (Ready unless its conditions say otherwise).
+// AddNode registers a node (Ready unless its conditions say otherwise)
+// and settles: controllers and the scheduler see it before the call
+// returns.
 func (e *Engine) AddNode(n *api.Node) error {
+	if err := e.registerNode(n); err != nil {
+		return err
+	}
+	e.settle()
+	return nil
+}
+
+// AddNodes registers nodes at the same instant, in order, and settles
+// once: controllers and the scheduler see all of them together, as in a
+// cluster where a node group's nodes register at about the same time
+// and the DaemonSet controller's queue holds one key for many node adds.
+// Settling after each node instead would sync every DaemonSet once per
+// node over every node: quadratic in the nodes added. On an error the
+// nodes before the failing one stay registered (and are settled).
+func (e *Engine) AddNodes(nodes []*api.Node) error {
+	defer e.settle()
+	for _, n := range nodes {
+		if err := e.registerNode(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// registerNode is AddNode without the settle.
+func (e *Engine) registerNode(n *api.Node) error {
 	if n == nil || n.Name == "" {
 		return fmt.Errorf("add node: the node needs a name")
 	}
@@ -45,7 +73,6 @@ func (e *Engine) AddNode(n *api.Node) error {
 	e.record(EventNormal, ReasonRegisteredNode, nodeObject(n.Name), fmt.Sprintf("Node %s event: Registered Node %s in Controller", n.Name, n.Name))
 	e.queue.MoveAllToActiveOrBackoff(scheduler.NodeAdd, e.Now())
 	e.changes++
-	e.settle()
 	return nil
 }
 

@@ -125,15 +125,16 @@ func shapeOf(sh command.Shape, labels []command.KV, taints []command.TaintSpec) 
 	return out
 }
 
-// nextNodeName picks the next free generated name.
-func (s *Session) nextNodeName(zone string, i int) string {
+// nextNodeName picks the next free generated name, as if the names in
+// picked (chosen for nodes not yet added) were nodes already.
+func (s *Session) nextNodeName(zone string, i int, picked map[string]bool) string {
 	pattern := DefaultNodeNames
 	if s.file.Scenario != nil && s.file.Scenario.Cluster.NodeNames != "" {
 		pattern = s.file.Scenario.Cluster.NodeNames
 	}
-	for n := s.eng.NumNodes() + 1; ; n++ {
+	for n := s.eng.NumNodes() + len(picked) + 1; ; n++ {
 		name := strings.NewReplacer("{n}", strconv.Itoa(n), "{i}", strconv.Itoa(i), "{zone}", zone).Replace(pattern)
-		if s.eng.Node(name) == nil {
+		if s.eng.Node(name) == nil && !picked[name] {
 			return name
 		}
 		if !strings.Contains(pattern, "{n}") {
@@ -156,17 +157,23 @@ func (s *Session) addZone(c command.AddZone) (string, error) {
 		return "", err
 	}
 	shape := shapeOf(c.Shape, c.Labels, c.Taints)
+	// the zone's nodes register together and the engine settles once
+	// (Engine.AddNodes): a DaemonSet then syncs once, not once per node
 	var names []string
+	nodes := make([]*api.Node, 0, count)
+	picked := make(map[string]bool, count)
 	for i := 1; i <= count; i++ {
-		name := s.nextNodeName(c.Name, i)
+		name := s.nextNodeName(c.Name, i, picked)
 		n, err := NewNode(name, s.zoneLabel(), c.Name, shape)
 		if err != nil {
 			return "", err
 		}
-		if err := s.eng.AddNode(n); err != nil {
-			return "", err
-		}
+		picked[name] = true
+		nodes = append(nodes, n)
 		names = append(names, name)
+	}
+	if err := s.eng.AddNodes(nodes); err != nil {
+		return "", err
 	}
 	return fmt.Sprintf("zone %s added with %s", c.Name, strings.Join(names, ", ")), nil
 }

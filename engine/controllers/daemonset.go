@@ -200,9 +200,12 @@ func pinToNode(spec *api.PodSpec, node string) {
 func (m *Manager) syncDaemonSet(ds *DaemonSet) {
 	pods := m.claimPods(KindDaemonSet, &ds.ObjectMeta, ds.selector, m.claimCandidates(ds.Namespace, ds.UID), nil)
 	hash := ComputeHash(&ds.Spec.Template, nil)
-	byNode := map[string][]*api.Pod{}
+	// sized up front: a sync over thousands of nodes otherwise spends
+	// much of its time growing these maps
+	byNode := make(map[string][]*api.Pod, len(pods))
 	for _, p := range pods {
-		byNode[daemonPodTargetNode(p)] = append(byNode[daemonPodTargetNode(p)], p)
+		target := daemonPodTargetNode(p)
+		byNode[target] = append(byNode[target], p)
 	}
 	nodes := append([]*api.Node(nil), m.cluster.Nodes()...)
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].Name < nodes[j].Name })
@@ -212,7 +215,7 @@ func (m *Manager) syncDaemonSet(ds *DaemonSet) {
 	}
 	var need []string
 	var del []*api.Pod
-	live := map[string]bool{}
+	live := make(map[string]bool, len(nodes))
 	dp := daemonPodOf(ds)
 	for _, n := range nodes {
 		live[n.Name] = true
@@ -284,11 +287,16 @@ func (m *Manager) syncDaemonSet(ds *DaemonSet) {
 			}
 		}
 	}
-	// Pods bound to (or pinned at) nodes that no longer exist.
-	for _, nodeName := range sortedKeys(byNode) {
-		if live[nodeName] {
-			continue
+	// Pods bound to (or pinned at) nodes that no longer exist, by node
+	// name (only those names are sorted).
+	var gone []string
+	for nodeName := range byNode {
+		if !live[nodeName] {
+			gone = append(gone, nodeName)
 		}
+	}
+	sort.Strings(gone)
+	for _, nodeName := range gone {
 		for _, p := range byNode[nodeName] {
 			if p.DeletionTimestamp == nil {
 				del = append(del, p)
@@ -401,8 +409,8 @@ func findUpdatedPodsOnNode(pods []*api.Pod, hash string) (newPod, oldPod *api.Po
 // up to maxSurge nodes and the old one goes once the new one is
 // available. Nodes are visited in name order (upstream: map order).
 func (m *Manager) daemonSetRollingUpdate(ds *DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string) {
-	shouldRun := map[string]bool{}
-	nodePods := map[string][]*api.Pod{}
+	shouldRun := make(map[string]bool, len(nodes))
+	nodePods := make(map[string][]*api.Pod, max(len(byNode), len(nodes)))
 	for k, v := range byNode {
 		nodePods[k] = v
 	}

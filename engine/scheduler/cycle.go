@@ -182,12 +182,7 @@ func (s *Scheduler) run(pi *framework.PodInfo, explain bool, rng *rand.Rand) *ou
 	if !preRes.AllNodes() {
 		o.narrowed = preRes.NodeNames
 		o.absent = narrowedStatus(narrowing)
-		nodes = make([]*framework.NodeInfo, 0, len(preRes.NodeNames))
-		for _, ni := range s.snap.Nodes() {
-			if _, ok := preRes.NodeNames[ni.Node.Name]; ok {
-				nodes = append(nodes, ni)
-			}
-		}
+		nodes = narrowedNodes(s.snap, preRes.NodeNames)
 	}
 	var feasible []*framework.NodeInfo
 	if p := s.prof.percentage; p != nil && !explain {

@@ -28,6 +28,12 @@ type cycleBuffers struct {
 	// of the last cycle, so scoring need not read every node's name.
 	cachedNodes []*framework.NodeInfo
 	cachedNames []string
+	// cachedList is the snapshot's node slice itself as of the last check:
+	// the snapshot builds a new slice whenever nodes are added or removed
+	// and never replaces an element in place, so the same slice (same
+	// first element's address and length) holds the same nodes. Keeping
+	// it referenced stops its memory being reused for another slice.
+	cachedList []*framework.NodeInfo
 	// namesChanged is set when the name cache was rebuilt; slots hold the
 	// score lists per feasible set (see labelSlotFor), setID numbers sets
 	// and stamp orders slot use.
@@ -60,6 +66,13 @@ type activeFilter struct {
 // node list (a pointer comparison per node) and rebuilds it when nodes
 // were added or removed.
 func (b *cycleBuffers) refreshNames(nodes []*framework.NodeInfo) {
+	// the same slice as last time: nothing to compare (a pass per cycle
+	// was O(nodes) per pod, quadratic when a DaemonSet places a pod on
+	// each of thousands of new nodes)
+	if len(nodes) > 0 && len(nodes) == len(b.cachedList) && &nodes[0] == &b.cachedList[0] {
+		return
+	}
+	b.cachedList = nodes
 	if len(b.cachedNodes) == len(nodes) {
 		same := true
 		for i, ni := range nodes {
