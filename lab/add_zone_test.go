@@ -52,3 +52,29 @@ func TestAddZoneRegistersItsNodesTogether(t *testing.T) {
 		t.Fatalf("status %+v, want 6 desired and scheduled", st)
 	}
 }
+
+// A zone is a label value: the default lesson's zones are zoneA and
+// zoneB, and `add zone zoneC` / `remove zone zoneC` work on it (they were
+// refused as object names, "names use lower-case letters").
+func TestAddZoneTakesALabelValue(t *testing.T) {
+	s := presetSession(t, "spread-basics")
+	out, err := s.Apply("add zone zoneC --nodes 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "zone zoneC added with") {
+		t.Fatalf("output %q", out)
+	}
+	n := 0
+	for _, node := range s.Engine().Nodes() {
+		if node.Labels[s.zoneLabel()] == "zoneC" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d nodes in zoneC, want 2", n)
+	}
+	if _, err := s.Apply("remove zone zoneC"); err != nil {
+		t.Fatal(err)
+	}
+}

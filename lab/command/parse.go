@@ -291,6 +291,20 @@ func checkLabelKey(k string) error {
 	return nil
 }
 
+// checkZone checks a zone name, which is a value of the zone label (not
+// an object name: zoneA is as valid in a command as in a Node's labels or
+// the cluster shorthand; a generated node name that uses {zone} is
+// checked as a name when the node is made).
+func checkZone(z string) error {
+	if z == "" {
+		return fmt.Errorf("give a zone name")
+	}
+	if err := checkLabelValue(z); err != nil {
+		return fmt.Errorf("zone %w", err)
+	}
+	return nil
+}
+
 func checkLabelValue(v string) error {
 	if v == "" {
 		return nil

@@ -107,7 +107,11 @@ var verbs = map[string]verbSpec{
 				return nil, fmt.Errorf("give exactly one zone name")
 			}
 			c := AddZone{Name: a.pos[0]}
-			if err := checkName(c.Name); err != nil {
+			// a zone is a label value (the zone label's), not an object
+			// name: zoneA is as valid here as in a Node's labels or the
+			// cluster shorthand (a generated node name that uses {zone}
+			// is checked as a name when the node is made)
+			if err := checkZone(c.Name); err != nil {
 				return nil, err
 			}
 			if v, ok := a.flag("nodes"); ok {
@@ -140,6 +144,9 @@ var verbs = map[string]verbSpec{
 			if !ok || z == "" {
 				return nil, fmt.Errorf("--zone is required")
 			}
+			if err := checkZone(z); err != nil {
+				return nil, err
+			}
 			c.Zone = z
 			var err error
 			c.Shape, c.Labels, c.Taints, err = shapeOf(a)
@@ -166,7 +173,7 @@ var verbs = map[string]verbSpec{
 			if len(a.pos) != 1 {
 				return nil, fmt.Errorf("give exactly one zone name")
 			}
-			return Remove{Kind: "zone", Name: a.pos[0]}, checkName(a.pos[0])
+			return Remove{Kind: "zone", Name: a.pos[0]}, checkZone(a.pos[0])
 		},
 	},
 	"label": {
