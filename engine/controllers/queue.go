@@ -85,6 +85,12 @@ type workQueues struct {
 	byLabel map[labelPair][]*api.Pod
 	// edits holds the list changes of the apply under way (flush).
 	edits map[listID]*listEdits
+	// spareEdits are emptied edits for reuse (one pod change allocated
+	// two or three every pass)
+	spareEdits []*listEdits
+	// built and scratch are flush's working space (queue_batch.go).
+	built   [][]*api.Pod
+	scratch editScratch
 	// gcLive is the set of live workload UIDs when the collector last
 	// ran, gcEpoch the manager's epoch then.
 	gcLive  map[string]bool
