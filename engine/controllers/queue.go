@@ -89,7 +89,7 @@ type workQueues struct {
 	// two or three every pass)
 	spareEdits []*listEdits
 	// built and scratch are flush's working space (queue_batch.go).
-	built   [][]*api.Pod
+	built   []builtList
 	scratch editScratch
 	// gcLive is the set of live workload UIDs when the collector last
 	// ran, gcEpoch the manager's epoch then.

@@ -3,6 +3,7 @@ package controllers
 import (
 	"slices"
 	"sort"
+	"unsafe"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -98,18 +99,24 @@ func (q *workQueues) replaceLater(id listID, old, cur *api.Pod) {
 func (q *workQueues) flush() {
 	built := q.built[:0]
 	rebuilt := func(e *listEdits, list []*api.Pod) []*api.Pod {
+		for _, b := range built {
+			if b.from(e, list) {
+				// the same list with the same edits (a shared list)
+				return b.out
+			}
+		}
 		res := e.build(list, &q.scratch)
 		if len(res) == 0 {
 			return e.applyTo(list) // as before: nil or empty as applyTo gives
 		}
 		for _, b := range built {
-			if slices.Equal(b, res) {
-				return b
+			if slices.Equal(b.out, res) {
+				return b.out
 			}
 		}
 		out := make([]*api.Pod, len(res))
 		copy(out, res)
-		built = append(built, out)
+		built = append(built, builtList{list: list, edits: e, out: out})
 		return out
 	}
 	for id, e := range q.edits {
@@ -145,6 +152,20 @@ func (q *workQueues) flush() {
 	clear(q.scratch.out[:min(q.scratch.used, cap(q.scratch.out))])
 	q.scratch.used = 0
 	clear(q.edits)
+}
+
+// builtList is a list flush built: from list with edits.
+type builtList struct {
+	list  []*api.Pod
+	edits *listEdits
+	out   []*api.Pod
+}
+
+// from reports whether building list with e gives b's list: the same
+// slice (not only the same pods) edited the same way.
+func (b *builtList) from(e *listEdits, list []*api.Pod) bool {
+	return len(list) == len(b.list) && unsafe.SliceData(list) == unsafe.SliceData(b.list) &&
+		slices.Equal(e.add, b.edits.add) && slices.Equal(e.drop, b.edits.drop) && slices.Equal(e.swap, b.edits.swap)
 }
 
 // editScratch is flush's working space: the lists are built here and
