@@ -138,7 +138,7 @@ type Engine struct {
 	// before it (sealedLen events), flat a flat copy for Events()
 	// (events.go).
 	events    []Event
-	sealed    [][]Event
+	sealed    []*sealedChunk
 	sealedLen int
 	flat      []Event
 	uidSeq    int64

@@ -83,8 +83,8 @@ func (e *Engine) EventsSince(n int) []Event {
 }
 
 // The event log is kept in chunks so that clones share it: sealed
-// chunks (eventChunk events or more) never change and are shared by
-// every clone; e.events is the open tail (the controllers' Record
+// chunks (eventChunk events or more, packed without pointers:
+// events_sealed.go) never change and are shared by every clone; e.events is the open tail (the controllers' Record
 // appends to it directly), which a clone gets clipped, so whichever side
 // appends first copies only the tail. Events() reads a flat copy, kept
 // up to date by appending what is new, and dropped by Freeze: a line of
@@ -97,8 +97,9 @@ func (e *Engine) sealFullTail() {
 	if len(e.events) < eventChunk {
 		return
 	}
-	e.sealed = append(e.sealed, e.events[:len(e.events):len(e.events)])
+	e.sealed = append(e.sealed, sealChunk(e.events))
 	e.sealedLen += len(e.events)
+	// a new tail, not e.events[:0]: a clone may share the old one
 	e.events = make([]Event, 0, eventChunk)
 }
 
@@ -117,12 +118,14 @@ func (e *Engine) flatEvents() []Event {
 		e.flat = make([]Event, 0, n+n/4)
 	}
 	at := 0
+	var ev Event
 	for _, c := range e.sealed {
-		if from < at+len(c) {
-			e.flat = append(e.flat, c[from-at:]...)
-			from = at + len(c)
+		for i := from - at; i < c.len(); i++ {
+			c.event(i, &ev)
+			e.flat = append(e.flat, ev)
+			from++
 		}
-		at += len(c)
+		at += c.len()
 	}
 	e.flat = append(e.flat, e.events[from-at:]...)
 	return e.flat

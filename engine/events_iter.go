@@ -7,16 +7,16 @@ func (e *Engine) EventCount() int { return e.sealedLen + len(e.events) }
 
 // EachEventSince calls fn for the events recorded after the first n, in
 // order, reading the log's chunks in place (no flat copy). fn must not
-// record events.
+// record events, nor keep ev once it returns.
 func (e *Engine) EachEventSince(n int, fn func(ev *Event)) {
 	at := 0
+	var ev Event // a sealed event is read back into it: fn must not keep ev
 	for _, c := range e.sealed {
-		if n < at+len(c) {
-			for i := max(n-at, 0); i < len(c); i++ {
-				fn(&c[i])
-			}
+		for i := max(n-at, 0); i < c.len(); i++ {
+			c.event(i, &ev)
+			fn(&ev)
 		}
-		at += len(c)
+		at += c.len()
 	}
 	for i := max(n-at, 0); i < len(e.events); i++ {
 		fn(&e.events[i])

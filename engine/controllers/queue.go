@@ -85,6 +85,12 @@ type workQueues struct {
 	byLabel map[labelPair][]*api.Pod
 	// edits holds the list changes of the apply under way (flush).
 	edits map[listID]*listEdits
+	// spareEdits are emptied edits for reuse (one pod change allocated
+	// two or three every pass)
+	spareEdits []*listEdits
+	// built and scratch are flush's working space (queue_batch.go).
+	built   []builtList
+	scratch editScratch
 	// gcLive is the set of live workload UIDs when the collector last
 	// ran, gcEpoch the manager's epoch then.
 	gcLive  map[string]bool
@@ -121,18 +127,7 @@ type rsOwnerIndex struct {
 // releases, deletions with orphaning move it), so the index is built once
 // per epoch instead of reading every ReplicaSet's owner on every sync.
 func (q *workQueues) rsClaimCandidates(m *Manager, uid string) ([]string, []*ReplicaSet) {
-	keys, vals := keysOf(m, m.replicaSets), valuesOf(m, m.replicaSets)
-	ix := &q.rsOwners
-	if !ix.ok || ix.epoch != m.epoch || ix.n != len(keys) {
-		*ix = rsOwnerIndex{epoch: m.epoch, ok: true, n: len(keys), byOwner: map[string][]int{}}
-		for i, rs := range vals {
-			if ref := rs.ControllerRef(); ref != nil {
-				ix.byOwner[ref.UID] = append(ix.byOwner[ref.UID], i)
-			} else {
-				ix.orphans = append(ix.orphans, i)
-			}
-		}
-	}
+	keys, vals, ix := q.rsOwnerIndex(m)
 	own, orph := ix.byOwner[uid], ix.orphans
 	outKeys := make([]string, 0, len(own)+len(orph))
 	outVals := make([]*ReplicaSet, 0, len(own)+len(orph))
@@ -146,6 +141,24 @@ func (q *workQueues) rsClaimCandidates(m *Manager, uid string) ([]string, []*Rep
 		outKeys, outVals = append(outKeys, keys[i]), append(outVals, vals[i])
 	}
 	return outKeys, outVals
+}
+
+// rsOwnerIndex returns the ReplicaSets' sorted keys and objects and the
+// index of them by controller UID, built again at a new epoch.
+func (q *workQueues) rsOwnerIndex(m *Manager) ([]string, []*ReplicaSet, *rsOwnerIndex) {
+	keys, vals := keysOf(m, m.replicaSets), valuesOf(m, m.replicaSets)
+	ix := &q.rsOwners
+	if !ix.ok || ix.epoch != m.epoch || ix.n != len(keys) {
+		*ix = rsOwnerIndex{epoch: m.epoch, ok: true, n: len(keys), byOwner: map[string][]int{}}
+		for i, rs := range vals {
+			if ref := rs.ControllerRef(); ref != nil {
+				ix.byOwner[ref.UID] = append(ix.byOwner[ref.UID], i)
+			} else {
+				ix.orphans = append(ix.orphans, i)
+			}
+		}
+	}
+	return keys, vals, ix
 }
 
 // keyCache is one map's sorted keys at an epoch, and its values in that
@@ -626,8 +639,11 @@ func (m *Manager) enqueueReplicaSetsOf(d *Deployment) {
 	if m.q == nil {
 		return
 	}
-	for _, k := range namespaceKeys(keysOf(m, m.replicaSets), d.Namespace) {
-		if rs := m.replicaSets[k]; rs.Namespace == d.Namespace && isControlledBy(&rs.ObjectMeta, d.UID) {
+	// only those d controls, from the owner index (as its claim reads
+	// them), not every ReplicaSet of the namespace
+	_, vals, ix := m.q.rsOwnerIndex(m)
+	for _, i := range ix.byOwner[d.UID] {
+		if rs := vals[i]; rs.Namespace == d.Namespace && isControlledBy(&rs.ObjectMeta, d.UID) {
 			rs.queue.queued = true
 		}
 	}

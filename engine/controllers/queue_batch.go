@@ -3,6 +3,7 @@ package controllers
 import (
 	"slices"
 	"sort"
+	"unsafe"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -33,10 +34,23 @@ type listID struct {
 
 // listEdits are the changes to one list: pods to insert, objects to drop
 // and objects to replace by another object of the same pod.
+// Each is a slice, not a set: apply sees each pending key once, so an
+// object is dropped or replaced at most once per list and batch.
 type listEdits struct {
 	add  []*api.Pod
-	drop map[*api.Pod]struct{}
-	swap map[*api.Pod]*api.Pod
+	drop []*api.Pod
+	swap []podSwap
+}
+
+// podSwap replaces the object old by cur.
+type podSwap struct{ old, cur *api.Pod }
+
+// reset empties e for reuse, keeping its slices' space (and no pods).
+func (e *listEdits) reset() {
+	clear(e.add)
+	clear(e.drop)
+	clear(e.swap)
+	e.add, e.drop, e.swap = e.add[:0], e.drop[:0], e.swap[:0]
 }
 
 func (q *workQueues) editsOf(id listID) *listEdits {
@@ -45,7 +59,11 @@ func (q *workQueues) editsOf(id listID) *listEdits {
 	}
 	e := q.edits[id]
 	if e == nil {
-		e = &listEdits{}
+		if n := len(q.spareEdits); n > 0 {
+			e, q.spareEdits = q.spareEdits[n-1], q.spareEdits[:n-1]
+		} else {
+			e = &listEdits{}
+		}
 		q.edits[id] = e
 	}
 	return e
@@ -60,45 +78,117 @@ func (q *workQueues) insertLater(id listID, p *api.Pod) {
 
 func (q *workQueues) removeLater(id listID, p *api.Pod) {
 	e := q.editsOf(id)
-	if e.drop == nil {
-		e.drop = map[*api.Pod]struct{}{}
-	}
-	e.drop[p] = struct{}{}
+	e.drop = append(e.drop, p)
 }
 
 func (q *workQueues) replaceLater(id listID, old, cur *api.Pod) {
 	e := q.editsOf(id)
-	if e.swap == nil {
-		e.swap = map[*api.Pod]*api.Pod{}
-	}
-	e.swap[old] = cur
+	e.swap = append(e.swap, podSwap{old, cur})
 }
 
 // flush rebuilds every list with recorded edits. An owner's or a
 // namespace's list that ends empty is deleted, as unindex did; a label
 // pair's stays (it is still asked for).
+//
+// Each list is built in scratch space and allocated only if no list this
+// flush built already has the same pods: a Deployment's ReplicaSet's
+// owner list and the label list its HPA selects by hold the same pods, so
+// both are one slice. Lists are never edited in place (see above), so
+// sharing one is invisible; each is allocated at its length, so an
+// append by a reader copies it.
 func (q *workQueues) flush() {
+	built := q.built[:0]
+	rebuilt := func(e *listEdits, list []*api.Pod) []*api.Pod {
+		for _, b := range built {
+			if b.from(e, list) {
+				// the same list with the same edits (a shared list)
+				return b.out
+			}
+		}
+		res := e.build(list, &q.scratch)
+		if len(res) == 0 {
+			return e.applyTo(list) // as before: nil or empty as applyTo gives
+		}
+		for _, b := range built {
+			if slices.Equal(b.out, res) {
+				return b.out
+			}
+		}
+		out := make([]*api.Pod, len(res))
+		copy(out, res)
+		built = append(built, builtList{list: list, edits: e, out: out})
+		return out
+	}
 	for id, e := range q.edits {
 		switch id.kind {
 		case ownerList:
-			if l := e.applyTo(q.byOwner[id.name]); len(l) > 0 {
+			if l := rebuilt(e, q.byOwner[id.name]); len(l) > 0 {
 				q.byOwner[id.name] = l
 			} else {
 				delete(q.byOwner, id.name)
 			}
 		case orphanList:
-			if l := e.applyTo(q.orphans[id.name]); len(l) > 0 {
+			if l := rebuilt(e, q.orphans[id.name]); len(l) > 0 {
 				q.orphans[id.name] = l
 			} else {
 				delete(q.orphans, id.name)
 			}
 		case labelList:
 			if list, ok := q.byLabel[id.lp]; ok {
-				q.byLabel[id.lp] = e.applyTo(list)
+				q.byLabel[id.lp] = rebuilt(e, list)
 			}
 		}
 	}
+	for _, e := range q.edits {
+		e.reset()
+		q.spareEdits = append(q.spareEdits, e)
+	}
+	clear(built)
+	q.built = built[:0]
+	// the scratch space must not keep removed pods alive (only what this
+	// flush wrote: clearing the whole capacity, which the start's
+	// thousands of pods grew, was most of the cost)
+	clear(q.scratch.cur[:min(q.scratch.used, cap(q.scratch.cur))])
+	clear(q.scratch.out[:min(q.scratch.used, cap(q.scratch.out))])
+	q.scratch.used = 0
 	clear(q.edits)
+}
+
+// builtList is a list flush built: from list with edits.
+type builtList struct {
+	list  []*api.Pod
+	edits *listEdits
+	out   []*api.Pod
+}
+
+// from reports whether building list with e gives b's list: the same
+// slice (not only the same pods) edited the same way.
+func (b *builtList) from(e *listEdits, list []*api.Pod) bool {
+	return len(list) == len(b.list) && unsafe.SliceData(list) == unsafe.SliceData(b.list) &&
+		slices.Equal(e.add, b.edits.add) && slices.Equal(e.drop, b.edits.drop) && slices.Equal(e.swap, b.edits.swap)
+}
+
+// editScratch is flush's working space: the lists are built here and
+// copied out once their pods are known.
+type editScratch struct {
+	cur, out []*api.Pod
+	used     int // the longest list built since the last clear
+}
+
+// build is applyTo in scratch space: the result aliases sc and is valid
+// until the next build.
+func (e *listEdits) build(list []*api.Pod, sc *editScratch) []*api.Pod {
+	cur := append(sc.cur[:0], list...)
+	sc.cur = cur
+	sc.used = max(sc.used, len(cur))
+	res := e.edit(cur)
+	if len(e.add) == 0 {
+		return res
+	}
+	out := e.merge(sc.out[:0], res)
+	sc.out = out
+	sc.used = max(sc.used, len(out))
+	return out
 }
 
 // applyTo returns a new list: list (in key order) without the dropped
@@ -109,14 +199,23 @@ func (q *workQueues) flush() {
 // chunks, so a batch of k changes to a list of n pods costs one copy and
 // O(k log n) comparisons.
 func (e *listEdits) applyTo(list []*api.Pod) []*api.Pod {
-	cur := slices.Clone(list)
-	for old, p := range e.swap {
-		if i := findPod(cur, old); i >= 0 {
-			cur[i] = p
+	cur := e.edit(slices.Clone(list))
+	if len(e.add) == 0 {
+		return cur
+	}
+	return e.merge(make([]*api.Pod, 0, len(cur)+len(e.add)), cur)
+}
+
+// edit swaps and drops in cur (a copy of the list) and returns it
+// shortened.
+func (e *listEdits) edit(cur []*api.Pod) []*api.Pod {
+	for _, sw := range e.swap {
+		if i := findPod(cur, sw.old); i >= 0 {
+			cur[i] = sw.cur
 		}
 	}
 	var at []int
-	for p := range e.drop {
+	for _, p := range e.drop {
 		if i := findPod(cur, p); i >= 0 {
 			at = append(at, i)
 		}
@@ -134,9 +233,11 @@ func (e *listEdits) applyTo(list []*api.Pod) []*api.Pod {
 		clear(cur[w:])
 		cur = cur[:w]
 	}
-	if len(e.add) == 0 {
-		return cur
-	}
+	return cur
+}
+
+// merge appends to out the pods of cur merged with the added ones.
+func (e *listEdits) merge(out, cur []*api.Pod) []*api.Pod {
 	slices.SortFunc(e.add, func(a, b *api.Pod) int {
 		switch {
 		case podLess(a, b):
@@ -146,7 +247,6 @@ func (e *listEdits) applyTo(list []*api.Pod) []*api.Pod {
 		}
 		return 0
 	})
-	out := make([]*api.Pod, 0, len(cur)+len(e.add))
 	from := 0
 	for _, p := range e.add {
 		i := from + sort.Search(len(cur)-from, func(i int) bool { return !podLess(cur[from+i], p) })

@@ -22,7 +22,7 @@ func TestListEditsMatchOneAtATime(t *testing.T) {
 		}
 		held := slices.Clone(list)
 		one := list
-		e := &listEdits{drop: map[*api.Pod]struct{}{}, swap: map[*api.Pod]*api.Pod{}}
+		e := &listEdits{}
 		changed := map[int]bool{}
 		for range r.IntN(30) {
 			switch k := r.IntN(len(list) + 1); {
@@ -30,13 +30,13 @@ func TestListEditsMatchOneAtATime(t *testing.T) {
 				changed[k] = true
 				old := list[k]
 				one = removePod(one, old)
-				e.drop[old] = struct{}{}
+				e.drop = append(e.drop, old)
 			case k < len(list) && !changed[k]:
 				changed[k] = true
 				old := list[k]
 				cur := podNS(old.Namespace, old.Name)
 				one = replacePod(one, old, cur)
-				e.swap[old] = cur
+				e.swap = append(e.swap, podSwap{old, cur})
 			default:
 				p := podNS(fmt.Sprint("ns", r.IntN(4)), fmt.Sprint("new", round, "-", r.IntN(1e6)))
 				if slices.ContainsFunc(one, func(x *api.Pod) bool { return x.Key() == p.Key() }) {
@@ -47,8 +47,20 @@ func TestListEditsMatchOneAtATime(t *testing.T) {
 			}
 		}
 		// an object not in the list changes nothing
-		e.drop[podNS("ns0", "absent")] = struct{}{}
+		e.drop = append(e.drop, podNS("ns0", "absent"))
+		var sc editScratch
+		sc.cur = make([]*api.Pod, 50) // stale contents must not leak in
+		for i := range sc.cur {
+			sc.cur[i] = podNS("stale", fmt.Sprint(i))
+		}
+		built := slices.Clone(e.build(list, &sc))
+		if !slices.Equal(list, held) {
+			t.Fatalf("round %d: build edited the old list", round)
+		}
 		got := e.applyTo(list)
+		if !slices.Equal(built, got) {
+			t.Fatalf("round %d: build gives %d pods, applyTo %d", round, len(built), len(got))
+		}
 		if len(got) != len(one) {
 			t.Fatalf("round %d: %d pods, want %d", round, len(got), len(one))
 		}

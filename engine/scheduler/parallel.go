@@ -3,8 +3,13 @@ package scheduler
 import "sync"
 
 // minChunk is the smallest number of items worth a goroutine: below it the
-// hand-off costs more than the work.
-const minChunk = 64
+// hand-off costs more than the work. Starting a goroutine and waking an
+// idle P for it (newproc, wakep, a futex) costs a few CPU microseconds;
+// filtering or scoring a node costs tens of nanoseconds, so at 64 a
+// cluster of 500 nodes spent about as much CPU handing off its three
+// phases as it saved, and was slower in wall time too (BenchmarkDayHPA,
+// docs/benchmarks.md). 5,000 nodes still use every worker.
+const minChunk = 256
 
 // parallelize splits [0,n) into at most workers contiguous chunks, fixed by
 // n alone, and runs fn on each; it returns the number of chunks, the last one on the calling goroutine. The
