@@ -137,6 +137,18 @@ func runHPAScenario(t *testing.T, table bool, mode hpaCloneMode) hpaTableRun {
 	must(t, err)
 	hpa(controllers.KindReplicaSet, "cache", 1, 5, fast, util(api.ResourceCPU, 50))
 
+	if mode != cloneSwitch {
+		// a DaemonSet (a pod per node, narrowed to it by name) and a
+		// zone spread (the snapshot's spread indexes) for the clone's
+		// node changes to move
+		_, err = m.AddDaemonSet(&api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "agent", Namespace: "default"},
+			Spec: api.DaemonSetSpec{Selector: sel("agent"), Template: tmpl("agent", nil)}})
+		must(t, err)
+		sp := tmpl("spread", map[string]string{controllers.AnnotationCPUUsage: "100m"})
+		sp.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: api.LabelTopologyZone,
+			WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel("spread")}}
+		deploy("spread", sp)
+	}
 	m.Start()
 	e.Settle()
 	firstOf := func(prefix string) *api.Pod {
@@ -167,9 +179,24 @@ func runHPAScenario(t *testing.T, table bool, mode hpaCloneMode) hpaTableRun {
 				if keys := aside.sortedPodKeys(); len(keys) > 0 {
 					_ = aside.DeletePod(keys[ra.IntN(len(keys))], DeleteOptions{})
 				}
+			case 1:
+				// nodes come and go: the snapshot (its pod index and
+				// plugin indexes) and the node lists
+				if s%3 == 0 {
+					var zone []*api.Node
+					for i := 0; i < 3; i++ {
+						nd := node(fmt.Sprintf("extra-%03d-%d", s, i), "4", "16Gi")
+						nd.Labels[api.LabelTopologyZone] = "zone-x"
+						zone = append(zone, nd)
+					}
+					must(t, aside.AddNodes(zone))
+				} else if nodes := aside.Nodes(); len(nodes) > 6 {
+					must(t, aside.RemoveNode(nodes[ra.IntN(len(nodes))].Name))
+				}
 			case 3:
 				_ = am.Scale(controllers.KindReplicaSet, "default", "cache", int32(1+ra.IntN(6)))
 				_ = am.Scale(controllers.KindDeployment, "default", "ann", int32(1+ra.IntN(8)))
+				_ = am.Scale(controllers.KindDeployment, "default", "spread", int32(1+ra.IntN(9)))
 			case 5:
 				for _, p := range aside.Pods() {
 					if strings.HasPrefix(p.Key(), "default/load-") && p.DeletionTimestamp == nil {
