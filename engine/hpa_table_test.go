@@ -56,7 +56,7 @@ type hpaTableRun struct {
 }
 
 func runHPATableScenario(t *testing.T, table bool) hpaTableRun {
-	return runHPAScenario(t, table, cloneSwitch)
+	return runHPAScenario(t, table, cloneSwitch, 0)
 }
 
 // How runHPAScenario uses a clone at second 420.
@@ -69,7 +69,8 @@ const (
 	cloneAsideIdle                     // drive the clone as cloneAside, the original left idle
 )
 
-func runHPAScenario(t *testing.T, table bool, mode hpaCloneMode) hpaTableRun {
+// asideSeed seeds the clone's actions (cloneAside, cloneAsideIdle).
+func runHPAScenario(t *testing.T, table bool, mode hpaCloneMode, asideSeed uint64) hpaTableRun {
 	e := New(Config{Seed: 7, NewScheduler: DefaultScheduler})
 	for n := 0; n < 9; n++ {
 		nd := node(fmt.Sprintf("node-%02d", n), "8", "32Gi")
@@ -167,7 +168,7 @@ func runHPAScenario(t *testing.T, table bool, mode hpaCloneMode) hpaTableRun {
 	}
 	r := rand.New(rand.NewPCG(11, 12))
 	var aside *Engine
-	ra := rand.New(rand.NewPCG(21, 22))
+	ra := rand.New(rand.NewPCG(asideSeed, 22))
 	for s := 1; s <= 900; s++ {
 		if aside != nil {
 			// the clone changes what it shares with the original: pods
@@ -211,6 +212,10 @@ func runHPAScenario(t *testing.T, table bool, mode hpaCloneMode) hpaTableRun {
 				}
 			}
 			aside.Settle()
+			if s == 600 {
+				// a clone of the clone goes on in its place
+				aside = aside.Clone()
+			}
 			if mode == cloneAsideIdle {
 				continue
 			}
@@ -283,13 +288,19 @@ func runHPAScenario(t *testing.T, table bool, mode hpaCloneMode) hpaTableRun {
 // timelines, the work queues' indexes, the ReplicaSets' pod facts and the
 // snapshot's pod index copy-on-write.
 func TestCloneDrivenApartLeavesTheOriginAlone(t *testing.T) {
-	ref := runHPAScenario(t, true, cloneNone)
-	got := runHPAScenario(t, true, cloneAside)
+	ref := runHPAScenario(t, true, cloneNone, 0)
+	for seed := uint64(1); seed <= 6; seed++ {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) { checkCloneDrivenApart(t, ref, seed) })
+	}
+}
+
+func checkCloneDrivenApart(t *testing.T, ref hpaTableRun, seed uint64) {
+	got := runHPAScenario(t, true, cloneAside, seed)
 	if got.asidePods == got.pods {
 		t.Fatalf("the clone did not drift from the original: the test compares nothing")
 	}
 	// and the clone ends as a clone whose original stayed idle
-	idle := runHPAScenario(t, true, cloneAsideIdle)
+	idle := runHPAScenario(t, true, cloneAsideIdle, seed)
 	if !reflect.DeepEqual(got.asideEvents, idle.asideEvents) {
 		for i := range min(len(got.asideEvents), len(idle.asideEvents)) {
 			if got.asideEvents[i] != idle.asideEvents[i] {
