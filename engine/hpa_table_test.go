@@ -50,9 +50,27 @@ type hpaTableRun struct {
 	events       []Event
 	status, pods string
 	rescales     int
+	// asidePods and asideEvents: the clone driven apart (cloneAside)
+	asidePods   string
+	asideEvents []Event
 }
 
 func runHPATableScenario(t *testing.T, table bool) hpaTableRun {
+	return runHPAScenario(t, table, cloneSwitch, 0)
+}
+
+// How runHPAScenario uses a clone at second 420.
+type hpaCloneMode int
+
+const (
+	cloneSwitch    hpaCloneMode = iota // go on with the clone
+	cloneNone                          // no clone
+	cloneAside                         // go on with the original, the clone driven apart alongside
+	cloneAsideIdle                     // drive the clone as cloneAside, the original left idle
+)
+
+// asideSeed seeds the clone's actions (cloneAside, cloneAsideIdle).
+func runHPAScenario(t *testing.T, table bool, mode hpaCloneMode, asideSeed uint64) hpaTableRun {
 	e := New(Config{Seed: 7, NewScheduler: DefaultScheduler})
 	for n := 0; n < 9; n++ {
 		nd := node(fmt.Sprintf("node-%02d", n), "8", "32Gi")
@@ -120,6 +138,18 @@ func runHPATableScenario(t *testing.T, table bool) hpaTableRun {
 	must(t, err)
 	hpa(controllers.KindReplicaSet, "cache", 1, 5, fast, util(api.ResourceCPU, 50))
 
+	if mode != cloneSwitch {
+		// a DaemonSet (a pod per node, narrowed to it by name) and a
+		// zone spread (the snapshot's spread indexes) for the clone's
+		// node changes to move
+		_, err = m.AddDaemonSet(&api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "agent", Namespace: "default"},
+			Spec: api.DaemonSetSpec{Selector: sel("agent"), Template: tmpl("agent", nil)}})
+		must(t, err)
+		sp := tmpl("spread", map[string]string{controllers.AnnotationCPUUsage: "100m"})
+		sp.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: api.LabelTopologyZone,
+			WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel("spread")}}
+		deploy("spread", sp)
+	}
 	m.Start()
 	e.Settle()
 	firstOf := func(prefix string) *api.Pod {
@@ -137,7 +167,59 @@ func runHPATableScenario(t *testing.T, table bool) hpaTableRun {
 		}
 	}
 	r := rand.New(rand.NewPCG(11, 12))
+	var aside *Engine
+	ra := rand.New(rand.NewPCG(asideSeed, 22))
 	for s := 1; s <= 900; s++ {
+		if aside != nil {
+			// the clone changes what it shares with the original: pods
+			// deleted, workloads scaled, pods relabelled, loads moved
+			must(t, aside.Step(time.Second))
+			am := aside.Workloads().Manager
+			switch s % 7 {
+			case 0:
+				if keys := aside.sortedPodKeys(); len(keys) > 0 {
+					_ = aside.DeletePod(keys[ra.IntN(len(keys))], DeleteOptions{})
+				}
+			case 1:
+				// nodes come and go: the snapshot (its pod index and
+				// plugin indexes) and the node lists
+				if s%3 == 0 {
+					var zone []*api.Node
+					for i := 0; i < 3; i++ {
+						nd := node(fmt.Sprintf("extra-%03d-%d", s, i), "4", "16Gi")
+						nd.Labels[api.LabelTopologyZone] = "zone-x"
+						zone = append(zone, nd)
+					}
+					must(t, aside.AddNodes(zone))
+				} else if nodes := aside.Nodes(); len(nodes) > 6 {
+					must(t, aside.RemoveNode(nodes[ra.IntN(len(nodes))].Name))
+				}
+			case 3:
+				_ = am.Scale(controllers.KindReplicaSet, "default", "cache", int32(1+ra.IntN(6)))
+				_ = am.Scale(controllers.KindDeployment, "default", "ann", int32(1+ra.IntN(8)))
+				_ = am.Scale(controllers.KindDeployment, "default", "spread", int32(1+ra.IntN(9)))
+			case 5:
+				for _, p := range aside.Pods() {
+					if strings.HasPrefix(p.Key(), "default/load-") && p.DeletionTimestamp == nil {
+						_ = aside.ControllerCluster().SetPodOwnership(p.Namespace, p.Name, map[string]string{"app": "other"}, p.OwnerReferences)
+						break
+					}
+				}
+				for _, p := range aside.Pods() {
+					if strings.HasPrefix(p.Key(), "default/avg-") {
+						am.SetPodCPU(p, int64(ra.IntN(900)))
+					}
+				}
+			}
+			aside.Settle()
+			if s == 600 {
+				// a clone of the clone goes on in its place
+				aside = aside.Clone()
+			}
+			if mode == cloneAsideIdle {
+				continue
+			}
+		}
 		must(t, e.Step(time.Second))
 		if s%9 == 0 {
 			if keys := e.sortedPodKeys(); len(keys) > 0 {
@@ -160,8 +242,13 @@ func runHPATableScenario(t *testing.T, table bool) hpaTableRun {
 			_ = e.SetNodeCondition("node-02", NodeConditionNotReady)
 			e.Settle()
 		case 420:
-			e = e.Clone()
-			m = e.Workloads().Manager
+			switch mode {
+			case cloneSwitch:
+				e = e.Clone()
+				m = e.Workloads().Manager
+			case cloneAside, cloneAsideIdle:
+				aside = e.Clone()
+			}
 		case 500:
 			_ = e.SetNodeCondition("node-02", NodeConditionReady)
 			relabel(firstOf("default/cache-debug"), map[string]string{"app": "cache"})
@@ -184,5 +271,59 @@ func runHPATableScenario(t *testing.T, table bool) hpaTableRun {
 		fmt.Fprintf(&pods, "%s %s %v\n", p.Key(), p.Status.Phase, p.Labels)
 	}
 	res.status, res.pods = st.String(), pods.String()
+	if aside != nil {
+		var ap strings.Builder
+		for _, p := range aside.Pods() {
+			fmt.Fprintf(&ap, "%s %s %v\n", p.Key(), p.Status.Phase, p.Labels)
+		}
+		res.asidePods, res.asideEvents = ap.String(), aside.Events()
+	}
 	return res
+}
+
+// TestCloneDrivenApartLeavesTheOriginAlone clones the HPA scenario's
+// engine mid-run and drives the clone differently (deletions, scaling,
+// relabelling, per-pod CPU) alongside the original: the original must end
+// exactly as a twin that was never cloned. The two share pod states,
+// timelines, the work queues' indexes, the ReplicaSets' pod facts and the
+// snapshot's pod index copy-on-write.
+func TestCloneDrivenApartLeavesTheOriginAlone(t *testing.T) {
+	ref := runHPAScenario(t, true, cloneNone, 0)
+	for seed := uint64(1); seed <= 6; seed++ {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) { checkCloneDrivenApart(t, ref, seed) })
+	}
+}
+
+func checkCloneDrivenApart(t *testing.T, ref hpaTableRun, seed uint64) {
+	got := runHPAScenario(t, true, cloneAside, seed)
+	if got.asidePods == got.pods {
+		t.Fatalf("the clone did not drift from the original: the test compares nothing")
+	}
+	// and the clone ends as a clone whose original stayed idle
+	idle := runHPAScenario(t, true, cloneAsideIdle, seed)
+	if !reflect.DeepEqual(got.asideEvents, idle.asideEvents) {
+		for i := range min(len(got.asideEvents), len(idle.asideEvents)) {
+			if got.asideEvents[i] != idle.asideEvents[i] {
+				t.Fatalf("clone's event %d differs:\n original driven: %+v\n original idle:   %+v", i, got.asideEvents[i], idle.asideEvents[i])
+			}
+		}
+		t.Fatalf("the clone has %d events with its original driven, %d with it idle", len(got.asideEvents), len(idle.asideEvents))
+	}
+	if got.asidePods != idle.asidePods {
+		t.Errorf("the clone's pods differ with its original driven:\n%s\noriginal idle:\n%s", got.asidePods, idle.asidePods)
+	}
+	if !reflect.DeepEqual(got.events, ref.events) {
+		for i := range min(len(got.events), len(ref.events)) {
+			if got.events[i] != ref.events[i] {
+				t.Fatalf("event %d differs:\n cloned:     %+v\n never cloned: %+v", i, got.events[i], ref.events[i])
+			}
+		}
+		t.Fatalf("%d events with a clone alongside, %d without", len(got.events), len(ref.events))
+	}
+	if got.status != ref.status {
+		t.Errorf("HPA status differs:\n%s\nnever cloned:\n%s", got.status, ref.status)
+	}
+	if got.pods != ref.pods {
+		t.Errorf("pods differ:\n%s\nnever cloned:\n%s", got.pods, ref.pods)
+	}
 }

@@ -134,7 +134,8 @@ func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
 	// pointers so it does not keep deleted pods alive
 	clear(oldFacts)
 	t.spare, t.facts = oldFacts, out
-	// a copy of the list: the index edits its own in place (replacePod)
+	// a copy of the list: the fast path above edits it in place, and the
+	// index's lists are read only (shared with clones)
 	t.pods = t.pods[:0]
 	if reuse {
 		t.pods = append(t.pods, pods...)

@@ -63,8 +63,8 @@ type workQueues struct {
 	own   *cowmap.Owner
 	// byOwner holds the pods of each controller UID, orphans the pods
 	// without a controller by namespace; both in namespace/name order and
-	// replaced when a pod joins or leaves them, edited in place when a
-	// pod's object is replaced (replacePod).
+	// replaced, never edited in place, when they change (queue_batch.go):
+	// clones share them (queue_clone.go).
 	byOwner map[string][]*api.Pod
 	orphans map[string][]*api.Pod
 	// ownerVer and orphanVer move when a list above changes.

@@ -50,7 +50,8 @@ func (c *podFactsCache) table(rs *ReplicaSet, pods []*api.Pod) []podFacts {
 		}
 		out = append(out, c.read(rs, p))
 	}
-	// a copy of the list: the index edits its own in place (replacePod)
+	// a copy of the list: the fast path above edits it in place, and the
+	// index's lists are read only (shared with clones)
 	c.spare, c.aligned, c.pods = oldFacts, out, append(c.pods[:0], pods...)
 	c.count = factsCount{}
 	for i := range out {
