@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 	"hash/maphash"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -21,8 +22,17 @@ var keepTextMax = 8 << 20
 // made on disk since is noticed instead of saved as if it were the
 // scenario that ran. Size and content are compared, not the modification
 // time: a file touched but unchanged still saves.
+//
+// The file stays open and is read through that descriptor: a file
+// replaced by a rename — the recovery file a restored lab rewrites after
+// every command, or a save over the file the lab came from — is not the
+// one loaded, and reading it by name would refuse every later save. The
+// old text stays readable (its disk space held) until the File goes (the
+// descriptor is closed when collected). Windows cannot rename over an
+// open file, so there it is read by name as before.
 type fileSource struct {
 	path string
+	fd   *os.File // nil: read by name
 	size int
 	seed maphash.Seed
 	sum  uint64
@@ -34,12 +44,19 @@ func newFileSource(path string, data []byte) (*fileSource, error) {
 		return nil, err
 	}
 	seed := maphash.MakeSeed()
-	return &fileSource{path: abs, size: len(data), seed: seed, sum: maphash.Bytes(seed, data)}, nil
+	src := &fileSource{path: abs, size: len(data), seed: seed, sum: maphash.Bytes(seed, data)}
+	if runtime.GOOS != "windows" {
+		// replaced between the read and here: the hash says so on save
+		if fd, err := os.Open(abs); err == nil {
+			src.fd = fd
+		}
+	}
+	return src, nil
 }
 
 // read reads the file again and checks it is the one that was loaded.
 func (s *fileSource) read() ([]byte, error) {
-	data, err := os.ReadFile(s.path)
+	data, err := s.readAll()
 	if err != nil {
 		return nil, fmt.Errorf("read %s again to save its manifests: %w", s.path, err)
 	}
@@ -47,6 +64,20 @@ func (s *fileSource) read() ([]byte, error) {
 		return nil, fmt.Errorf("%s changed on disk since it was loaded; podlab reads a large import again to save or export its manifests — restore the file, or open it again", s.path)
 	}
 	return data, nil
+}
+
+// readAll reads the loaded file (one byte more than it had: growth is a
+// change); ReadAt is safe while another save reads it too.
+func (s *fileSource) readAll() ([]byte, error) {
+	if s.fd == nil {
+		return os.ReadFile(s.path)
+	}
+	buf := make([]byte, s.size+1)
+	n, err := s.fd.ReadAt(buf, 0)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	return buf[:n], nil
 }
 
 // forgetText drops a large file's bytes once it is loaded, remembering

@@ -19,8 +19,8 @@ import (
 // file in the user's state directory, rewritten after every command
 // (atomically, off the UI loop) and removed on a clean quit or a save.
 // After a crash, a closed terminal or a killed process, the next start
-// offers to restore it. It is a saved session (Save) after one comment
-// line naming the file the session came from.
+// offers to restore it. It is a saved session (Save) after two comment
+// lines naming the file the session came from and the writer's pid.
 
 // StateDirEnv overrides the directory of the recovery file (tests point
 // it at a temporary directory).
@@ -135,8 +135,13 @@ func (r *Recovery) Discard() error {
 }
 
 // RemoveRecovery removes the recovery file (a clean quit, a save); none
-// there is not an error.
+// there is not an error. A file another running lab wrote last is left:
+// two labs share it, and this one's quit must not drop the other's
+// unsaved work.
 func RemoveRecovery(path string) error {
+	if r, err := FindRecovery(path); err == nil && r != nil && r.LivePID != 0 {
+		return nil
+	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("recovery file: %w", err)
 	}

@@ -142,3 +142,50 @@ func TestRecoveryNamesItsLiveWriter(t *testing.T) {
 		t.Fatalf("gone writer: %+v %v", r, err)
 	}
 }
+
+// A clean quit or a save removes the recovery file only when no other
+// running lab wrote it last: two labs share the file, and one quitting
+// removed the other's unsaved work.
+func TestRemoveRecoveryLeavesAnotherLiveLabsFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "recovery.yaml")
+	f, err := LoadPreset("spread-basics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := s.Saver(SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRecovery(path, "spread-basics", sv); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := recoveryPIDMark + strconv.Itoa(os.Getpid()) + "\n"
+	live := strings.Replace(string(data), own, recoveryPIDMark+strconv.Itoa(os.Getppid())+"\n", 1)
+	if err := os.WriteFile(path, []byte(live), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := RemoveRecovery(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("another running lab's recovery file was removed: %v", err)
+	}
+	gone := strings.Replace(string(data), own, recoveryPIDMark+"2147483647\n", 1)
+	if err := os.WriteFile(path, []byte(gone), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := RemoveRecovery(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("a file of a lab that is gone (restored here) stays after a clean quit")
+	}
+}

@@ -403,10 +403,15 @@ func (p *scenarioParser) kubelet(n *yaml.Node, k *KubeletSpec) {
 				if sig != "memory.available" {
 					p.errorf(v, "kubelet.%s: signal %q is not modelled", key, sig, "the lab models memory.available")
 				}
-				if !strings.HasSuffix(q, "%") {
-					if _, err := api.ParseQuantity(q); err != nil {
-						p.errorf(v, "kubelet.%s[%s]: %v", key, sig, err, "")
+				if pct, ok := strings.CutSuffix(q, "%"); ok {
+					// checked here, with the file's position, as the
+					// session checks it (evictionConfig); NaN fails too
+					var f float64
+					if _, err := fmt.Sscanf(pct, "%g", &f); err != nil || !(f > 0 && f <= 100) {
+						p.errorf(v, "kubelet.%s[%s]: %q is not a percentage in (0, 100]", key, sig, q, "give a percentage such as \"10%\", or a quantity such as 500Mi")
 					}
+				} else if _, err := api.ParseQuantity(q); err != nil {
+					p.errorf(v, "kubelet.%s[%s]: %v", key, sig, err, "")
 				}
 			}
 			if key == "evictionHard" {

@@ -67,6 +67,9 @@ func TestScenarioErrors(t *testing.T) {
 		{"scheduler:\n  defaultConstraints:\n  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {}}\n", "may not set labelSelector"},
 		{"kubelet:\n  evictionSoft: {memory.available: 500Mi}\n", "needs a grace period"},
 		{"kubelet:\n  evictionHard: {nodefs.available: 10%}\n", `signal "nodefs.available" is not modelled`},
+		// refused only when the session started, without file:line:col
+		{"kubelet:\n  evictionHard: {memory.available: \"200%\"}\n", `x.yaml:4:17: kubelet.evictionHard[memory.available]: "200%" is not a percentage in (0, 100]`},
+		{"kubelet:\n  evictionSoft: {memory.available: \"NaN%\"}\n  evictionSoftGracePeriod: {memory.available: 1m}\n", `kubelet.evictionSoft[memory.available]: "NaN%" is not a percentage in (0, 100]`},
 		{"timeline:\n- at: 10s\n  do: scale web\n", `x.yaml:5:7: timeline[0].do: missing name after "web"`},
 		{"timeline:\n- do: cordon n1\n", "timeline[0] needs at:"},
 		{"timeline:\n- at: 20s\n  do: cordon n1\n- at: 10s\n  do: cordon n2\n", "comes before the previous entry"},

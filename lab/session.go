@@ -332,7 +332,7 @@ func evictionConfig(k KubeletSpec) (*kubelet.EvictionConfig, error) {
 		t := kubelet.Threshold{Signal: kubelet.SignalMemoryAvailable, GracePeriod: grace}
 		if strings.HasSuffix(v, "%") {
 			var pct float64
-			if _, err := fmt.Sscanf(strings.TrimSuffix(v, "%"), "%g", &pct); err != nil || pct <= 0 || pct > 100 {
+			if _, err := fmt.Sscanf(strings.TrimSuffix(v, "%"), "%g", &pct); err != nil || !(pct > 0 && pct <= 100) { // NaN too
 				return t, fmt.Errorf("eviction threshold %q: give a percentage in (0, 100]", v)
 			}
 			t.Percentage = pct / 100

@@ -134,8 +134,11 @@ type Model struct {
 	// session restored from the recovery file (unsaved until saved);
 	// saveName, the file it came from (quit.go, save.go).
 	savedMark lab.Mark
-	restored  bool
-	saveName  string
+	// savedCommands is how many commands the last save recorded (0:
+	// none since the file was opened).
+	savedCommands int
+	restored      bool
+	saveName      string
 	// quitAfterSave: the quit question's s (save, then quit); quitClean:
 	// the user quit (the recovery file goes).
 	quitAfterSave, quitClean bool

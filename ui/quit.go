@@ -41,6 +41,7 @@ func (m *Model) unsaved() bool {
 // markSaved records that the session as marked is on disk.
 func (m *Model) markSaved(mk lab.Mark) {
 	m.savedMark, m.restored = mk, false
+	m.savedCommands = m.commands()
 }
 
 // requestQuit is q and ctrl+c: quit, or ask first when there are unsaved
@@ -54,7 +55,12 @@ func (m *Model) requestQuit() tea.Cmd {
 	if n != 1 {
 		what += "s"
 	}
-	q := fmt.Sprintf("This lab has unsaved changes (%s since it was opened or saved). Quit without saving?", what)
+	q := fmt.Sprintf("This lab has unsaved changes (%s since it was opened). Quit without saving?", what)
+	if m.savedCommands > 0 {
+		// the history goes on after a save (and an undo may shorten
+		// it): its length is not what is unsaved
+		q = "This lab has changes since it was last saved. Quit without saving?"
+	}
 	if m.restored && m.mark() == m.savedMark {
 		q = "This lab was restored from the recovery file and has not been saved. Quit without saving?"
 	}

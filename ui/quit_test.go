@@ -159,3 +159,20 @@ func TestOpenAsksWithUnsavedChanges(t *testing.T) {
 		t.Fatal("without unsaved changes the picker opens at once")
 	}
 }
+
+// After a save, the question does not count the saved commands as
+// unsaved: it said "2 commands since it was opened or saved" for one.
+func TestQuitQuestionAfterSaveCountsTruly(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	typeCommand(m, "cordon node1")
+	m.markSaved(m.mark())
+	typeCommand(m, "uncordon node1")
+	update(m, keyMsg("q"))
+	c, ok := m.top.(*confirmOverlay)
+	if !ok {
+		t.Fatalf("q asks:\n%s", screen(m))
+	}
+	if strings.Contains(c.question, "2 commands") || !strings.Contains(c.question, "since it was last saved") {
+		t.Fatalf("the question miscounts what is unsaved: %s", c.question)
+	}
+}

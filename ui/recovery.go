@@ -206,9 +206,11 @@ func (m *Model) writeRecovery() {
 	r.offer(recoveryJob{from: m.origin(), sv: sv})
 }
 
-// recoverySaved: the session is on disk, the recovery file goes.
+// recoverySaved: the session is on disk, the recovery file goes —
+// unless commands ran while the save was writing: they are not in the
+// saved file, and the recovery file (written after them) keeps them.
 func (m *Model) recoverySaved() {
-	if r := m.recov; r != nil && r.owned {
+	if r := m.recov; r != nil && r.owned && !m.unsaved() {
 		r.mark, r.unsaved = m.mark(), false
 		r.offer(recoveryJob{})
 	}

@@ -237,3 +237,25 @@ func TestRecoveryOfALiveLabIsNotOffered(t *testing.T) {
 		t.Fatal("the other lab's file is left as it is")
 	}
 }
+
+// A command run while a save was writing (a large import's takes
+// seconds) is not in the saved file: the recovery file keeps it. The
+// save's end removed the file and marked the newer command as recorded.
+func TestRecoveryKeepsACommandRunDuringASave(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "recovery.yaml")
+	m := newRecoveringModel(t, path)
+	typeCommand(m, "cordon node1")
+	m.recov.wait()
+	save := m.saveCmd(filepath.Join(t.TempDir(), "saved.yaml"), false)
+	typeCommand(m, "cordon node2")
+	m.recov.wait()
+	update(m, save())
+	m.recov.wait()
+	if !m.unsaved() {
+		t.Fatal("cordon node2 is not in the saved file: the lab has unsaved changes")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), "cordon node2") {
+		t.Fatalf("the recovery file keeps the command run during the save: %v", err)
+	}
+}

@@ -20,13 +20,14 @@ import (
 
 // fileSavedMsg ends a save: err is why it failed; exists, that path is
 // a file the save did not replace (it asks first); mark is the session
-// as saved, sess the session it was taken from.
+// as saved, sess the session (fork, the fork) it was taken from.
 type fileSavedMsg struct {
 	path   string
 	err    error
 	exists bool
 	mark   lab.Mark
 	sess   *lab.Session
+	fork   *lab.Fork
 }
 
 // defaultSaveName is what the save palette offers: the scenario's name
@@ -76,7 +77,7 @@ func (m *Model) saveText() (string, error) {
 // so and the lab asks.
 func (m *Model) saveCmd(path string, replace bool) tea.Cmd {
 	sv, err := m.saver()
-	mark, sess := m.mark(), m.sess
+	mark, sess, fork := m.mark(), m.sess, m.fork
 	return func() tea.Msg {
 		if err != nil {
 			return fileSavedMsg{path: path, err: fmt.Errorf("could not save: %w", err)}
@@ -94,7 +95,7 @@ func (m *Model) saveCmd(path string, replace bool) tea.Cmd {
 			}
 		}
 		err := lab.WriteFile(path, func(w io.Writer) error { _, err := sv.WriteTo(w); return err })
-		return fileSavedMsg{path: path, err: err, mark: mark, sess: sess}
+		return fileSavedMsg{path: path, err: err, mark: mark, sess: sess, fork: fork}
 	}
 }
 
@@ -126,8 +127,9 @@ func (m *Model) saved(msg fileSavedMsg) tea.Cmd {
 		return nil
 	}
 	m.setStatus("saved "+msg.path, false)
-	if msg.sess != m.sess {
+	if msg.sess != m.sess && (msg.fork == nil || msg.fork != m.fork) {
 		// another file was opened meanwhile: this save is not its state
+		// (the other lane of the same fork is)
 		return nil
 	}
 	m.markSaved(msg.mark)

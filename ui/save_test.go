@@ -151,3 +151,17 @@ func TestSaveEndingDuringUndo(t *testing.T) {
 		t.Fatal("redone: the lab is what was saved")
 	}
 }
+
+// A fork saved while its other lane is shown (B pressed during the
+// save) is recorded as saved: it is the same fork.
+func TestForkSaveRecordedAcrossALaneSwitch(t *testing.T) {
+	m := newTestModel(t, "spread-basics", 100, 30)
+	press(m, "F")
+	typeCommand(m, "@b cordon node1")
+	save := m.saveCmd(filepath.Join(t.TempDir(), "fork.yaml"), false)
+	press(m, "B")
+	update(m, save())
+	if m.unsaved() {
+		t.Fatal("the fork was saved, but the lab says it has unsaved changes")
+	}
+}

@@ -53,9 +53,9 @@ func (d Diagnostic) Pos() Position { return Position{File: d.File, Line: d.Line,
 
 // String prints "file:line:col: message (hint)".
 func (d Diagnostic) String() string {
-	s := d.Pos().String() + ": " + d.Message
+	s := d.Pos().String() + ": " + shortenQuoted(d.Message)
 	if d.Hint != "" {
-		s += " (" + d.Hint + ")"
+		s += " (" + shortenQuoted(d.Hint) + ")"
 	}
 	return s
 }

@@ -35,6 +35,12 @@ var errorCases = []struct {
 		`t.yaml:1:1: Pod "" is invalid: metadata.name: Required value: name or generateName is required`}},
 	{"document is a list", "- a\n- b\n", []string{
 		"t.yaml:1:1: expected a Kubernetes object, got a list (a manifest document is a mapping with apiVersion, kind and metadata)"}},
+	// a file that is not YAML (apply -f /etc/passwd) is one long string:
+	// it is not echoed
+	{"document is text", "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n", []string{
+		"t.yaml:1:1: expected a Kubernetes object, got text of 79 characters: this is not a Kubernetes manifest (a manifest document is a mapping with apiVersion, kind and metadata)"}},
+	{"document is a short string", "hello\n", []string{
+		`t.yaml:1:1: expected a Kubernetes object, got "hello" (a manifest document is a mapping with apiVersion, kind and metadata)`}},
 	{"kind missing", "apiVersion: v1\nmetadata: {name: p}\n", []string{
 		"t.yaml:1:1: Object 'Kind' is missing (add e.g. kind: Pod)"}},
 	{"apiVersion missing", "kind: Pod\nmetadata: {name: p}\n", []string{

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -101,7 +102,13 @@ func (d *decoder) object(n *yaml.Node, objs *Objects, depth int) {
 		clear(d.failed)
 	}
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, "", "a manifest document is a mapping with apiVersion, kind and metadata", "expected a Kubernetes object, got %s", describe(n))
+		got := describe(n)
+		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" && (utf8.RuneCountInString(n.Value) > 40 || strings.ContainsAny(n.Value, "\n\r")) {
+			// a file that is not YAML (apply -f /etc/passwd) is one long
+			// string: not echoed (it may be anything, and large)
+			got = fmt.Sprintf("text of %d characters: this is not a Kubernetes manifest", utf8.RuneCountInString(n.Value))
+		}
+		d.errorf(n, "", "a manifest document is a mapping with apiVersion, kind and metadata", "expected a Kubernetes object, got %s", got)
 		return
 	}
 	h := readHeader(n)
