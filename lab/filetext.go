@@ -122,3 +122,9 @@ func (f *File) manifestText() ([]byte, error) {
 	_, manifests, _ := splitScenario(data)
 	return manifests, nil
 }
+
+// ReadAgain reports whether a save reads the file again from disk (a
+// large import, keepTextMax): each save or recovery write then costs a
+// read of the whole file, so the TUI refreshes the recovery file only
+// after commands, not as the clock runs.
+func (f *File) ReadAgain() bool { return f.source != nil }

@@ -173,8 +173,10 @@ func (m *Model) checkRecovery() {
 	}
 	seen := recoverySeen{m.applied, m.sess, m.fork}
 	if seen == r.seen {
-		// the clock alone moved: refresh now and then
-		if r.unsaved && r.owned && m.sess.Now() != r.now && time.Since(r.wrote) >= r.every {
+		// the clock alone moved: refresh now and then (not for a large
+		// import, whose every write reads the whole file again: its
+		// recovery file follows the commands only)
+		if r.unsaved && r.owned && m.sess.Now() != r.now && time.Since(r.wrote) >= r.every && !m.sess.File().ReadAgain() {
 			m.writeRecovery()
 		}
 		return
