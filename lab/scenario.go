@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -215,13 +216,23 @@ func LoadFile(name string, data []byte) (*File, error) {
 // many, as it goes — for a progress bar (TUI, stderr).
 func LoadFileWithProgress(name string, data []byte, progress func(done, total int)) (*File, error) {
 	scenText, manText, found := splitScenario(data)
+	// the lab header is read first (it is small): a file with errors in
+	// both reports them all, in file order, not only the manifests'
+	var scen *Scenario
+	var scenErr error
+	if found {
+		scen, scenErr = parseScenario(name, scenText)
+	}
 	policy, err := loadDeschedulerPolicy(name, &manText)
 	if err != nil {
-		return nil, err
+		return nil, joinLoadErrors(scenErr, err)
 	}
 	objs, err := manifest.Load(name, manText, manifest.Options{Progress: progress})
 	if err != nil {
-		return nil, err
+		return nil, joinLoadErrors(scenErr, err)
+	}
+	if scenErr != nil {
+		return nil, scenErr
 	}
 	f := &File{Name: name, Objects: objs, Data: data, Descheduler: policy}
 	if policy != nil {
@@ -230,17 +241,32 @@ func LoadFileWithProgress(name string, data []byte, progress func(done, total in
 	if f.SchedulerConfig, err = schedulerConfigOf(name, objs); err != nil {
 		return nil, err
 	}
-	if found {
-		s, err := parseScenario(name, scenText)
-		if err != nil {
-			return nil, err
-		}
-		f.Scenario = s
-	}
+	f.Scenario = scen
 	if err := budgetCheck(f); err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// joinLoadErrors puts the lab header's errors (scen, may be nil) and the
+// manifests' (err) into one error, diagnostics in file order; an error
+// that is not a list of diagnostics is returned as it is.
+func joinLoadErrors(scen, err error) error {
+	var a, b *manifest.Error
+	if scen == nil || !errors.As(scen, &a) || !errors.As(err, &b) {
+		if scen != nil && err == nil {
+			return scen
+		}
+		return err
+	}
+	all := append(append([]manifest.Diagnostic(nil), a.Diagnostics...), b.Diagnostics...)
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].Line != all[j].Line {
+			return all[i].Line < all[j].Line
+		}
+		return all[i].Col < all[j].Col
+	})
+	return &manifest.Error{Diagnostics: all, Warnings: b.Warnings}
 }
 
 func parseScenario(name string, text []byte) (*Scenario, error) {

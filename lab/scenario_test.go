@@ -105,3 +105,17 @@ func TestTwoHeadersRejected(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// A file with errors in its lab header and in its manifests reports both,
+// in file order (the header's used to be hidden behind the manifests').
+func TestLoadReportsHeaderAndManifestErrors(t *testing.T) {
+	data := "apiVersion: podlab/v1\nkind: Scenario\ncluster:\n  zones: [a, b\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: x}\n"
+	_, err := LoadFile("broken.yaml", []byte(data))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "broken.yaml:3:") || !strings.HasPrefix(lines[1], "broken.yaml:6:1: Pod \"x\" is invalid") {
+		t.Fatalf("errors:\n%s\nwant the header's (line 3) then the Pod's (line 6)", err)
+	}
+}
