@@ -80,11 +80,11 @@ t send-keys -t e2e 'F'
 expect "fork closed, kept lane b"
 # unsaved commands: q asks first; n stays, the recovery file holds them
 t send-keys -t e2e 'q'
-expect "Quit without saving?"
+expect "without saving?"  # the question wraps with the command count
 t send-keys -t e2e 'n'
 test -s "$state/recovery.yaml" || { echo "e2e: no recovery file in $state" >&2; exit 1; }
 t send-keys -t e2e 'q'
-expect "Quit without saving?"
+expect "without saving?"  # the question wraps with the command count
 t send-keys -t e2e 'y'
 sleep 0.5
 if [ -e "$state/recovery.yaml" ]; then
