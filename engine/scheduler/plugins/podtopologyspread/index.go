@@ -17,7 +17,10 @@ type matchIndex struct {
 	perNode []int32
 	// nodes is the snapshot's node list the counts were built for: when a
 	// change leaves it as it was (a node relabelled or tainted), the counts
-	// stay valid and only the domain sums are dropped.
+	// stay valid and only the domain sums are dropped. It is the
+	// snapshot's own slice, which the snapshot never changes in place
+	// (Snapshot.sync builds a new one), shared by every index and
+	// not written here.
 	nodes []*framework.NodeInfo
 	// counted remembers which pods were counted, so a removal undoes
 	// exactly what the addition did even if the pod object changed since
@@ -82,7 +85,7 @@ func (m *matchIndex) matches(p *api.Pod) bool {
 
 func (m *matchIndex) rebuild(s *framework.Snapshot) {
 	m.perNode = make([]int32, len(s.Nodes()))
-	m.nodes = append(m.nodes[:0], s.Nodes()...)
+	m.nodes = s.Nodes() // never changed in place: sync builds a new list
 	m.counted = newCountedSet(len(s.Nodes()))
 	m.sums = nil
 	m.stale = false

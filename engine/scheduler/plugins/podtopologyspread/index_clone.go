@@ -20,7 +20,7 @@ func (m *matchIndex) CloneFor(s *framework.Snapshot) framework.PodIndex {
 	}
 	c.perNode = append([]int32(nil), m.perNode...)
 	c.counted = m.counted.clone()
-	c.nodes = append([]*framework.NodeInfo(nil), s.Nodes()...)
+	c.nodes = s.Nodes()
 	return c
 }
 
