@@ -23,9 +23,11 @@ func (e *Engine) newScheduler() Scheduler {
 }
 
 // copyNominations nominates, in e's scheduler, every pod that from's
-// scheduler nominates (in pod-key order).
+// scheduler nominates (in pod-key order). It walks the nominated keys,
+// not every pod's: a clone (a checkpoint) whose pod-key cache was out of
+// date built and kept a sorted list of 30,000 keys here.
 func (e *Engine) copyNominations(from Scheduler) {
-	for _, key := range e.sortedPodKeys() {
+	for _, key := range from.Nominator().Keys() {
 		if n := from.Nominator().NominatedNodeOf(key); n != "" {
 			if ps := e.pods.Get(key); ps != nil && ps.info != nil {
 				e.sched.Nominator().AddNominatedPod(ps.info, n)

@@ -50,12 +50,15 @@ const (
 	checkpointEvery = 5 * time.Minute
 	// maxCheckpoints bounds the store. A checkpoint (a clone sharing the
 	// API objects, the event log and, copy-on-write, the pods' states,
-	// timelines and indexes with its original) holds about 2–3 MB at
-	// 1,000 nodes / 30,000 pods (0.02 of the session's heap: the buckets
-	// the live session changed since, the NodeInfos, PodTopologySpread's
-	// counts); the state at t=0, whose pod objects all differ from the
-	// present's, 0.3. BenchmarkUndo reports the ratio: forty-eight stay
-	// within about 1.2× the engine's own memory (the goal is ≤ 2×).
+	// timelines and indexes with its original) holds about 2.5–3.5 MB at
+	// 1,000 nodes / 30,000 pods (0.02–0.03 of the session's heap: the
+	// buckets and pod objects the live session changed since, and per
+	// clone ≈ 1.1 MB of copies — the NodeInfos 0.46, the event queue,
+	// the controllers'; PodTopologySpread's counted pods are shared
+	// copy-on-write, counted.go); the state at t=0, whose pod objects all
+	// differ from the present's, 0.3. BenchmarkUndo reports the ratio:
+	// forty-eight stay within about 1.3× the engine's own memory (the
+	// goal is ≤ 2×).
 	maxCheckpoints = 48
 	// hotCheckpoints is how many of the newest checkpoints a restore
 	// hands over; the others are marked frozen (packCold) and cloned.

@@ -78,3 +78,13 @@ func (n *Nominator) nodes() []string {
 	sort.Strings(out)
 	return out
 }
+
+// Keys returns the keys of the nominated pods, sorted.
+func (n *Nominator) Keys() []string {
+	out := make([]string, 0, len(n.nodeOf))
+	for key := range n.nodeOf {
+		out = append(out, key)
+	}
+	sort.Strings(out)
+	return out
+}

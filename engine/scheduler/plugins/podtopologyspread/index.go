@@ -17,11 +17,15 @@ type matchIndex struct {
 	perNode []int32
 	// nodes is the snapshot's node list the counts were built for: when a
 	// change leaves it as it was (a node relabelled or tainted), the counts
-	// stay valid and only the domain sums are dropped.
+	// stay valid and only the domain sums are dropped. It is the
+	// snapshot's own slice, which the snapshot never changes in place
+	// (Snapshot.sync builds a new one), shared by every index and
+	// not written here.
 	nodes []*framework.NodeInfo
 	// counted remembers which pods were counted, so a removal undoes
-	// exactly what the addition did even if the pod object changed since.
-	counted map[*framework.PodInfo]int32
+	// exactly what the addition did even if the pod object changed since
+	// (shared with clones copy-on-write: counted.go).
+	counted countedSet
 	// sums caches per-domain totals over a node set (nil: every node) for
 	// topologies asked for, updated incrementally; a node change drops them.
 	sums map[sumsKey][]int32
@@ -45,7 +49,7 @@ func (m *matchIndex) touch() bool {
 	m.eventsSinceUse++
 	if m.eventsSinceUse > dormantAfter {
 		m.stale = true
-		m.perNode, m.counted, m.sums, m.nodes = nil, nil, nil, nil
+		m.perNode, m.counted, m.sums, m.nodes = nil, countedSet{}, nil, nil
 		return false
 	}
 	return true
@@ -81,15 +85,15 @@ func (m *matchIndex) matches(p *api.Pod) bool {
 
 func (m *matchIndex) rebuild(s *framework.Snapshot) {
 	m.perNode = make([]int32, len(s.Nodes()))
-	m.nodes = append(m.nodes[:0], s.Nodes()...)
-	m.counted = map[*framework.PodInfo]int32{}
+	m.nodes = s.Nodes() // never changed in place: sync builds a new list
+	m.counted = newCountedSet(len(s.Nodes()))
 	m.sums = nil
 	m.stale = false
 	for _, ni := range s.Nodes() {
 		for _, pi := range ni.Pods {
 			if m.matches(pi.Pod) {
 				m.perNode[ni.Index]++
-				m.counted[pi] = int32(ni.Index)
+				m.counted.add(ni.Index, pi)
 			}
 		}
 	}
@@ -101,7 +105,7 @@ func (m *matchIndex) PodAdded(node *framework.NodeInfo, pi *framework.PodInfo) {
 		return
 	}
 	m.perNode[node.Index]++
-	m.counted[pi] = int32(node.Index)
+	m.counted.add(node.Index, pi)
 	for k, sums := range m.sums {
 		if k.set != nil && !k.set.mask[node.Index] {
 			continue
@@ -117,11 +121,11 @@ func (m *matchIndex) PodRemoved(node *framework.NodeInfo, pi *framework.PodInfo)
 	if !m.touch() {
 		return
 	}
-	i, ok := m.counted[pi]
+	i, ok := m.counted.lookup(node.Index, pi)
 	if !ok {
 		return
 	}
-	delete(m.counted, pi)
+	m.counted.remove(node.Index, pi)
 	m.perNode[i]--
 	for k, sums := range m.sums {
 		if k.set != nil && !k.set.mask[i] {

@@ -1,8 +1,6 @@
 package podtopologyspread
 
 import (
-	"maps"
-
 	"podlab.dev/podlab/engine/scheduler/framework"
 )
 
@@ -21,16 +19,19 @@ func (m *matchIndex) CloneFor(s *framework.Snapshot) framework.PodIndex {
 		return c
 	}
 	c.perNode = append([]int32(nil), m.perNode...)
-	c.counted = maps.Clone(m.counted)
-	c.nodes = append([]*framework.NodeInfo(nil), s.Nodes()...)
+	c.counted = m.counted.clone()
+	c.nodes = s.Nodes()
 	return c
 }
 
 // PodInfoReplaced implements framework.PodInfoReplacer: the pod counted
 // under old is now known by pi.
-func (m *matchIndex) PodInfoReplaced(_ *framework.NodeInfo, old, pi *framework.PodInfo) {
-	if i, ok := m.counted[old]; ok {
-		delete(m.counted, old)
-		m.counted[pi] = i
+func (m *matchIndex) PodInfoReplaced(node *framework.NodeInfo, old, pi *framework.PodInfo) {
+	if m.stale {
+		return
+	}
+	if _, ok := m.counted.lookup(node.Index, old); ok {
+		m.counted.remove(node.Index, old)
+		m.counted.add(node.Index, pi)
 	}
 }
