@@ -37,7 +37,7 @@ func (m *Manager) syncDeploymentQueued(d *Deployment) {
 	}
 	w := m.beginMemo()
 	m.syncDeployment(d)
-	d.memo, d.queuedKey = w.done(nil, nil), key
+	d.memo, d.queuedKey = w.doneIn(&d.memoSpace, nil, nil), key
 }
 
 // workloadsChanged records a change to the set of workloads or their

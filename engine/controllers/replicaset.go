@@ -98,7 +98,7 @@ func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
 		if !m.syncReplicaSetTable(rs) {
 			m.syncReplicaSetOf(rs, m.claimCandidates(rs.Namespace, rs.UID))
 		}
-		rs.memo, rs.queuedKey = w.done(nil, nil), key
+		rs.memo, rs.queuedKey = w.doneIn(&rs.memoSpace, nil, nil), key
 		return
 	}
 	candidates := m.claimCandidates(rs.Namespace, rs.UID)

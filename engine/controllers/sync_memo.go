@@ -97,6 +97,19 @@ func (w memoWatch) done(key any, pods []*api.Pod) *syncMemo {
 	return &syncMemo{key: key, pods: pods, wake: m.syncWake, hasWake: m.syncHasWake}
 }
 
+// doneIn is done with the memo written to space (the object's own, so
+// that a memoised sync allocates nothing).
+func (w memoWatch) doneIn(space *syncMemo, key any, pods []*api.Pod) *syncMemo {
+	m := w.m
+	acted := m.changed || m.ops != w.ops
+	m.changed = m.changed || w.changed
+	if acted {
+		return nil
+	}
+	*space = syncMemo{key: key, pods: pods, wake: m.syncWake, hasWake: m.syncHasWake}
+	return space
+}
+
 // rsMemoKey is what a ReplicaSet sync reads of the ReplicaSet itself.
 type rsMemoKey struct {
 	uid        string
