@@ -441,6 +441,8 @@ func (m *Manager) setCondition(st *DeploymentStatus, typ, status, reason, msg st
 	st.Conditions = setConditionIn(st.Conditions, Condition{Type: typ, Status: status, Reason: reason, Message: msg, LastUpdateTime: m.now, LastTransitionTime: m.now})
 }
 
+// setConditionIn never edits cs: a changed list is a new slice
+// (calculateDeploymentStatus shares the Deployment's list).
 func setConditionIn(cs []Condition, c Condition) []Condition {
 	cur := findCondition(cs, c.Type)
 	if cur != nil && cur.Status == c.Status && cur.Reason == c.Reason {
@@ -453,6 +455,7 @@ func setConditionIn(cs []Condition, c Condition) []Condition {
 	return append(out, c)
 }
 
+// removeConditionFrom never edits cs either.
 func removeConditionFrom(cs []Condition, t string) []Condition {
 	var out []Condition
 	for _, x := range cs {

@@ -30,13 +30,14 @@ func (m *Manager) syncDeploymentQueued(d *Deployment) {
 	}
 	key := deploymentQueueKey{epoch: m.epoch, uid: d.UID, gen: d.Generation, replicas: *d.Spec.Replicas,
 		paused: d.Spec.Paused, deleting: d.DeletionTimestamp != nil, rsVer: m.q.rsVer[d.UID]}
-	if d.memo.holds(key, nil, m.now) {
+	// the key is kept in d, typed (boxing it into the memo allocated)
+	if d.memo != nil && d.queuedKey == key && d.memo.holds(nil, nil, m.now) {
 		d.memo.replay(m)
 		return
 	}
-	done := m.beginMemo()
+	w := m.beginMemo()
 	m.syncDeployment(d)
-	d.memo = done(key, nil)
+	d.memo, d.queuedKey = w.doneIn(&d.memoSpace, nil, nil), key
 }
 
 // workloadsChanged records a change to the set of workloads or their

@@ -240,10 +240,18 @@ func (m *Manager) calculateDeploymentStatus(all []*ReplicaSet, newRS *ReplicaSet
 	replicas, ready, available, terminating := actualReplicaCount(all)
 	updated, _, _, _ := actualReplicaCount([]*ReplicaSet{newRS})
 	unavailable := max(replicaCount(all)-available, 0)
+	// The conditions are shared with d's, not copied: every edit of a
+	// conditions slice (setConditionIn, removeConditionFrom) builds a new
+	// one, so sharing is invisible, and the copy was allocated on every
+	// sync (87 MB over BenchmarkDayHPA's day). An empty list becomes nil,
+	// as the copy made it.
+	conds := d.Status.Conditions
+	if len(conds) == 0 {
+		conds = nil
+	}
 	st := DeploymentStatus{ObservedGeneration: d.Generation, Replicas: replicas, UpdatedReplicas: updated,
 		ReadyReplicas: ready, AvailableReplicas: available, UnavailableReplicas: unavailable,
-		TerminatingReplicas: terminating, CollisionCount: d.Status.CollisionCount,
-		Conditions: append([]Condition(nil), d.Status.Conditions...)}
+		TerminatingReplicas: terminating, CollisionCount: d.Status.CollisionCount, Conditions: conds}
 	if available >= *d.Spec.Replicas-maxUnavailable(d) {
 		m.setCondition(&st, DeploymentAvailable, api.ConditionTrue, reasonMinimumAvailable, "Deployment has minimum availability.")
 	} else {

@@ -3,6 +3,7 @@ package controllers
 import (
 	"fmt"
 	"maps"
+	"strings"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -424,7 +425,7 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 			if err != nil {
 				err = fmt.Errorf("failed to get %s utilization: %w", res, err)
 			} else {
-				name = res + " resource utilization (percentage of request)"
+				name = utilizationMetricName(res)
 				v := api.Milli(raw)
 				statuses[i] = MetricStatus{Type: api.ResourceMetricSourceType, Resource: res, AverageUtilization: &util, AverageValue: &v}
 			}
@@ -453,8 +454,28 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 	if invalid == 0 {
 		h.warned = nil
 	}
-	m.setHPACondition(h, HPAScalingActive, api.ConditionTrue, "ValidMetricFound", "the HPA was able to successfully calculate a replica count from "+metric)
+	const validPrefix = "the HPA was able to successfully calculate a replica count from "
+	if c := h.HPACondition(HPAScalingActive); c != nil && c.Status == api.ConditionTrue && c.Reason == "ValidMetricFound" &&
+		len(c.Message) == len(validPrefix)+len(metric) && strings.HasPrefix(c.Message, validPrefix) && strings.HasSuffix(c.Message, metric) {
+		// unchanged: setHPACondition would rewrite the same values (the
+		// message is not built: it was allocated on every sync)
+		return replicas, metric, statuses, firstErr
+	}
+	m.setHPACondition(h, HPAScalingActive, api.ConditionTrue, "ValidMetricFound", validPrefix+metric)
 	return replicas, metric, statuses, firstErr
+}
+
+// utilizationMetricName is the metric name upstream builds per sync
+// (fmt "%s resource utilization (percentage of request)"), constant for
+// the usual resources so that a sync allocates none.
+func utilizationMetricName(res string) string {
+	switch res {
+	case "cpu":
+		return "cpu resource utilization (percentage of request)"
+	case "memory":
+		return "memory resource utilization (percentage of request)"
+	}
+	return res + " resource utilization (percentage of request)"
 }
 
 // TargetRef names the HPA's target as kubectl's REFERENCE column does

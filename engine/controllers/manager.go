@@ -73,6 +73,9 @@ type Manager struct {
 	// cluster must replace pod objects rather than edit them
 	// (SkipUnchangedSyncs).
 	memoSyncs bool
+	// activeScratch is syncReplicaSetTable's list of active pods, reused
+	// (empty between syncs).
+	activeScratch []*api.Pod
 	// prevList is the cluster's last pod list, prevSorted the same in
 	// key order, prevByOwner/prevOrphans its owner index (nil until
 	// built): reused while the cluster returns the same pod objects.

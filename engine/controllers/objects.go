@@ -34,8 +34,12 @@ type ReplicaSet struct {
 	selector api.Selector
 	// kind is "" for a ReplicaSet, KindReplicationController for an RC.
 	kind string
-	// memo is the last sync that changed nothing (sync_memo.go).
-	memo *syncMemo
+	// memo is the last sync that changed nothing (sync_memo.go); in the
+	// work-queue mode queuedKey is what it read (the memo's key is nil).
+	// memoSpace holds that memo (no allocation per sync).
+	memo      *syncMemo
+	queuedKey queuedRSKey
+	memoSpace syncMemo
 	// queue is the ReplicaSet's place in the work queue (queue.go).
 	queue queueState
 	// tmplMatch caches templatesEqual with its Deployment's template.
@@ -59,8 +63,12 @@ type Deployment struct {
 	api.Deployment
 	Status   DeploymentStatus
 	selector api.Selector
-	// memo is the last sync that changed nothing (deployment_queue.go).
-	memo *syncMemo
+	// memo is the last sync that changed nothing (deployment_queue.go)
+	// and queuedKey what it read (the memo's key is nil).
+	// memoSpace holds that memo (no allocation per sync).
+	memo      *syncMemo
+	queuedKey deploymentQueueKey
+	memoSpace syncMemo
 	// queue is the Deployment's place in the work queue (queue.go).
 	queue queueState
 }

@@ -629,9 +629,9 @@ func (m *Manager) memoised(sync func()) *syncMemo {
 		sync()
 		return nil
 	}
-	done := m.beginMemo()
+	w := m.beginMemo()
 	sync()
-	return done(nil, nil)
+	return w.done(nil, nil)
 }
 
 // enqueueReplicaSetsOf queues the ReplicaSets a Deployment controls.

@@ -90,8 +90,8 @@ func (q *workQueues) replaceLater(id listID, old, cur *api.Pod) {
 // namespace's list that ends empty is deleted, as unindex did; a label
 // pair's stays (it is still asked for).
 //
-// Each list is built in scratch space and allocated only if no list this
-// flush built already has the same pods: a Deployment's ReplicaSet's
+// A list built with the same pods as one this flush already built is
+// that one (buildNew's new slice is dropped): a Deployment's ReplicaSet's
 // owner list and the label list its HPA selects by hold the same pods, so
 // both are one slice. Lists are never edited in place (see above), so
 // sharing one is invisible; each is allocated at its length, so an
@@ -105,17 +105,15 @@ func (q *workQueues) flush() {
 				return b.out
 			}
 		}
-		res := e.build(list, &q.scratch)
-		if len(res) == 0 {
+		out := e.buildNew(list, &q.scratch)
+		if len(out) == 0 {
 			return e.applyTo(list) // as before: nil or empty as applyTo gives
 		}
 		for _, b := range built {
-			if slices.Equal(b.out, res) {
+			if slices.Equal(b.out, out) {
 				return b.out
 			}
 		}
-		out := make([]*api.Pod, len(res))
-		copy(out, res)
 		built = append(built, builtList{list: list, edits: e, out: out})
 		return out
 	}
@@ -149,7 +147,6 @@ func (q *workQueues) flush() {
 	// flush wrote: clearing the whole capacity, which the start's
 	// thousands of pods grew, was most of the cost)
 	clear(q.scratch.cur[:min(q.scratch.used, cap(q.scratch.cur))])
-	clear(q.scratch.out[:min(q.scratch.used, cap(q.scratch.out))])
 	q.scratch.used = 0
 	clear(q.edits)
 }
@@ -168,27 +165,32 @@ func (b *builtList) from(e *listEdits, list []*api.Pod) bool {
 		slices.Equal(e.add, b.edits.add) && slices.Equal(e.drop, b.edits.drop) && slices.Equal(e.swap, b.edits.swap)
 }
 
-// editScratch is flush's working space: the lists are built here and
-// copied out once their pods are known.
+// editScratch is flush's working space: a list pods are added to is
+// edited here before the merge (buildNew).
 type editScratch struct {
-	cur, out []*api.Pod
-	used     int // the longest list built since the last clear
+	cur  []*api.Pod
+	used int // the longest list copied here since the last clear
 }
 
-// build is applyTo in scratch space: the result aliases sc and is valid
-// until the next build.
-func (e *listEdits) build(list []*api.Pod, sc *editScratch) []*api.Pod {
+// buildNew is applyTo into a new slice whose capacity is its length
+// (an append by a reader copies it). The list is built in place of its
+// copy rather than in scratch space and then copied: a list is shared
+// with another one only when both were built from one slice with the
+// same edits (flush asks builtList.from first), so building a list a
+// second time to find it equal to one already built is rare, and the
+// copy was most of flush's time. The scratch space holds only what the
+// added pods are merged with.
+func (e *listEdits) buildNew(list []*api.Pod, sc *editScratch) []*api.Pod {
+	if len(e.add) == 0 {
+		out := e.edit(slices.Clone(list))
+		return out[:len(out):len(out)]
+	}
 	cur := append(sc.cur[:0], list...)
 	sc.cur = cur
 	sc.used = max(sc.used, len(cur))
 	res := e.edit(cur)
-	if len(e.add) == 0 {
-		return res
-	}
-	out := e.merge(sc.out[:0], res)
-	sc.out = out
-	sc.used = max(sc.used, len(out))
-	return out
+	out := e.merge(make([]*api.Pod, 0, len(res)+len(e.add)), res)
+	return out[:len(out):len(out)]
 }
 
 // applyTo returns a new list: list (in key order) without the dropped

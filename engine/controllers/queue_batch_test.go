@@ -53,13 +53,16 @@ func TestListEditsMatchOneAtATime(t *testing.T) {
 		for i := range sc.cur {
 			sc.cur[i] = podNS("stale", fmt.Sprint(i))
 		}
-		built := slices.Clone(e.build(list, &sc))
+		built := e.buildNew(list, &sc)
 		if !slices.Equal(list, held) {
 			t.Fatalf("round %d: build edited the old list", round)
 		}
+		if len(built) != cap(built) {
+			t.Fatalf("round %d: built %d pods with room for %d: an append by a reader would edit it", round, len(built), cap(built))
+		}
 		got := e.applyTo(list)
 		if !slices.Equal(built, got) {
-			t.Fatalf("round %d: build gives %d pods, applyTo %d", round, len(built), len(got))
+			t.Fatalf("round %d: buildNew gives %d pods, applyTo %d", round, len(built), len(got))
 		}
 		if len(got) != len(one) {
 			t.Fatalf("round %d: %d pods, want %d", round, len(got), len(one))

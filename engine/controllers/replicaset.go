@@ -87,16 +87,18 @@ func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
 	if m.q != nil {
 		// work queues: the candidates are known by their versions
 		owned, orphans := m.q.versions(rs.Namespace, rs.UID)
+		// the key is kept in rs, typed: boxed into the memo's any it
+		// was allocated on every sync that changed nothing
 		key := queuedRSKey{replicaSetMemoKey(rs), owned, orphans, m.epoch}
-		if rs.memo.holds(key, nil, m.now) {
+		if rs.memo != nil && rs.queuedKey == key && rs.memo.holds(nil, nil, m.now) {
 			rs.memo.replay(m)
 			return
 		}
-		done := m.beginMemo()
+		w := m.beginMemo()
 		if !m.syncReplicaSetTable(rs) {
 			m.syncReplicaSetOf(rs, m.claimCandidates(rs.Namespace, rs.UID))
 		}
-		rs.memo = done(key, nil)
+		rs.memo, rs.queuedKey = w.doneIn(&rs.memoSpace, nil, nil), key
 		return
 	}
 	candidates := m.claimCandidates(rs.Namespace, rs.UID)
@@ -109,9 +111,9 @@ func (m *Manager) syncReplicaSet(rs *ReplicaSet) {
 		rs.memo.replay(m)
 		return
 	}
-	done := m.beginMemo()
+	w := m.beginMemo()
 	m.syncReplicaSetOf(rs, candidates)
-	rs.memo = done(key, candidates)
+	rs.memo = w.done(key, candidates)
 }
 
 // syncReplicaSetOf is syncReplicaSet over the claim candidates.

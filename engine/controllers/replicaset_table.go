@@ -140,7 +140,10 @@ func (m *Manager) syncReplicaSetTable(rs *ReplicaSet) bool {
 		}
 		if all {
 			all = false
-			active = append(make([]*api.Pod, 0, len(owned)), owned[:i]...)
+			// in the manager's scratch space: nothing keeps active
+			// past this sync (a new slice per sync was 3 % of the
+			// bytes BenchmarkDayHPA allocated)
+			active = append(m.activeScratch[:0], owned[:i]...)
 		}
 		if f.terminating && f.selected {
 			terminating = append(terminating, owned[i])
@@ -162,5 +165,10 @@ func (m *Manager) syncReplicaSetTable(rs *ReplicaSet) bool {
 		}
 		return c.read(rs, p)
 	})
+	if !all {
+		// keep the space, not the pods
+		clear(active[:cap(active)])
+		m.activeScratch = active[:0]
+	}
 	return true
 }
