@@ -24,7 +24,29 @@ func (e *Engine) createPod(p *api.Pod, rec *api.Pod) error {
 	if p == nil || p.Name == "" {
 		return fmt.Errorf("create pod: the pod needs a name")
 	}
-	p = copyPod(p)
+	return e.createPodObject(copyPod(p), rec)
+}
+
+// createOwnedPod is CreatePod for a pod the caller hands over (the
+// controllers' freshly built pods): on success the engine keeps p itself
+// instead of a copy, so the caller must not change it afterwards (it may
+// read it, as it reads the objects it lists). On failure p is given back
+// as it came: the copy's top-level fields are all createPod's edits
+// could reach, exactly as with copyPod.
+func (e *Engine) createOwnedPod(p *api.Pod) error {
+	if p == nil || p.Name == "" {
+		return fmt.Errorf("create pod: the pod needs a name")
+	}
+	saved := *p
+	err := e.createPodObject(p, nil)
+	if err != nil {
+		*p = saved
+	}
+	return err
+}
+
+// createPodObject is createPod on an object the engine owns.
+func (e *Engine) createPodObject(p *api.Pod, rec *api.Pod) error {
 	if rec != nil {
 		p.Status = api.PodStatus{}
 	}

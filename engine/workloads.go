@@ -104,7 +104,9 @@ func namespaceRun(keys []string, namespace string) []string {
 func (c clusterAPI) Nodes() []*api.Node { return c.e.Nodes() }
 
 // CreatePod implements controllers.Cluster.
-func (c clusterAPI) CreatePod(p *api.Pod) error { return c.e.CreatePod(p) }
+// The controllers hand their freshly built pod over (createOwnedPod)
+// rather than have it copied.
+func (c clusterAPI) CreatePod(p *api.Pod) error { return c.e.createOwnedPod(p) }
 
 // DeletePod implements controllers.Cluster.
 func (c clusterAPI) DeletePod(namespace, name string) error {

@@ -12,7 +12,9 @@ type Cluster interface {
 	// Nodes returns the cluster's nodes.
 	Nodes() []*api.Node
 	// CreatePod submits a new pod (name, labels, ownerReferences, UID and
-	// creation time already set) as the API server would accept it.
+	// creation time already set) as the API server would accept it. On
+	// success the cluster may keep p itself: the caller reads it but
+	// never changes it again.
 	CreatePod(p *api.Pod) error
 	// DeletePod starts graceful deletion with the pod's own grace period.
 	DeletePod(namespace, name string) error

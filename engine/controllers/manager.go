@@ -332,8 +332,15 @@ func (m *Manager) acted() {
 }
 
 func (m *Manager) record(kind string, meta *api.ObjectMeta, source, typ, reason, format string, args ...any) {
+	m.recordMessage(kind, meta, source, typ, reason, fmt.Sprintf(format, args...))
+}
+
+// recordMessage is record with the message already built: the pod
+// create and delete events (one per pod change in a busy run) skip
+// fmt's formatting and the boxing of its arguments.
+func (m *Manager) recordMessage(kind string, meta *api.ObjectMeta, source, typ, reason, message string) {
 	m.ops++
-	m.cluster.Record(Event{Time: m.now, Type: typ, Reason: reason, Message: fmt.Sprintf(format, args...),
+	m.cluster.Record(Event{Time: m.now, Type: typ, Reason: reason, Message: message,
 		Kind: kind, Namespace: meta.Namespace, Name: meta.Name, Source: source})
 }
 
@@ -441,7 +448,7 @@ func (m *Manager) createPodFromTemplate(tmpl *api.PodTemplateSpec, kind string, 
 		// stateful_pod_control.go recordPodEvent
 		m.record(kind, owner, source, EventNormal, "SuccessfulCreate", "create Pod %s in StatefulSet %s successful", p.Name, owner.Name)
 	} else {
-		m.record(kind, owner, source, EventNormal, "SuccessfulCreate", "Created pod: %s", p.Name)
+		m.recordMessage(kind, owner, source, EventNormal, "SuccessfulCreate", "Created pod: "+p.Name)
 	}
 	return p, nil
 }
@@ -456,7 +463,7 @@ func (m *Manager) deletePod(p *api.Pod, kind string, owner *api.ObjectMeta, sour
 	if kind == KindStatefulSet {
 		m.record(kind, owner, source, EventNormal, "SuccessfulDelete", "delete Pod %s in StatefulSet %s successful", p.Name, owner.Name)
 	} else {
-		m.record(kind, owner, source, EventNormal, "SuccessfulDelete", "Deleted pod: %s", p.Name)
+		m.recordMessage(kind, owner, source, EventNormal, "SuccessfulDelete", "Deleted pod: "+p.Name)
 	}
 }
 
