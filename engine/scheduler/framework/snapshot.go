@@ -50,11 +50,9 @@ type Snapshot struct {
 	// not the NodeInfo: Clone copies the map as it is) and their PodInfo
 	// there (shared by clones, as the nodes' lists share it), so removing
 	// a pod does not compare keys along its node's list. Shared with
-	// clones copy-on-write (cowmap; own is this snapshot's token); empty
-	// while frozen (snapshot_clone.go).
+	// clones copy-on-write (cowmap; own is this snapshot's token).
 	podNode cowmap.Map[podSlot]
 	own     *cowmap.Owner
-	frozen  bool
 	// NamespaceLabels holds each namespace's labels (namespaceSelector).
 	NamespaceLabels map[string]map[string]string
 

@@ -35,7 +35,6 @@ func (s *Snapshot) Clone() *Snapshot {
 		byName:          make(map[string]*NodeInfo, len(s.byName)),
 		podNode:         s.podNode, // shared: both write through new tokens
 		own:             &cowmap.Owner{},
-		frozen:          s.frozen,
 		NamespaceLabels: maps.Clone(s.NamespaceLabels),
 		indexes:         make(map[string]PodIndex, len(s.indexes)),
 		topologies:      maps.Clone(s.topologies),
@@ -87,74 +86,5 @@ func replaceIn(list []*PodInfo, old, pi *PodInfo) bool {
 	return false
 }
 
-// Freeze drops the pod → node index (the engine's Freeze: a snapshot
-// kept only to be restored later); Thaw rebuilds it from the nodes' pod
-// lists. A frozen snapshot must not be used until Thaw.
-func (s *Snapshot) Freeze() {
-	s.sync()
-	s.podNode, s.frozen = cowmap.Map[podSlot]{}, true
-}
-
 // PodCount returns how many pods are assigned to the snapshot's nodes.
 func (s *Snapshot) PodCount() int { return s.podNode.Len() }
-
-// ThawFrom is Thaw from what the caller kept: the keys of the assigned
-// pods (and of others, at node -1) with the position in Nodes of the node
-// each is on, and each pod's PodInfo as the caller holds it. The index
-// holds the PodInfo of the node's list (RemovePod relies on it), so a
-// kept PodInfo that is not the one on its node — or a mismatch of any
-// kind — falls back to Thaw. It does nothing when not frozen.
-func (s *Snapshot) ThawFrom(keys []string, node []int32, infos []*PodInfo) {
-	if !s.frozen {
-		return
-	}
-	if len(keys) != len(node) || len(keys) != len(infos) {
-		s.Thaw()
-		return
-	}
-	var idx cowmap.Map[podSlot]
-	on := make(map[*PodInfo]int32, len(keys)) // pointers: no key strings built
-	for i, k := range keys {
-		if n := node[i]; n >= 0 {
-			if int(n) >= len(s.nodes) || infos[i] == nil {
-				s.Thaw()
-				return
-			}
-			idx.Set(s.own, k, podSlot{node: s.nodes[n].Node.Name, pi: infos[i]})
-			on[infos[i]] = n
-		}
-	}
-	// every node's list must hold exactly the PodInfos kept for it
-	total := 0
-	for n, ni := range s.nodes {
-		total += len(ni.Pods)
-		for _, pi := range ni.Pods {
-			if at, ok := on[pi]; !ok || int(at) != n {
-				s.Thaw()
-				return
-			}
-		}
-	}
-	if total != idx.Len() || total != len(on) {
-		s.Thaw()
-		return
-	}
-	s.podNode, s.frozen = idx, false
-}
-
-// Thaw rebuilds what Freeze dropped; it does nothing otherwise.
-func (s *Snapshot) Thaw() {
-	if !s.frozen {
-		return
-	}
-	n := 0
-	for _, ni := range s.nodes {
-		n += len(ni.Pods)
-	}
-	s.podNode, s.frozen = cowmap.Map[podSlot]{}, false
-	for _, ni := range s.nodes {
-		for _, pi := range ni.Pods {
-			s.podNode.Set(s.own, pi.Pod.Key(), podSlot{node: ni.Node.Name, pi: pi})
-		}
-	}
-}

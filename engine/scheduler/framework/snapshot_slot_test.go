@@ -9,10 +9,10 @@ import (
 )
 
 // The pod → (node, PodInfo) slots must follow every way a pod's PodInfo
-// changes — add, re-add, replace, clone, freeze and thaw — so RemovePod
+// changes — add, re-add, replace and clone — so RemovePod
 // always takes out the pod's current PodInfo and the node's sums drop
 // by exactly its requests.
-func TestRemovePodFollowsReplacedClonedAndThawedInfos(t *testing.T) {
+func TestRemovePodFollowsReplacedAndClonedInfos(t *testing.T) {
 	pod := func(name, node string, milli int64) *PodInfo {
 		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"}}
 		p.Spec.NodeName = node
@@ -41,8 +41,6 @@ func TestRemovePodFollowsReplacedClonedAndThawedInfos(t *testing.T) {
 	c := s.Clone()
 	c.RemovePod("default/p2")
 	c.RemovePod("default/p1")
-	s.Freeze()
-	s.Thaw()
 	s.RemovePod("default/p0")
 	s.RemovePod("default/p2")
 	s.RemovePod("default/missing")
@@ -65,40 +63,5 @@ func TestRemovePodFollowsReplacedClonedAndThawedInfos(t *testing.T) {
 	}
 	if s.NodeOfPod("default/p2") != nil || c.NodeOfPod("default/p0") == nil {
 		t.Error("the pod → node index disagrees with the nodes' lists")
-	}
-}
-
-// TestThawFromChecksTheKeptInfos: ThawFrom trusts the caller's PodInfos
-// only when they are exactly those on the nodes; a stale one (the caller
-// kept an older PodInfo of the pod) makes it rebuild from the node lists,
-// so RemovePod still takes the node's own PodInfo out.
-func TestThawFromChecksTheKeptInfos(t *testing.T) {
-	mk := func(name string) *PodInfo {
-		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"}}
-		p.Spec.NodeName = "n1"
-		p.Spec.Containers = []api.Container{{Name: "c", Resources: api.ResourceRequirements{
-			Requests: api.ResourceList{api.ResourceCPU: api.Milli(100)}}}}
-		return NewPodInfo(p)
-	}
-	for _, stale := range []bool{false, true} {
-		s := NewSnapshot()
-		s.AddNode(&api.Node{ObjectMeta: api.ObjectMeta{Name: "n1"}})
-		a, b := mk("a"), mk("b")
-		s.AddPod(a)
-		s.AddPod(b)
-		keys, node, infos := []string{"default/a", "default/b", "default/c"}, []int32{0, 0, -1}, []*PodInfo{a, b, nil}
-		if stale {
-			infos[1] = mk("b") // not the node's PodInfo
-		}
-		s.Freeze()
-		s.ThawFrom(keys, node, infos)
-		if s.PodCount() != 2 {
-			t.Fatalf("stale=%v: %d pods indexed", stale, s.PodCount())
-		}
-		s.RemovePod("default/b")
-		ni := s.NodeOfPod("default/a")
-		if ni == nil || len(ni.Pods) != 1 || ni.Pods[0] != a || ni.Requested.MilliCPU != 100 {
-			t.Fatalf("stale=%v: after removing b the node holds %d pods, %dm", stale, len(ni.Pods), ni.Requested.MilliCPU)
-		}
 	}
 }
