@@ -30,6 +30,14 @@ func (c *ClusterSpec) zoneLabel() string {
 	return c.ZoneLabel
 }
 
+// nodeNameFrom is a generated node name: pattern (cluster.nodeNames)
+// with {n} the node's number in the cluster, {i} its number in its zone
+// and {zone} the zone. The shorthand, add zone and validate name nodes
+// alike through it.
+func nodeNameFrom(pattern string, n, i int, zone string) string {
+	return strings.NewReplacer("{n}", strconv.Itoa(n), "{i}", strconv.Itoa(i), "{zone}", zone).Replace(pattern)
+}
+
 // Nodes expands the shorthand into Node objects, in zone order.
 func (c *ClusterSpec) Nodes() ([]*api.Node, error) {
 	pattern := c.NodeNames
@@ -68,7 +76,7 @@ func (c *ClusterSpec) Nodes() ([]*api.Node, error) {
 			if len(names) > 0 {
 				name = names[i-1]
 			} else {
-				name = strings.NewReplacer("{n}", strconv.Itoa(n), "{i}", strconv.Itoa(i), "{zone}", z.Name).Replace(pattern)
+				name = nodeNameFrom(pattern, n, i, z.Name)
 			}
 			if seen[name] {
 				return nil, fmt.Errorf("%s: node name %q is generated twice; give the zones distinct names or use {zone} in cluster.nodeNames", z.Pos, name)

@@ -3,7 +3,6 @@ package lab
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -133,7 +132,7 @@ func (s *Session) nextNodeName(zone string, i int, picked map[string]bool) strin
 		pattern = s.file.Scenario.Cluster.NodeNames
 	}
 	for n := s.eng.NumNodes() + len(picked) + 1; ; n++ {
-		name := strings.NewReplacer("{n}", strconv.Itoa(n), "{i}", strconv.Itoa(i), "{zone}", zone).Replace(pattern)
+		name := nodeNameFrom(pattern, n, i, zone)
 		if s.eng.Node(name) == nil && !picked[name] {
 			return name
 		}

@@ -3,7 +3,6 @@ package lab
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"podlab.dev/podlab/engine/admission"
@@ -609,7 +608,7 @@ func (x *objectIndex) hasZone(zone string) bool {
 // two in step).
 func (x *objectIndex) nextNodeName(zone string, i int) string {
 	for n := len(x.keys["node"]) + 1; ; n++ {
-		name := strings.NewReplacer("{n}", strconv.Itoa(n), "{i}", strconv.Itoa(i), "{zone}", zone).Replace(x.nodeNames)
+		name := nodeNameFrom(x.nodeNames, n, i, zone)
 		if !x.keys["node"][name] {
 			return name
 		}
