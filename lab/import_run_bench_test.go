@@ -9,7 +9,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -31,7 +30,7 @@ func benchmarkImportRun(b *testing.B, asJSON bool) {
 		runtime.GC()
 		debug.FreeOSMemory() // the generator's garbage is not the import's
 		peak := resetPeakRSSForImport()
-		cpu := importCPUTime()
+		cpu := processCPU(b)
 		f, err := Open(path, nil)
 		if err != nil {
 			b.Fatal(err)
@@ -40,7 +39,7 @@ func benchmarkImportRun(b *testing.B, asJSON bool) {
 		if err := Run(&out, f, RunOptions{For: time.Second}); err != nil {
 			b.Fatal(err)
 		}
-		b.ReportMetric((importCPUTime() - cpu).Seconds(), "cpu-s")
+		b.ReportMetric((processCPU(b) - cpu).Seconds(), "cpu-s")
 		if peak != nil {
 			b.ReportMetric(float64(peak())/(1<<20), "peak-rss-MB")
 		}
@@ -56,15 +55,6 @@ type countingDiscard struct{ n int64 }
 func (w *countingDiscard) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
 
 var _ io.Writer = (*countingDiscard)(nil)
-
-// importCPUTime is the process's user+system CPU time.
-func importCPUTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // resetPeakRSSForImport resets the process's peak resident set (Linux:
 // 5 into /proc/self/clear_refs) and returns what reads it (VmHWM, bytes);
