@@ -30,14 +30,7 @@ func TestHPAPodTableIsInvisible(t *testing.T) {
 		t.Fatalf("only %d rescales: the scenario is too quiet to compare", ref.rescales)
 	}
 	got := runHPATableScenario(t, true)
-	if !reflect.DeepEqual(got.events, ref.events) {
-		for i := range min(len(got.events), len(ref.events)) {
-			if got.events[i] != ref.events[i] {
-				t.Fatalf("event %d differs:\n table: %+v\n full:  %+v", i, got.events[i], ref.events[i])
-			}
-		}
-		t.Fatalf("%d events with the table, %d without", len(got.events), len(ref.events))
-	}
+	requireSameEvents(t, "table", got.events, "full", ref.events)
 	if got.status != ref.status {
 		t.Errorf("HPA status differs:\n%s\nwithout the table:\n%s", got.status, ref.status)
 	}
@@ -312,14 +305,7 @@ func checkCloneDrivenApart(t *testing.T, ref hpaTableRun, seed uint64) {
 	if got.asidePods != idle.asidePods {
 		t.Errorf("the clone's pods differ with its original driven:\n%s\noriginal idle:\n%s", got.asidePods, idle.asidePods)
 	}
-	if !reflect.DeepEqual(got.events, ref.events) {
-		for i := range min(len(got.events), len(ref.events)) {
-			if got.events[i] != ref.events[i] {
-				t.Fatalf("event %d differs:\n cloned:     %+v\n never cloned: %+v", i, got.events[i], ref.events[i])
-			}
-		}
-		t.Fatalf("%d events with a clone alongside, %d without", len(got.events), len(ref.events))
-	}
+	requireSameEvents(t, "cloned", got.events, "never cloned", ref.events)
 	if got.status != ref.status {
 		t.Errorf("HPA status differs:\n%s\nnever cloned:\n%s", got.status, ref.status)
 	}

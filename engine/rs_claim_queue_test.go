@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -21,14 +20,7 @@ import (
 func TestDeploymentClaimIsInvisible(t *testing.T) {
 	ref := runClaimScenario(t, false)
 	got := runClaimScenario(t, true)
-	if !reflect.DeepEqual(got.events, ref.events) {
-		for i := range min(len(got.events), len(ref.events)) {
-			if got.events[i] != ref.events[i] {
-				t.Fatalf("event %d differs:\n queued: %+v\n full:   %+v", i, got.events[i], ref.events[i])
-			}
-		}
-		t.Fatalf("%d events with work queues, %d without", len(got.events), len(ref.events))
-	}
+	requireSameEvents(t, "queued", got.events, "full", ref.events)
 	if got.status != ref.status {
 		t.Errorf("status differs:\n%s\nfull:\n%s", got.status, ref.status)
 	}

@@ -100,14 +100,7 @@ func TestSkipUnchangedSyncsIsInvisible(t *testing.T) {
 	if len(evOn) < 500 {
 		t.Fatalf("only %d events: the scenario is too quiet to compare", len(evOn))
 	}
-	if !reflect.DeepEqual(evOn, evOff) {
-		for i := range min(len(evOn), len(evOff)) {
-			if evOn[i] != evOff[i] {
-				t.Fatalf("event %d differs:\n skipping: %+v\n full:     %+v", i, evOn[i], evOff[i])
-			}
-		}
-		t.Fatalf("%d events skipping, %d with full syncs", len(evOn), len(evOff))
-	}
+	requireSameEvents(t, "skipping", evOn, "full", evOff)
 	if !reflect.DeepEqual(podsOn, podsOff) {
 		t.Errorf("pods differ:\n%v\n%v", podsOn, podsOff)
 	}
