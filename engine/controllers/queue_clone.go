@@ -12,7 +12,7 @@ import (
 // clone's cluster holds the same pod objects (the engine shares them
 // between clones), so the indexes are the original's with the changes
 // reported but not yet applied still pending. The index lists are never
-// edited in place (insertPod, removePod and replacePod make new ones),
+// edited in place (the batched edits of queue_batch.go make new ones),
 // so both managers share them and each replaces its own. Rebuilding
 // instead costs a sorted insertion per pod — a quarter of a second at
 // 30,000 pods, the most of a checkpoint.
