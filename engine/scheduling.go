@@ -35,9 +35,16 @@ func (e *Engine) scheduleAll() bool {
 		}
 		ps = e.mut(ps) // pending: always owned (Clone copies pending pods)
 		if attempted[key] {
-			// popped again from backoffQ at the same instant: it waits
-			// for its backoff (a wake-up is scheduled below).
-			e.queue.AddError(pi, now)
+			// popped again at the same instant (an event of this instant
+			// moved it to podBackoffQ and Pop took it from there, as
+			// SchedulerPopFromBackoffQ does): upstream would retry it at
+			// once; the engine puts it back, uncounted and still a
+			// plugin-rejected pod (AddError would make it an error pod
+			// and hold it for its whole backoff), and retries it at the
+			// next instant the scheduler runs or at its backoff expiry
+			// (a wake-up is scheduled below), so that one instant
+			// cannot loop.
+			e.queue.Requeue(pi, now)
 			break
 		}
 		attempted[key] = true

@@ -28,14 +28,19 @@ const (
 // Queue is the scheduling queue (PriorityQueue of
 // pkg/scheduler/backend/queue): activeQ ordered by priority (desc) then
 // arrival; backoffQ for pods that failed recently, ordered by backoff
-// expiry; and the unschedulable pool, which cluster events (or the
-// 5-minute flush) move back. Times are the engine's virtual clock.
+// expiry — in two heaps as upstream's backoffQueue (backoff_queue.go):
+// podBackoffQ for pods some plugin rejected, podErrorBackoffQ for pods
+// whose attempt failed with no rejecting plugin (an error, or no nodes);
+// and the unschedulable pool, which cluster events (or the 5-minute
+// flush) move back. Times are the engine's virtual clock.
 type Queue struct {
 	active  podHeap
 	backoff podHeap
-	unsched map[string]*QueuedPod
-	pods    map[string]*QueuedPod
-	seq     int64
+	// errBackoff is podErrorBackoffQ: Pop never takes from it early.
+	errBackoff podHeap
+	unsched    map[string]*QueuedPod
+	pods       map[string]*QueuedPod
+	seq        int64
 
 	InitialBackoff     time.Duration
 	MaxBackoff         time.Duration
@@ -59,7 +64,10 @@ type QueuedPod struct {
 
 	backoffExpiry api.Time
 	hasExpiry     bool
-	index         int
+	// inErrQ: while InBackoff, the pod is in errBackoff (it had no
+	// rejecting plugin when it was put there).
+	inErrQ bool
+	index  int
 }
 
 // NewQueue returns an empty queue with upstream's default durations.
@@ -72,13 +80,21 @@ func NewQueue() *Queue {
 		MaxInUnschedulable: DefaultPodMaxInUnschedulable,
 	}
 	q.active.less = lessActive
-	q.backoff.less = func(a, b *QueuedPod) bool {
-		if a.backoffExpiry != b.backoffExpiry {
-			return a.backoffExpiry < b.backoffExpiry
-		}
-		return lessActive(a, b)
-	}
+	// Both heaps order by expiry; podBackoffQ breaks ties as activeQ
+	// (lessBackoffCompletedWithPriority). podErrorBackoffQ orders by
+	// expiry only upstream (lessBackoffCompleted); the same tie-break
+	// keeps the engine deterministic, and all pods of one expiry move to
+	// activeQ together anyway.
+	q.backoff.less = lessBackoff
+	q.errBackoff.less = lessBackoff
 	return q
+}
+
+func lessBackoff(a, b *QueuedPod) bool {
+	if a.backoffExpiry != b.backoffExpiry {
+		return a.backoffExpiry < b.backoffExpiry
+	}
+	return lessActive(a, b)
 }
 
 // lessActive is PrioritySort's Less (plugins/queuesort/priority_sort.go):
@@ -126,7 +142,7 @@ func (q *Queue) Update(pi *framework.PodInfo, now api.Time) {
 	case InActive:
 		heap.Fix(&q.active, qp.index)
 	case InBackoff:
-		heap.Fix(&q.backoff, qp.index)
+		heap.Fix(q.backoffHeap(qp), qp.index)
 	case InUnschedulable:
 		delete(q.unsched, pi.Pod.Key())
 		q.requeue(qp, now)
@@ -143,7 +159,7 @@ func (q *Queue) Delete(key string) {
 	case InActive:
 		heap.Remove(&q.active, qp.index)
 	case InBackoff:
-		heap.Remove(&q.backoff, qp.index)
+		heap.Remove(q.backoffHeap(qp), qp.index)
 	case InUnschedulable:
 		delete(q.unsched, key)
 	}
@@ -152,8 +168,10 @@ func (q *Queue) Delete(key string) {
 
 // Pop returns the next pod to schedule, or nil. It first moves pods whose
 // backoff completed to activeQ; when activeQ is empty it takes the first
-// pod of backoffQ even if still backing off (SchedulerPopFromBackoffQ,
-// beta and on by default since v1.33). The pod is in flight until Done,
+// pod of podBackoffQ even if still backing off (SchedulerPopFromBackoffQ,
+// beta and on by default since v1.33) — never one of podErrorBackoffQ
+// (backoff_queue.go popBackoff pops podBackoffQ only): an error pod waits
+// for its whole backoff. The pod is in flight until Done,
 // AddUnschedulable or AddError.
 func (q *Queue) Pop(now api.Time) *framework.PodInfo {
 	q.FlushBackoffCompleted(now)
@@ -180,23 +198,28 @@ func (q *Queue) Done(key string) { delete(q.pods, key) }
 // As AddUnschedulableIfNotPresent: the timestamp is refreshed and the
 // unschedulable count grows (so does the backoff). The engine's cycle is
 // instantaneous, so no event can arrive while the pod is in flight.
+// With no rejecting plugin (no nodes at all: schedule_one.go
+// handleSchedulingFailure sets no UnschedulablePlugins for
+// ErrNoNodesAvailable) upstream counts the attempt as an error, so this
+// is AddError.
 func (q *Queue) AddUnschedulable(pi *framework.PodInfo, plugins []string, now api.Time) {
+	if len(plugins) == 0 {
+		q.AddError(pi, now)
+		return
+	}
 	qp := q.inFlight(pi)
 	qp.UnschedulableCount++
 	qp.ErrorCount = 0
 	qp.Plugins = plugins
 	q.refresh(qp, now)
-	if len(plugins) == 0 {
-		q.requeue(qp, now)
-		return
-	}
 	qp.Where = InUnschedulable
 	q.unsched[pi.Pod.Key()] = qp
 }
 
 // AddError takes back a pod whose cycle failed with an internal error: it
 // goes through backoff (determineSchedulingHintForInFlightPod: no
-// rejecting plugin ⇒ queueAfterBackoff).
+// rejecting plugin ⇒ queueAfterBackoff), in podErrorBackoffQ, and comes
+// back only when the backoff completed (see NextBackoffExpiry).
 func (q *Queue) AddError(pi *framework.PodInfo, now api.Time) {
 	qp := q.inFlight(pi)
 	qp.ErrorCount++
@@ -277,36 +300,65 @@ func (q *Queue) FlushUnschedulableLeftover(now api.Time) int {
 	return moved
 }
 
-// FlushBackoffCompleted moves pods whose backoff completed to activeQ
-// (flushBackoffQCompleted, run every second upstream; Pop calls it).
+// FlushBackoffCompleted moves pods whose backoff completed to activeQ,
+// podBackoffQ's first, then podErrorBackoffQ's (flushBackoffQCompleted /
+// popAllBackoffCompleted, run every second upstream; Pop calls it).
 func (q *Queue) FlushBackoffCompleted(now api.Time) {
-	for q.backoff.Len() > 0 {
-		qp := q.backoff.items[0]
-		if q.backingOff(qp, now) {
-			return
+	for _, h := range []*podHeap{&q.backoff, &q.errBackoff} {
+		for h.Len() > 0 {
+			qp := h.items[0]
+			if q.backingOff(qp, now) {
+				break
+			}
+			heap.Pop(h)
+			q.pushActive(qp)
 		}
-		heap.Pop(&q.backoff)
-		q.pushActive(qp)
 	}
 }
 
-// NextBackoffExpiry returns when the first pod in backoffQ completes its
-// backoff (for the engine to schedule a wake-up).
+// NextBackoffExpiry returns when the engine should next wake the
+// scheduler for backoffQ: the first expiry of podBackoffQ (Pop may take
+// that pod early anyway), and for podErrorBackoffQ the first instant its
+// head stops backing off. That is one ordering window after its aligned
+// expiry (isPodBackingoff: backing off while the expiry is not before
+// the current window), which is also the flush tick that moves it to
+// activeQ upstream: the flush runs on whole seconds
+// (waitUntilAlignedWithOrderingWindow), as the engine's clock starts on
+// one.
 func (q *Queue) NextBackoffExpiry() (api.Time, bool) {
-	if q.backoff.Len() == 0 {
-		return 0, false
+	var at api.Time
+	ok := false
+	if q.backoff.Len() > 0 {
+		at, ok = q.backoffExpiry(q.backoff.items[0]), true
 	}
-	qp := q.backoff.items[0]
-	return q.backoffExpiry(qp), true
+	if q.errBackoff.Len() > 0 {
+		t := q.backoffExpiry(q.errBackoff.items[0]).Add(backoffOrderingWindow)
+		if !ok || t < at {
+			at, ok = t, true
+		}
+	}
+	return at, ok
 }
 
+// requeue puts a pod into backoffQ while it is backing off, else activeQ;
+// a pod without rejecting plugins goes to podErrorBackoffQ
+// (backoffQueue.add).
 func (q *Queue) requeue(qp *QueuedPod, now api.Time) {
 	if q.backingOff(qp, now) {
 		qp.Where = InBackoff
-		heap.Push(&q.backoff, qp)
+		qp.inErrQ = len(qp.Plugins) == 0
+		heap.Push(q.backoffHeap(qp), qp)
 		return
 	}
 	q.pushActive(qp)
+}
+
+// backoffHeap is the heap a pod InBackoff is in.
+func (q *Queue) backoffHeap(qp *QueuedPod) *podHeap {
+	if qp.inErrQ {
+		return &q.errBackoff
+	}
+	return &q.backoff
 }
 
 func (q *Queue) pushActive(qp *QueuedPod) {
@@ -370,7 +422,9 @@ func (q *Queue) unschedulableKeys() []string {
 }
 
 // Len returns the number of queued pods (not counting in-flight ones).
-func (q *Queue) Len() int { return q.active.Len() + q.backoff.Len() + len(q.unsched) }
+func (q *Queue) Len() int {
+	return q.active.Len() + q.backoff.Len() + q.errBackoff.Len() + len(q.unsched)
+}
 
 // Pending lists the queued pods: activeQ in pop order, then backoffQ in
 // expiry order, then the unschedulable pool by key.
@@ -379,8 +433,8 @@ func (q *Queue) Pending() []*QueuedPod {
 	a := append([]*QueuedPod(nil), q.active.items...)
 	sort.Slice(a, func(i, j int) bool { return lessActive(a[i], a[j]) })
 	out = append(out, a...)
-	b := append([]*QueuedPod(nil), q.backoff.items...)
-	sort.Slice(b, func(i, j int) bool { return q.backoff.less(b[i], b[j]) })
+	b := append(append([]*QueuedPod(nil), q.backoff.items...), q.errBackoff.items...)
+	sort.Slice(b, func(i, j int) bool { return lessBackoff(b[i], b[j]) })
 	out = append(out, b...)
 	for _, k := range q.unschedulableKeys() {
 		out = append(out, q.unsched[k])

@@ -30,6 +30,9 @@ func (q *Queue) Clone(infoOf func(key string) *framework.PodInfo) *Queue {
 	for _, qp := range q.backoff.items {
 		c.backoff.items = append(c.backoff.items, cp(qp))
 	}
+	for _, qp := range q.errBackoff.items {
+		c.errBackoff.items = append(c.errBackoff.items, cp(qp))
+	}
 	for k, qp := range q.unsched {
 		c.unsched[k] = cp(qp)
 	}

@@ -93,15 +93,15 @@ func TestRepeatedFailuresBackOffLonger(t *testing.T) {
 	q := NewQueue()
 	pi := mkPod("p", 1, 0)
 	q.Add(pi, at(0))
+	qp := q.pods["default/p"]
 	now := at(0)
 	for i, wantSecs := range []int{1, 2, 4, 8, 10, 10} {
 		q.Pop(now)
 		q.AddError(pi, now)
-		exp, _ := q.NextBackoffExpiry()
-		if got := exp.Sub(now); got != time.Duration(wantSecs)*time.Second {
+		if got := q.backoffExpiry(qp).Sub(now); got != time.Duration(wantSecs)*time.Second {
 			t.Errorf("failure %d: backoff %v, want %ds", i+1, got, wantSecs)
 		}
-		now = exp.Add(time.Second)
+		now, _ = q.NextBackoffExpiry()
 	}
 }
 
