@@ -100,7 +100,10 @@ func (e *Engine) createPodObject(p *api.Pod, rec *api.Pod) error {
 		return nil
 	}
 	if p.Spec.NodeName == "" {
-		p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: api.PodScheduled, Status: api.ConditionFalse, LastTransitionTime: now})
+		if p.Condition(api.PodScheduled) == nil {
+			// a gated pod keeps its SchedulingGated reason from admission
+			p.Status.Conditions = append(p.Status.Conditions, api.Condition{Type: api.PodScheduled, Status: api.ConditionFalse, LastTransitionTime: now})
+		}
 		ps.info = framework.NewPodInfo(p)
 		e.queue.Add(ps.info, now)
 		e.settle()

@@ -12,16 +12,20 @@ import (
 // policy, the scheduler name and the grace period before the duplicate
 // name was found).
 func TestCreateOwnedPodKeepsTheObjectOrGivesItBack(t *testing.T) {
-	e := newTestEngine(t)
-	// no node: the pod stays pending, so no bind replaces its object
+	e := newDefaultEngine()
+	// no profile of the default scheduler has the pod's scheduler name, so
+	// it never tries the pod: neither a bind nor a failed attempt's
+	// PodScheduled condition replaces its object
 	p := pod("a").obj()
+	p.Spec.SchedulerName = "elsewhere"
 	must(t, e.createOwnedPod(p))
 	ps, ok := e.pods.Lookup("default/a")
 	if !ok || ps.pod != p {
-		t.Fatalf("created pod: stored %p, handed over %p", ps.pod, p)
+		t.Fatalf("created pod: stored %p, handed over %p: %+v", ps.pod, p, ps.pod.Status)
 	}
 
 	dup := pod("a").obj()
+	dup.Spec.SchedulerName = "elsewhere"
 	before := *dup
 	if err := e.createOwnedPod(dup); err == nil {
 		t.Fatal("a second pod default/a was accepted")

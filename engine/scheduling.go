@@ -73,6 +73,7 @@ func (e *Engine) scheduleAll() bool {
 			e.record(EventNormal, ReasonScheduled, podObject(key), fmt.Sprintf("Successfully assigned %s to %s", key, res.Node))
 		case res.Err != nil:
 			ps.schedMessage = res.Message
+			e.setUnschedulableCondition(ps, api.PodReasonSchedulerError, res.Message)
 			e.record(EventWarning, ReasonFailedScheduling, podObject(key), res.Message)
 			e.queue.AddError(pi, now)
 		default:
@@ -81,6 +82,7 @@ func (e *Engine) scheduleAll() bool {
 				pi = ps.info
 			}
 			ps.schedMessage = res.Message
+			e.setUnschedulableCondition(ps, api.PodReasonUnschedulable, res.Message)
 			e.record(EventWarning, ReasonFailedScheduling, podObject(key), res.Message)
 			e.queue.AddUnschedulable(pi, res.Plugins, now)
 		}
@@ -140,6 +142,24 @@ func preemptionMessage(preemptor *api.Pod) string {
 		return PreemptionMessage
 	}
 	return name + ": preempting to accommodate a higher priority pod"
+}
+
+// setUnschedulableCondition records a failed scheduling attempt in the
+// pod's PodScheduled condition as handleSchedulingFailure does
+// (schedule_one.go: reason Unschedulable when a plugin rejected the pod or
+// there is no node, SchedulerError for an internal error; the message is
+// the FailedScheduling message). The last transition time is kept while
+// the status stays False (podutil.UpdatePodCondition), and an unchanged
+// condition installs no new pod object, as upstream skips the update.
+func (e *Engine) setUnschedulableCondition(ps *podState, reason, message string) {
+	if c := ps.pod.Condition(api.PodScheduled); c != nil && c.Status == api.ConditionFalse && c.Reason == reason && c.Message == message {
+		return
+	}
+	p := copyPod(ps.pod)
+	p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{
+		Type: api.PodScheduled, Status: api.ConditionFalse, Reason: reason, Message: message, LastTransitionTime: e.Now(),
+	})
+	e.setPodObject(ps, p)
 }
 
 // addDisruptionTarget sets the DisruptionTarget condition on a pod.

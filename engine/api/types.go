@@ -188,6 +188,13 @@ const (
 	DisruptionTarget          = "DisruptionTarget"
 )
 
+// PodScheduled=False reasons the scheduler sets (k8s.io/api/core/v1
+// PodReasonUnschedulable, PodReasonSchedulerError).
+const (
+	PodReasonUnschedulable  = "Unschedulable"
+	PodReasonSchedulerError = "SchedulerError"
+)
+
 // Preemption policies.
 const (
 	PreemptLowerPriority = "PreemptLowerPriority"
