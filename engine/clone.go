@@ -104,6 +104,7 @@ func (e *Engine) CloneWith(factory SchedulerFactory) *Engine {
 		}
 		return nil
 	})
+	c.queue.SetPreEnqueue(c.preEnqueue)
 	c.copyNominations(e.sched)
 	for _, d := range e.drains {
 		cp := *d

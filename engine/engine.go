@@ -183,6 +183,7 @@ func New(cfg Config) *Engine {
 		e.eviction.MonitoringInterval = 10 * time.Second
 	}
 	e.sched = e.newScheduler()
+	e.queue.SetPreEnqueue(e.preEnqueue)
 	e.clock.Schedule(api.Time(scheduler.UnschedulableFlushInterval), action{kind: actScheduleWake, key: "flush"})
 	return e
 }

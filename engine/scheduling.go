@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/framework"
 )
 
@@ -65,6 +66,15 @@ func (e *Engine) scheduleAll() bool {
 			continue
 		}
 		res := e.sched.ScheduleOne(pi)
+		if res.Node != "" {
+			if err := bindingRefused(ps.pod); err != nil {
+				// handleBindingCycleError: the assumed pod is forgotten
+				// (an AssignedPodDelete for the others), then the failure
+				// is an error: SchedulerError, FailedScheduling, podErrorBackoffQ
+				e.queue.MoveAllToActiveOrBackoff(scheduler.AssignedPodDelete, now)
+				res = scheduler.Result{Message: err.Error(), Err: err}
+			}
+		}
 		switch {
 		case res.Node != "":
 			e.queue.Done(key)

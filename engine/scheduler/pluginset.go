@@ -15,6 +15,8 @@ const (
 // in configuration order (upstream frameworkImpl's per-point lists, filled
 // from the MultiPoint list by interface).
 type profile struct {
+	// preEnqueue run when the pod enters activeQ (the queue's gate).
+	preEnqueue []framework.PreEnqueuePlugin
 	preFilter  []framework.PreFilterPlugin
 	filter     []framework.FilterPlugin
 	preScore   []framework.PreScorePlugin
@@ -55,6 +57,11 @@ func assembleProfile(ep *expandedProfile, plugins map[string]framework.Plugin) *
 		if x, ok := pl.(framework.Explainer); ok && !seen[pl.Name()] {
 			seen[pl.Name()] = true
 			p.explainers = append(p.explainers, x)
+		}
+	}
+	for _, name := range ep.points[ptPreEnqueue] {
+		if x, ok := plugins[name].(framework.PreEnqueuePlugin); ok {
+			p.preEnqueue = append(p.preEnqueue, x)
 		}
 	}
 	for _, name := range ep.points[ptFilter] {
@@ -109,6 +116,9 @@ type weightedScorePlugin struct {
 func newProfile(plugins []framework.Plugin, weights map[string]int64, scoreOrder []string) *profile {
 	p := &profile{weights: map[string]int64{}, filterIndex: map[string]int{}}
 	for _, pl := range plugins {
+		if x, ok := pl.(framework.PreEnqueuePlugin); ok {
+			p.preEnqueue = append(p.preEnqueue, x)
+		}
 		if x, ok := pl.(framework.PreFilterPlugin); ok {
 			p.preFilter = append(p.preFilter, x)
 		}

@@ -12,6 +12,7 @@ import (
 	"podlab.dev/podlab/engine/scheduler/plugins/noderesources"
 	"podlab.dev/podlab/engine/scheduler/plugins/nodeunschedulable"
 	"podlab.dev/podlab/engine/scheduler/plugins/podtopologyspread"
+	"podlab.dev/podlab/engine/scheduler/plugins/schedulinggates"
 	"podlab.dev/podlab/engine/scheduler/plugins/tainttoleration"
 	"podlab.dev/podlab/engine/scheduler/preemption"
 )
@@ -142,7 +143,7 @@ func instantiate(cfg Config, args PluginArgs) (map[string]framework.Plugin, erro
 	out := map[string]framework.Plugin{}
 	for _, pl := range []framework.Plugin{
 		nodeunschedulable.New(), nodename.New(), tainttoleration.New(), na,
-		nodeports.New(), fit, spread, ipa, balanced, imagelocality.New(),
+		nodeports.New(), fit, spread, ipa, balanced, imagelocality.New(), schedulinggates.New(),
 	} {
 		out[pl.Name()] = pl
 	}

@@ -40,9 +40,9 @@ type PluginSet struct {
 }
 
 // Plugins is v1.Plugins: a PluginSet per extension point. Only MultiPoint,
-// PreFilter, Filter, PostFilter, PreScore and Score change what the lab
-// computes; the others are validated (plugin names) and otherwise kept as
-// written.
+// PreEnqueue (SchedulingGates), PreFilter, Filter, PostFilter, PreScore
+// and Score change what the lab computes; the others are validated
+// (plugin names) and otherwise kept as written.
 type Plugins struct {
 	MultiPoint PluginSet
 	PreEnqueue PluginSet

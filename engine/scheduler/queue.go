@@ -32,7 +32,9 @@ const (
 // podBackoffQ for pods some plugin rejected, podErrorBackoffQ for pods
 // whose attempt failed with no rejecting plugin (an error, or no nodes);
 // and the unschedulable pool, which cluster events (or the 5-minute
-// flush) move back. Times are the engine's virtual clock.
+// flush) move back. A pod the PreEnqueue hook rejects (scheduling gates)
+// waits gated in the unschedulable pool and is never popped: no event
+// but its own update moves it. Times are the engine's virtual clock.
 type Queue struct {
 	active  podHeap
 	backoff podHeap
@@ -45,7 +47,21 @@ type Queue struct {
 	InitialBackoff     time.Duration
 	MaxBackoff         time.Duration
 	MaxInUnschedulable time.Duration
+
+	// preEnqueue runs the PreEnqueue plugins for a pod about to enter
+	// activeQ or backoffQ (nil: every pod passes); see SetPreEnqueue.
+	preEnqueue PreEnqueueFunc
 }
+
+// PreEnqueueFunc is the PreEnqueue extension point as the queue sees it:
+// the rejecting plugin's status (Plugin set), or nil when the pod may be
+// queued for scheduling.
+type PreEnqueueFunc func(pod *api.Pod) *framework.Status
+
+// SetPreEnqueue installs the PreEnqueue plugins (the engine passes its
+// scheduler's profiles). Pods already queued keep their place; the hook
+// runs the next time one of them would enter activeQ or backoffQ.
+func (q *Queue) SetPreEnqueue(f PreEnqueueFunc) { q.preEnqueue = f }
 
 // QueuedPod is a pod waiting in the queue (framework.QueuedPodInfo).
 type QueuedPod struct {
@@ -61,6 +77,10 @@ type QueuedPod struct {
 	Plugins []string
 	// Where is InActive, InBackoff or InUnschedulable ("" while in flight).
 	Where string
+	// Gate is the PreEnqueue rejection that keeps the pod gated in the
+	// unschedulable pool (upstream's GatingPlugin, with its message); nil
+	// when the pod passed PreEnqueue.
+	Gate *framework.Status
 
 	backoffExpiry api.Time
 	hasExpiry     bool
@@ -123,7 +143,7 @@ func (q *Queue) Add(pi *framework.PodInfo, now api.Time) {
 	pi.Seq = q.seq
 	qp := &QueuedPod{Info: pi, Timestamp: now}
 	q.pods[key] = qp
-	q.pushActive(qp)
+	q.moveToActive(qp)
 }
 
 // Update replaces a queued pod's object. A pod in the unschedulable pool
@@ -273,7 +293,11 @@ func (q *Queue) MoveAllToActiveOrBackoff(event ClusterEvent, now api.Time) int {
 	moved := 0
 	for _, key := range q.unschedulableKeys() {
 		qp := q.unsched[key]
-		if !worthRequeuing(qp.Plugins, event) {
+		if qp.Gate != nil || !worthRequeuing(qp.Plugins, event) {
+			// a gated pod waits for its own update
+			// (movePodsToActiveOrBackoffQueue skips a gated pod unless
+			// the event is one its gating plugin registered: for
+			// SchedulingGates only Pod/UpdatePodSchedulingGatesEliminated)
 			continue
 		}
 		delete(q.unsched, key)
@@ -291,7 +315,7 @@ func (q *Queue) FlushUnschedulableLeftover(now api.Time) int {
 	moved := 0
 	for _, key := range q.unschedulableKeys() {
 		qp := q.unsched[key]
-		if now.Sub(qp.Timestamp) > q.MaxInUnschedulable {
+		if qp.Gate == nil && now.Sub(qp.Timestamp) > q.MaxInUnschedulable {
 			delete(q.unsched, key)
 			q.requeue(qp, now)
 			moved++
@@ -342,8 +366,13 @@ func (q *Queue) NextBackoffExpiry() (api.Time, bool) {
 
 // requeue puts a pod into backoffQ while it is backing off, else activeQ;
 // a pod without rejecting plugins goes to podErrorBackoffQ
-// (backoffQueue.add).
+// (backoffQueue.add). Both run PreEnqueue first (moveToBackoffQ with
+// SchedulerPopFromBackoffQ, moveToActiveQ): a gated pod goes to the
+// unschedulable pool instead.
 func (q *Queue) requeue(qp *QueuedPod, now api.Time) {
+	if q.gated(qp) {
+		return
+	}
 	if q.backingOff(qp, now) {
 		qp.Where = InBackoff
 		qp.inErrQ = len(qp.Plugins) == 0
@@ -359,6 +388,40 @@ func (q *Queue) backoffHeap(qp *QueuedPod) *podHeap {
 		return &q.errBackoff
 	}
 	return &q.backoff
+}
+
+// moveToActive is moveToActiveQ: PreEnqueue, then activeQ unless gated.
+func (q *Queue) moveToActive(qp *QueuedPod) {
+	if !q.gated(qp) {
+		q.pushActive(qp)
+	}
+}
+
+// gated runs PreEnqueue on the pod (runPreEnqueuePlugins): rejected, it
+// is put in the unschedulable pool with the rejection as its Gate and
+// gated reports true; passing clears the Gate.
+func (q *Queue) gated(qp *QueuedPod) bool {
+	qp.Gate = nil
+	if q.preEnqueue == nil {
+		return false
+	}
+	st := q.preEnqueue(qp.Info.Pod)
+	if st.IsSuccess() {
+		return false
+	}
+	qp.Gate = st
+	qp.Where = InUnschedulable
+	q.unsched[qp.Info.Pod.Key()] = qp
+	return true
+}
+
+// Gate returns the PreEnqueue rejection keeping the pod (namespace/name)
+// out of activeQ, or nil when it is not gated (or not queued).
+func (q *Queue) Gate(key string) *framework.Status {
+	if qp := q.pods[key]; qp != nil {
+		return qp.Gate
+	}
+	return nil
 }
 
 func (q *Queue) pushActive(qp *QueuedPod) {

@@ -9,6 +9,9 @@ func (q *Queue) Clone(infoOf func(key string) *framework.PodInfo) *Queue {
 	c := NewQueue()
 	c.seq = q.seq
 	c.InitialBackoff, c.MaxBackoff, c.MaxInUnschedulable = q.InitialBackoff, q.MaxBackoff, q.MaxInUnschedulable
+	// the hook is the original's; an owner whose clone has its own
+	// plugins (the engine's clone has its own scheduler) installs them
+	c.preEnqueue = q.preEnqueue
 	copied := make(map[*QueuedPod]*QueuedPod, len(q.pods))
 	cp := func(qp *QueuedPod) *QueuedPod {
 		if x, ok := copied[qp]; ok {

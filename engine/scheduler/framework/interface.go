@@ -1,8 +1,18 @@
 package framework
 
+import "podlab.dev/podlab/engine/api"
+
 // Plugin is the base of every plugin.
 type Plugin interface {
 	Name() string
+}
+
+// PreEnqueuePlugin decides whether a pod may enter activeQ at all
+// (fwk.PreEnqueuePlugin): a pod it rejects stays gated in the
+// unschedulable pool and is never attempted. It sees only the pod.
+type PreEnqueuePlugin interface {
+	Plugin
+	PreEnqueue(pod *api.Pod) *Status
 }
 
 // PreFilterPlugin runs once per pod before Filter.
