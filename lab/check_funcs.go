@@ -30,6 +30,7 @@ var checkFuncs = map[string]checkFunc{
 	"nominated":     podString("", func(p *api.Pod) string { return p.Status.NominatedNodeName }),
 	"reason":        podString("", func(p *api.Pod) string { return p.Status.Reason }),
 	"phase":         podString("Gone", func(p *api.Pod) string { return p.Status.Phase }),
+	"status":        podString("Gone", PodStatus),
 	"zone":          checkZone,
 	"label":         checkLabel,
 	"cordoned":      nodeBool(func(n *api.Node, _ []check.Arg) bool { return n.Spec.Unschedulable }),

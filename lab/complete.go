@@ -83,6 +83,9 @@ func (s *Session) Complete(line string) (start int, candidates []string) {
 	if spec.Name == "rollout" && pos == 0 {
 		return start, filter([]string{"restart", "undo", "status", "pause", "resume"})
 	}
+	if spec.Name == "ungate pod" {
+		return start, filter(s.ungateCandidates(words[used:], pos)) // complete_ungate.go
+	}
 	if spec.Name == "break pod" && pos == 1 {
 		return start, filter([]string{"readiness", "liveness"})
 	}

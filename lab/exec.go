@@ -65,6 +65,8 @@ func (s *Session) exec(c command.Command) (string, error) {
 		return s.deschedule(c)
 	case command.ProbeFault:
 		return s.probeFault(c)
+	case command.Ungate:
+		return s.ungate(c)
 	case command.NodeHealth:
 		return s.nodeHealth(c)
 	}

@@ -36,6 +36,9 @@ type explainJSON struct {
 	// default one (explain_profile.go).
 	Profile string   `json:"profile,omitempty"`
 	Policy  []string `json:"policy,omitempty"`
+	// SchedulingGates are a gated pod's gates: it is never attempted,
+	// so there are no node verdicts (Message is the gate's).
+	SchedulingGates []string `json:"schedulingGates,omitempty"`
 }
 
 type explainNodeJSON struct {
@@ -75,7 +78,7 @@ func Explain(w io.Writer, f *File, opts ExplainOptions) error {
 }
 
 func writeExplainJSON(w io.Writer, ex *scheduler.Explanation) error {
-	out := explainJSON{Pod: ex.Pod, Feasible: ex.Feasible, Weights: ex.Weights, Chosen: ex.Chosen, Message: ex.Message}
+	out := explainJSON{Pod: ex.Pod, Feasible: ex.Feasible, Weights: ex.Weights, Chosen: ex.Chosen, Message: ex.Message, SchedulingGates: ex.Gates}
 	if !isDefaultProfile(ex) {
 		out.Profile, out.Policy = ex.Profile, ex.Policy
 	}
@@ -102,6 +105,12 @@ func writeExplainJSON(w io.Writer, ex *scheduler.Explanation) error {
 func writeExplainText(w io.Writer, ex *scheduler.Explanation, priority int32) error {
 	fmt.Fprintf(w, "pod %s · priority %d · %d nodes\n", ex.Pod, priority, ex.NumNodes)
 	writeExplainProfile(w, ex)
+	if ex.Gate != nil {
+		for _, l := range GateLines(ex) {
+			fmt.Fprintln(w, l)
+		}
+		return nil
+	}
 	if ex.Chosen != "" {
 		fmt.Fprintf(w, "chosen: %s (feasible: %s)\n\n", ex.Chosen, strings.Join(ex.Feasible, ", "))
 	} else {

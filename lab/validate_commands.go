@@ -362,6 +362,8 @@ func objectRefs(c command.Command) []objectRef {
 		return []objectRef{{c.Kind, c.Name}}
 	case command.ProbeFault:
 		return []objectRef{{"pod", strings.TrimPrefix(c.Pod, "pod/")}}
+	case command.Ungate:
+		return []objectRef{{"pod", c.Pod}}
 	}
 	return nil
 }

@@ -112,6 +112,9 @@ func (v *explainView) drawParts(ex *lab.LiveExplanation, w int) explainParts {
 	m := v.m
 	var lines []string
 	status := "pending"
+	if ex.Gate != nil {
+		status = "pending · SchedulingGated"
+	}
 	if ex.BoundTo != "" {
 		status = "running on " + ex.BoundTo + " — verdicts below are for placing it now, without itself"
 	}
@@ -124,6 +127,14 @@ func (v *explainView) drawParts(ex *lab.LiveExplanation, w int) explainParts {
 	}
 	for _, l := range lab.ExplainProfileLines(ex.Explanation) { // the scheduler profile, when not the default
 		lines = append(lines, m.st.Muted.Render(l))
+	}
+	if ex.Gate != nil { // gated: no scheduling cycle, no node table
+		for _, g := range lab.GateLines(ex.Explanation) {
+			for _, l := range wrapText(safe(g), w-4) {
+				lines = append(lines, m.st.Muted.Render(l))
+			}
+		}
+		return explainParts{lines: lines}
 	}
 	if ex.Chosen != "" {
 		lines = append(lines, m.st.OK.Render(fmt.Sprintf("the scheduler picks %s", safe(ex.Chosen)))+m.st.Muted.Render(fmt.Sprintf(" (%d of %d nodes feasible)", len(ex.Feasible), ex.NumNodes)))

@@ -36,6 +36,12 @@ type Explanation struct {
 	ScoreOrder []string
 	// Nodes holds one verdict per node, sorted by node name.
 	Nodes []NodeVerdict
+	// Gate is the PreEnqueue rejection of a gated pod (SchedulingGates:
+	// "waiting for scheduling gates: [a b]") and Gates the pod's gates:
+	// such a pod never reaches a scheduling cycle, so no cycle ran —
+	// Nodes is empty and Message is the gate's message.
+	Gate  *framework.Status
+	Gates []string
 }
 
 // NodeVerdict is one node's part of an Explanation.
@@ -69,6 +75,13 @@ func (s *Scheduler) Explain(pi *framework.PodInfo) *Explanation {
 	prof := s.profileFor(pi.Pod)
 	if prof == nil {
 		return &Explanation{Pod: pi.Pod.Key(), Profile: pi.Pod.Spec.SchedulerName, Message: noProfileResult(pi.Pod).Message}
+	}
+	if st := s.PreEnqueue(pi.Pod); st != nil {
+		return &Explanation{
+			Pod: pi.Pod.Key(), NumNodes: len(s.snap.Nodes()), Profile: prof.name, Policy: prof.policy,
+			Weights: map[string]int64{}, Gate: st, Gates: append([]string(nil), pi.Pod.Spec.SchedulingGates...),
+			Message: st.Message(),
+		}
 	}
 	s.use(prof)
 	pcg := *s.pcg

@@ -28,6 +28,7 @@ const (
 	ArgClass    ArgKind = "class"    // priority class
 	ArgField    ArgKind = "field"    // spread field=value
 	ArgDuration ArgKind = "duration" // 30s
+	ArgGate     ArgKind = "gate"     // a pod's scheduling gate
 	ArgFree     ArgKind = "text"
 )
 
@@ -516,8 +517,9 @@ var verbs = map[string]verbSpec{
 			return NodeHealth{Node: n, Fail: true, Unreachable: a.has("unreachable")}, noMorePositional(rest)
 		},
 	},
-	"break pod": {usage: "break pod NAME readiness|liveness", help: "make a pod's readiness or liveness probe fail from now on", args: []ArgKind{ArgPod, ArgFree}, build: buildBreakPod},
-	"heal pod":  {usage: "heal pod NAME", help: "let a pod's probes behave as annotated again", args: []ArgKind{ArgPod}, build: buildHealPod},
+	"break pod":  {usage: "break pod NAME readiness|liveness", help: "make a pod's readiness or liveness probe fail from now on", args: []ArgKind{ArgPod, ArgFree}, build: buildBreakPod},
+	"ungate pod": ungateVerb, // ungate.go
+	"heal pod":   {usage: "heal pod NAME", help: "let a pod's probes behave as annotated again", args: []ArgKind{ArgPod}, build: buildHealPod},
 	"recover node": {
 		usage: "recover node NAME",
 		help:  "make a failed node Ready again",

@@ -1,0 +1,46 @@
+package lab
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"podlab.dev/podlab/engine"
+	"podlab.dev/podlab/lab/command"
+	"podlab.dev/podlab/lab/textsafe"
+)
+
+// ungate runs `ungate pod NAME [GATE]...`: the named scheduling gates
+// (none named: all) leave the pod's spec.schedulingGates, as a client's
+// update would; with none left the scheduler queues the pod (see
+// engine.RemoveSchedulingGates).
+func (s *Session) ungate(c command.Ungate) (string, error) {
+	ns, name, err := s.resolve("pod", trimPodPrefix(c.Pod))
+	if err != nil {
+		return "", err
+	}
+	key := ns + "/" + name
+	if err := s.eng.RemoveSchedulingGates(key, c.Gates...); err != nil {
+		var ge *engine.GateError
+		if errors.As(err, &ge) {
+			return "", gateError(name, ge)
+		}
+		return "", err
+	}
+	left := s.eng.Pod(key).Spec.SchedulingGates
+	if len(left) > 0 {
+		return fmt.Sprintf("pod/%s ungated; still waiting for scheduling gates: %s", name, textsafe.Line(strings.Join(left, ", "))), nil
+	}
+	return fmt.Sprintf("pod/%s ungated; no scheduling gates left", name), nil
+}
+
+// gateError says what the pod's gates are when the command names one it
+// does not have.
+func gateError(pod string, ge *engine.GateError) error {
+	if len(ge.Gates) == 0 {
+		return fmt.Errorf("pod %s has no scheduling gates", pod)
+	}
+	return fmt.Errorf("pod %s has no scheduling gate %q; its gates are %s", pod, textsafe.Line(ge.Gate), textsafe.Line(strings.Join(ge.Gates, ", ")))
+}
+
+func trimPodPrefix(name string) string { return strings.TrimPrefix(name, "pod/") }

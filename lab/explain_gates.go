@@ -1,0 +1,31 @@
+package lab
+
+import (
+	"fmt"
+	"strings"
+
+	"podlab.dev/podlab/engine/scheduler"
+)
+
+// GateLines explain a gated pod (ex.Gate set) in place of a scheduling
+// cycle: upstream's SchedulingGates PreEnqueue plugin keeps it out of
+// activeQ, so it is never attempted (no FailedScheduling event) until its
+// last gate is removed. Used by `podlab explain` and the explain view.
+func GateLines(ex *scheduler.Explanation) []string {
+	if ex.Gate == nil {
+		return nil
+	}
+	name := ex.Pod
+	if i := strings.IndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	gates := "gates"
+	if len(ex.Gates) == 1 {
+		gates = "gate"
+	}
+	return []string{
+		fmt.Sprintf("waiting for its scheduling %s: %s", gates, strings.Join(ex.Gates, ", ")),
+		fmt.Sprintf("%s (PreEnqueue) keeps the pod out of the scheduling queue: no scheduling attempt is made until every gate is removed", ex.Gate.Plugin),
+		fmt.Sprintf("remove them with `ungate pod %s` (all) or `ungate pod %s GATE` (one)", name, name),
+	}
+}

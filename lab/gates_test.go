@@ -1,0 +1,227 @@
+package lab
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"podlab.dev/podlab/engine/api"
+)
+
+// gatesScenario holds the "Pod Scheduling Readiness" docs page's
+// test-pod verbatim, a node for it, and a Deployment whose template has
+// a gate.
+const gatesScenario = `apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: gates}
+cluster: {zones: [{name: zone-a, names: [n1]}]}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: test-pod
+spec:
+  schedulingGates:
+  - name: example.com/foo
+  - name: example.com/bar
+  containers:
+  - name: pause
+    image: registry.k8s.io/pause:3.6
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      schedulingGates: [{name: example.com/quota}]
+      containers: [{name: app, image: nginx, resources: {requests: {cpu: 100m}}}]
+`
+
+func gatesSession(t *testing.T) *Session {
+	t.Helper()
+	f, err := LoadFile("gates.yaml", []byte(gatesScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func failedSchedulingOf(s *Session, name string) int {
+	n := 0
+	for _, ev := range s.Engine().Events() {
+		if ev.Reason == "FailedScheduling" && strings.HasSuffix(ev.Object, "/"+name) {
+			n++
+		}
+	}
+	return n
+}
+
+// The docs page's pod loads and stays gated: Pending, STATUS
+// SchedulingGated (printers.go:938), never attempted; the explain view
+// names its gates instead of a scheduling cycle. A Deployment whose
+// template has a gate creates gated pods.
+func TestDocsPodStaysGated(t *testing.T) {
+	s := gatesSession(t)
+	if err := s.Advance(10 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	p := s.Engine().Pod("default/test-pod")
+	if p == nil || p.Spec.NodeName != "" {
+		t.Fatalf("test-pod %+v, want pending", p)
+	}
+	if got := PodStatus(p); got != "SchedulingGated" {
+		t.Errorf("STATUS %q, want SchedulingGated", got)
+	}
+	if n := failedSchedulingOf(s, "test-pod"); n != 0 {
+		t.Errorf("%d FailedScheduling events for a gated pod", n)
+	}
+	ex, err := s.Explain("default/test-pod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Gate == nil || len(ex.Nodes) != 0 {
+		t.Fatalf("explain %+v, want the gate and no node verdicts", ex.Explanation)
+	}
+	if got := strings.Join(GateLines(ex.Explanation), "\n"); !strings.Contains(got, "waiting for its scheduling gates: example.com/foo, example.com/bar") || !strings.Contains(got, "ungate pod test-pod") {
+		t.Errorf("gate lines:\n%s", got)
+	}
+	web := 0
+	for _, p := range s.Engine().Pods() {
+		if p.Labels["app"] == "web" {
+			web++
+			if p.Spec.NodeName != "" || PodStatus(p) != "SchedulingGated" || len(p.Spec.SchedulingGates) != 1 {
+				t.Errorf("web pod %s on %q status %s gates %v, want gated", p.Name, p.Spec.NodeName, PodStatus(p), p.Spec.SchedulingGates)
+			}
+		}
+	}
+	if web != 2 {
+		t.Errorf("%d web pods, want 2", web)
+	}
+}
+
+// ungate pod removes one gate (still gated), refuses a gate the pod does
+// not have, then removes the last and the pod is scheduled; undo and redo
+// go back and forth, and a saved session replays to the same state.
+func TestUngatePod(t *testing.T) {
+	s := gatesSession(t)
+	if err := s.Advance(30 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Apply("ungate pod test-pod example.com/foo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "still waiting for scheduling gates: example.com/bar") {
+		t.Errorf("output %q", out)
+	}
+	if err := s.Advance(30 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	p := s.Engine().Pod("default/test-pod")
+	if p.Spec.NodeName != "" || PodStatus(p) != "SchedulingGated" {
+		t.Fatalf("after one gate: on %q, %s; want still gated", p.Spec.NodeName, PodStatus(p))
+	}
+	if _, err := s.Apply("ungate pod test-pod example.com/foo"); err == nil || !strings.Contains(err.Error(), `has no scheduling gate "example.com/foo"; its gates are example.com/bar`) {
+		t.Errorf("removed gate again: %v", err)
+	}
+	if _, err := s.Apply("ungate pod nope"); err == nil || !strings.Contains(err.Error(), `unknown pod "nope"`) {
+		t.Errorf("unknown pod: %v", err)
+	}
+	if _, got := s.Complete("ungate pod test-pod "); len(got) != 1 || got[0] != "example.com/bar" {
+		t.Errorf("completion %v, want [example.com/bar]", got)
+	}
+	if _, got := s.Complete("ungate pod te"); len(got) != 1 || got[0] != "test-pod" {
+		t.Errorf("completion %v, want [test-pod]", got)
+	}
+	if _, err := s.Apply("ungate pod test-pod"); err != nil {
+		t.Fatal(err)
+	}
+	p = s.Engine().Pod("default/test-pod")
+	if p.Spec.NodeName != "n1" || p.Condition(api.PodScheduled).Status != api.ConditionTrue {
+		t.Fatalf("after the last gate: on %q, want n1 and PodScheduled=True", p.Spec.NodeName)
+	}
+	if _, err := s.Apply("ungate pod test-pod"); err == nil || !strings.Contains(err.Error(), "has no scheduling gates") {
+		t.Errorf("pod without gates: %v", err)
+	}
+	if err := s.Advance(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	want := fullDigest(s)
+
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "ungate pod test-pod example.com/foo") {
+		t.Errorf("saved session lacks the ungate command:\n%s", buf.String())
+	}
+	f, err := LoadFile("saved.yaml", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s2.advanceTo(api.Time(f.Scenario.Clock.ResumeAt)); err != nil {
+		t.Fatal(err)
+	}
+	if got := fullDigest(s2); got != want {
+		t.Fatalf("replayed state differs:\n%s", firstDiff(got, want))
+	}
+
+	if _, err := s.Undo(); err != nil { // the last ungate (Advance is not a command)
+		t.Fatal(err)
+	}
+	p = s.Engine().Pod("default/test-pod")
+	if p.Spec.NodeName != "" || len(p.Spec.SchedulingGates) != 1 || s.Engine().SchedulingGate("default/test-pod") == nil {
+		t.Fatalf("after undo: on %q gates %v, want gated by example.com/bar", p.Spec.NodeName, p.Spec.SchedulingGates)
+	}
+	if _, err := s.Redo(); err != nil {
+		t.Fatal(err)
+	}
+	if p = s.Engine().Pod("default/test-pod"); p.Spec.NodeName != "n1" {
+		t.Errorf("after redo: on %q, want n1", p.Spec.NodeName)
+	}
+}
+
+// PodStatus is printPod's STATUS (printers.go:924).
+func TestPodStatus(t *testing.T) {
+	gated := &api.Pod{Status: api.PodStatus{Phase: api.PodPending, Conditions: []api.Condition{{Type: api.PodScheduled, Status: api.ConditionFalse, Reason: "SchedulingGated"}}}}
+	creating := &api.Pod{Status: api.PodStatus{Phase: api.PodPending, ContainerStatuses: []api.ContainerStatus{{State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "ContainerCreating"}}}}}}
+	crash := &api.Pod{Status: api.PodStatus{Phase: api.PodRunning, ContainerStatuses: []api.ContainerStatus{{State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}}}}}
+	evicted := &api.Pod{Status: api.PodStatus{Phase: api.PodFailed, Reason: "Evicted"}}
+	at := api.Time(0)
+	deleting := &api.Pod{Status: api.PodStatus{Phase: api.PodRunning}}
+	deleting.DeletionTimestamp = &at
+	initWait := &api.Pod{Status: api.PodStatus{Phase: api.PodPending, InitContainerStatuses: []api.ContainerStatus{{State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "PodInitializing"}}}}}}
+	initWait.Spec.InitContainers = []api.Container{{Name: "a"}, {Name: "b"}}
+	errored := &api.Pod{Status: api.PodStatus{Phase: api.PodFailed, ContainerStatuses: []api.ContainerStatus{{State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1, Reason: "Error"}}}}}}
+	for _, tc := range []struct {
+		name string
+		pod  *api.Pod
+		want string
+	}{
+		{"pending", &api.Pod{Status: api.PodStatus{Phase: api.PodPending}}, "Pending"},
+		{"gated", gated, "SchedulingGated"},
+		{"creating", creating, "ContainerCreating"},
+		{"crash loop", crash, "CrashLoopBackOff"},
+		{"evicted", evicted, "Evicted"},
+		{"terminating", deleting, "Terminating"},
+		{"init", initWait, "Init:0/2"},
+		{"error", errored, "Error"},
+	} {
+		if got := PodStatus(tc.pod); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
