@@ -12,8 +12,11 @@ import (
 
 // UnschedulablePods returns the pending pods the scheduler has tried and
 // failed to place — the pods cluster-autoscaler lists as unschedulable
-// (PodScheduled=False, reason Unschedulable) — sorted by namespace/name.
-// Pods being deleted are left out.
+// (PodScheduled=False, reason Unschedulable: cluster-autoscaler
+// utils/kubernetes/listers.go isUnschedulable) — sorted by namespace/name.
+// Pods being deleted are left out, and so are pending pods with another
+// reason: SchedulingGated (never attempted), SchedulerError, or none (no
+// profile for their schedulerName).
 func (e *Engine) UnschedulablePods() []*api.Pod {
 	// a pod the scheduler failed to place waits in its queue (unschedulable
 	// or backoff): an empty queue means there is none, without a walk
@@ -23,6 +26,9 @@ func (e *Engine) UnschedulablePods() []*api.Pod {
 	var out []*api.Pod
 	for _, ps := range e.pods.All() {
 		if ps.state != StatePending || ps.schedMessage == "" || ps.pod.DeletionTimestamp != nil {
+			continue
+		}
+		if c := ps.pod.Condition(api.PodScheduled); c == nil || c.Status != api.ConditionFalse || c.Reason != api.PodReasonUnschedulable {
 			continue
 		}
 		out = append(out, ps.pod)
