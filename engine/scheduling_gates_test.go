@@ -57,6 +57,9 @@ func TestGatedPodIsNeverAttempted(t *testing.T) {
 	if g == nil || g.Plugin != "SchedulingGates" || g.Message() != "waiting for scheduling gates: [example.com/foo example.com/bar]" {
 		t.Errorf("gate %+v, want SchedulingGates: waiting for scheduling gates: [example.com/foo example.com/bar]", g)
 	}
+	if snap := e.Snapshot(); len(snap.Pending) != 1 || snap.Pending[0].Message != g.Message() {
+		t.Errorf("snapshot pending %+v, want the gate's message", snap.Pending)
+	}
 	if pi := e.queue.Pop(e.Now()); pi != nil {
 		t.Errorf("the queue popped %s: a gated pod is not in activeQ", pi.Pod.Key())
 	}

@@ -66,7 +66,11 @@ func (e *Engine) Snapshot() *Snapshot {
 		switch ps.state {
 		case StatePending:
 			s.Counts.Pending++
-			s.Pending = append(s.Pending, PendingPod{Pod: key, Message: ps.schedMessage, NominatedNode: ps.pod.Status.NominatedNodeName})
+			msg := ps.schedMessage
+			if g := e.queue.Gate(key); g != nil {
+				msg = g.Message() // gated: never attempted, no FailedScheduling
+			}
+			s.Pending = append(s.Pending, PendingPod{Pod: key, Message: msg, NominatedNode: ps.pod.Status.NominatedNodeName})
 		case StateStarting:
 			s.Counts.Starting++
 		case StateRunning:

@@ -85,6 +85,7 @@ func writeExplainJSON(w io.Writer, ex *scheduler.Explanation) error {
 	if out.Feasible == nil {
 		out.Feasible = []string{}
 	}
+	out.Nodes = []explainNodeJSON{}
 	for _, v := range ex.Nodes {
 		n := explainNodeJSON{Node: v.Node, Feasible: v.Feasible, Reasons: v.Reasons, Scores: v.Scores, Total: v.Total, Plugin: v.Plugin}
 		if n.Reasons == nil {

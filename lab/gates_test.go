@@ -225,3 +225,27 @@ func TestPodStatus(t *testing.T) {
 		}
 	}
 }
+
+// podlab explain on the docs pod: no scheduling cycle, the gates named,
+// in text and JSON.
+func TestExplainGatedPod(t *testing.T) {
+	f, err := LoadFile("gates.yaml", []byte(gatesScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text, js bytes.Buffer
+	if err := Explain(&text, f, ExplainOptions{Pod: "test-pod"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := text.String(); !strings.Contains(got, "waiting for its scheduling gates: example.com/foo, example.com/bar") || strings.Contains(got, "NODE") {
+		t.Errorf("text:\n%s", got)
+	}
+	if err := Explain(&js, f, ExplainOptions{Pod: "test-pod", Output: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"message": "waiting for scheduling gates: [example.com/foo example.com/bar]"`, `"schedulingGates": [`, `"nodes": []`} {
+		if !strings.Contains(js.String(), want) {
+			t.Errorf("json lacks %s:\n%s", want, js.String())
+		}
+	}
+}
