@@ -35,6 +35,11 @@ func decodePod(d *decoder, n *yaml.Node) (any, []fieldError) {
 		p.Spec.TerminationGracePeriodSeconds = &one
 	}
 	errs = append(errs, validatePodSpec(&p.Spec, "spec", p.Labels)...)
+	if p.Spec.NodeName != "" && len(p.Spec.SchedulingGates) != 0 {
+		// ValidatePodCreate (pkg/apis/core/validation/validation.go:5616):
+		// a pod cannot be assigned a node while gated
+		errs = append(errs, forbidden("spec.nodeName", "cannot be set until all schedulingGates have been cleared"))
+	}
 	return p, errs
 }
 

@@ -87,6 +87,9 @@ var validationCases = []struct {
 		"t.yaml:6:32: Pod \"p\" is invalid: spec.schedulingGates[1]: Duplicate value: \"a\"",
 		"t.yaml:6:43: Pod \"p\" is invalid: spec.schedulingGates[2]: Invalid value: \"b c\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
 	}},
+	{"nodeName with scheduling gates", pod("  nodeName: n1\n  schedulingGates: [{name: a}]\n"), []string{
+		"t.yaml:6:13: Pod \"p\" is invalid: spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared",
+	}},
 	{"nodeSelector labels", pod("  nodeSelector: {\"a b\": x}\n"), []string{
 		"t.yaml:6:18: Pod \"p\" is invalid: spec.nodeSelector: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
 	}},
