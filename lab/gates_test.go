@@ -249,3 +249,45 @@ func TestExplainGatedPod(t *testing.T) {
 		}
 	}
 }
+
+// podlab validate warns about an ungate that will fail: a gate the pod
+// never had, or one an earlier command of the sequence removed (gates
+// are only ever removed), and a pod with none left; a step's do (the
+// instructor's alternative) removes nothing later commands count on,
+// and pods of workloads are not followed.
+func TestValidateUngate(t *testing.T) {
+	head, objects, _ := strings.Cut(gatesScenario, "---\n")
+	body := `lesson:
+  steps:
+  - title: one
+    solution: ["ungate pod test-pod example.com/foo", "ungate pod test-pod example.com/baz"]
+  - title: alt
+    do: ["ungate pod test-pod"]
+    solution: ["ungate pod test-pod example.com/foo"]
+  - title: two
+    solution: ["ungate pod test-pod example.com/bar", "ungate pod test-pod", "ungate pod web-abc12-xyz12 example.com/nope"]
+---
+`
+	f, err := LoadFile("g.yaml", []byte(head+body+objects))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := Validate(&out, f); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`lesson.steps[0].solution[1]: ungate pod test-pod example.com/baz: pod test-pod has no scheduling gate "example.com/baz"; its gates are example.com/bar`,
+		`lesson.steps[1].solution[0]: ungate pod test-pod example.com/foo: pod test-pod has no scheduling gate "example.com/foo"; its gates are example.com/bar`,
+		`lesson.steps[2].solution[1]: ungate pod test-pod: pod test-pod has no scheduling gates left`,
+	}
+	got := out.String()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("validate lacks\n%s\nin\n%s", w, got)
+		}
+	}
+	if n := strings.Count(got, "scheduling gate"); n != len(want) {
+		t.Errorf("%d gate warnings, want %d:\n%s", n, len(want), got)
+	}
+}

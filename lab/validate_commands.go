@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -156,6 +157,8 @@ type objectIndex struct {
 	// used and limit are the objects at t=0 and the object budget: a
 	// command that asks for more than limit-used alone will be refused.
 	used, limit int64
+	// gates are the scheduling gates bare pods have left (validate_gates.go).
+	gates map[string][]string
 }
 
 // indexedKinds are the kinds commands name.
@@ -165,7 +168,7 @@ var indexedKinds = []string{"node", "priorityclass", "pod", "deployment", "repli
 func newObjectIndex(s *Session) *objectIndex {
 	x := &objectIndex{keys: map[string]map[string]bool{}, nodeZone: map[string]string{}, zoneLabel: s.zoneLabel(),
 		nodeNames: DefaultNodeNames, nodesExact: true, maybe: map[string]bool{},
-		used: int64(s.eng.ObjectCount()), limit: int64(s.eng.MaxObjects())}
+		used: int64(s.eng.ObjectCount()), limit: int64(s.eng.MaxObjects()), gates: s.startGates()}
 	if sc := s.file.Scenario; sc != nil && sc.Cluster.NodeNames != "" {
 		x.nodeNames = sc.Cluster.NodeNames
 	}
@@ -196,6 +199,7 @@ func (x *objectIndex) clone() *objectIndex {
 	for n, z := range x.nodeZone {
 		c.nodeZone[n] = z
 	}
+	c.gates = maps.Clone(x.gates)
 	c.maybe = make(map[string]bool, len(x.maybe))
 	for k := range x.maybe {
 		c.maybe[k] = true
@@ -272,6 +276,11 @@ func (x *objectIndex) check(seq []scenarioCommand) []manifest.Diagnostic {
 		if cmd == nil {
 			continue
 		}
+		if msg, ok := x.gateMissing(cmd); ok {
+			out = append(out, manifest.Diagnostic{File: c.pos.File, Line: c.pos.Line, Col: c.pos.Col,
+				Severity: manifest.SeverityWarning, Message: fmt.Sprintf("%s: %s: %s", c.where, shortCommand(c.line), msg),
+				Hint: "the command will fail when it runs"})
+		}
 		if msg, ok := x.conflicts(cmd); ok {
 			out = append(out, manifest.Diagnostic{File: c.pos.File, Line: c.pos.Line, Col: c.pos.Col,
 				Severity: manifest.SeverityWarning, Message: fmt.Sprintf("%s: %s: %s", c.where, shortCommand(c.line), msg),
@@ -287,6 +296,7 @@ func (x *objectIndex) check(seq []scenarioCommand) []manifest.Diagnostic {
 		x.create(cmd)
 		if c.both && !c.oneLane() {
 			x.remove(cmd) // not what one lane of a fork removes: the other keeps it
+			x.ungated(cmd)
 		}
 	}
 	return out

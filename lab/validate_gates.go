@@ -1,0 +1,97 @@
+package lab
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"podlab.dev/podlab/lab/command"
+)
+
+// Scheduling gates in `podlab validate`'s look at the commands: an
+// `ungate pod NAME GATE` for a gate the pod does not have will fail. Gates
+// can only be removed (validateOnlyDeletedSchedulingGates), so a gate the
+// pod lacks at t=0, or one an earlier command of the same sequence
+// removed, is missing for sure. Only bare pods of the scenario are
+// followed: a controller may re-create its pod under the same name
+// (a StatefulSet's web-0) with the template's gates again.
+
+// startGates returns the scheduling gates of the scenario's bare pods at
+// t=0, by namespace/name.
+func (s *Session) startGates() map[string][]string {
+	out := map[string][]string{}
+	for _, p := range s.eng.Pods() {
+		if p.ControllerRef() == nil && p.Spec.NodeName == "" {
+			out[p.Key()] = p.Spec.SchedulingGates
+		}
+	}
+	return out
+}
+
+// gatePod is the key of the followed pod an ungate names ("" if none).
+func (x *objectIndex) gatePod(c command.Ungate) string {
+	if strings.Contains(c.Pod, "/") {
+		if _, ok := x.gates[c.Pod]; ok {
+			return c.Pod
+		}
+		return ""
+	}
+	if _, ok := x.gates["default/"+c.Pod]; ok {
+		return "default/" + c.Pod
+	}
+	found := ""
+	for k := range x.gates {
+		if strings.HasSuffix(k, "/"+c.Pod) {
+			if found != "" {
+				return "" // several namespaces: the run-time lookup says so
+			}
+			found = k
+		}
+	}
+	return found
+}
+
+// gateMissing reports an ungate that names a gate the pod no longer has.
+func (x *objectIndex) gateMissing(c command.Command) (string, bool) {
+	u, ok := c.(command.Ungate)
+	if !ok || x.opaque {
+		return "", false
+	}
+	key := x.gatePod(u)
+	if key == "" {
+		return "", false
+	}
+	have := x.gates[key]
+	name := key[strings.IndexByte(key, '/')+1:]
+	if len(have) == 0 {
+		return fmt.Sprintf("pod %s has no scheduling gates left", name), true
+	}
+	for _, g := range u.Gates {
+		if !slices.Contains(have, g) {
+			return fmt.Sprintf("pod %s has no scheduling gate %q; its gates are %s", name, g, strings.Join(have, ", ")), true
+		}
+	}
+	return "", false
+}
+
+// ungated records the gates an ungate removes (the map's slices are
+// replaced, never changed: clones share them).
+func (x *objectIndex) ungated(c command.Command) {
+	u, ok := c.(command.Ungate)
+	if !ok {
+		return
+	}
+	key := x.gatePod(u)
+	if key == "" {
+		return
+	}
+	var left []string
+	if len(u.Gates) > 0 {
+		for _, g := range x.gates[key] {
+			if !slices.Contains(u.Gates, g) {
+				left = append(left, g)
+			}
+		}
+	}
+	x.gates[key] = left
+}
