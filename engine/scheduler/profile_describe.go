@@ -11,7 +11,7 @@ import (
 
 // describeProfile lists, in a fixed order, what a profile does differently
 // from the default profile: score weights, modelled plugins switched off
-// at Filter or Score, and plugin args that are not the defaults. The
+// at PreEnqueue, Filter, Score or PostFilter, and plugin args that are not the defaults. The
 // explain views print it under the profile's name; empty for the default.
 func describeProfile(p *profile, ep *expandedProfile, args PluginArgs) []string {
 	var out []string
@@ -31,14 +31,14 @@ func describeProfile(p *profile, ep *expandedProfile, args PluginArgs) []string 
 	for _, pt := range []struct {
 		bit  point
 		what string
-	}{{ptFilter, "filter"}, {ptScore, "score"}, {ptPostFilter, "postFilter"}} {
+	}{{ptPreEnqueue, "preEnqueue"}, {ptFilter, "filter"}, {ptScore, "score"}, {ptPostFilter, "postFilter"}} {
 		on := map[string]bool{}
 		for _, n := range ep.points[pt.bit] {
 			on[n] = true
 		}
 		var off []string
 		for _, d := range defaultMultiPoint() {
-			if registry[d.Name]&pt.bit != 0 && !on[d.Name] && modelled(d.Name) {
+			if registry[d.Name]&pt.bit != 0 && !on[d.Name] && modelledAt(d.Name, pt.bit) {
 				off = append(off, d.Name)
 			}
 		}
@@ -99,9 +99,15 @@ func describeProfile(p *profile, ep *expandedProfile, args PluginArgs) []string 
 	return out
 }
 
-// modelled reports whether the lab runs the plugin (the others pass every
-// node and score 0, so switching them off changes nothing to show).
-func modelled(name string) bool {
+// modelledAt reports whether the lab runs the plugin at the extension
+// point (the others pass every node and score 0, so switching them off
+// changes nothing to show). At PreEnqueue only SchedulingGates is
+// modelled: DefaultPreemption's and DynamicResources' PreEnqueue pass a
+// pod without pending preemption or resource claims.
+func modelledAt(name string, at point) bool {
+	if at == ptPreEnqueue {
+		return name == SchedulingGatesName
+	}
 	switch name {
 	case VolumeRestrictionsName, NodeVolumeLimitsName, VolumeBindingName, VolumeZoneName, DynamicResourcesName,
 		NodeDeclaredFeaturesName, SchedulingGatesName, PrioritySortName, DefaultBinderName:

@@ -151,3 +151,24 @@ func TestCloneQueueKnowsEveryField(t *testing.T) {
 		}
 	}
 }
+
+// A profile that switches SchedulingGates off says so in its policy
+// (explain's profile lines); DefaultPreemption's PreEnqueue, which the
+// lab does not model, is not listed there when preemption is off.
+func TestPolicyNamesDisabledSchedulingGates(t *testing.T) {
+	for _, tc := range []struct {
+		plugins *Plugins
+		want    []string
+	}{
+		{&Plugins{MultiPoint: PluginSet{Disabled: []string{schedulinggates.Name}}}, []string{"preEnqueue disabled: SchedulingGates"}},
+		{&Plugins{MultiPoint: PluginSet{Disabled: []string{DefaultPreemptionName}}}, []string{"postFilter disabled: DefaultPreemption"}},
+	} {
+		s, err := Build(Config{Profiles: []ProfileConfig{{Plugins: tc.plugins}}}, framework.NewSnapshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.profiles["default-scheduler"].policy; !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%+v: policy %q, want %q", tc.plugins, got, tc.want)
+		}
+	}
+}
