@@ -134,7 +134,11 @@ func (v *explainView) drawParts(ex *lab.LiveExplanation, w int) explainParts {
 				lines = append(lines, m.st.Muted.Render(l))
 			}
 		}
-		return explainParts{lines: lines}
+		tail := []string{""}
+		for _, l := range v.describe {
+			tail = append(tail, fit(l, w-2))
+		}
+		return explainParts{lines: lines, tail: tail}
 	}
 	if ex.Chosen != "" {
 		lines = append(lines, m.st.OK.Render(fmt.Sprintf("the scheduler picks %s", safe(ex.Chosen)))+m.st.Muted.Render(fmt.Sprintf(" (%d of %d nodes feasible)", len(ex.Feasible), ex.NumNodes)))
