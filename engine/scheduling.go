@@ -67,7 +67,7 @@ func (e *Engine) scheduleAll() bool {
 		}
 		res := e.sched.ScheduleOne(pi)
 		if res.Node != "" {
-			if err := bindingRefused(ps.pod); err != nil {
+			if err := BindingRefused(ps.pod); err != nil {
 				// handleBindingCycleError: the assumed pod is forgotten
 				// (an AssignedPodDelete for the others), then the failure
 				// is an error: SchedulerError, FailedScheduling, podErrorBackoffQ

@@ -93,11 +93,11 @@ func (e *Engine) RemoveSchedulingGates(key string, gates ...string) error {
 	return nil
 }
 
-// bindingRefused is the API server's check on a binding
+// BindingRefused is the API server's check on a binding
 // (pkg/registry/core/pod/storage/storage.go:242): a pod that still has
 // scheduling gates cannot be bound. It happens only when the profile
 // disabled SchedulingGates, so the pod was attempted at all.
-func bindingRefused(pod *api.Pod) error {
+func BindingRefused(pod *api.Pod) error {
 	if len(pod.Spec.SchedulingGates) == 0 {
 		return nil
 	}

@@ -291,3 +291,21 @@ func TestValidateUngate(t *testing.T) {
 		t.Errorf("%d gate warnings, want %d:\n%s", n, len(want), got)
 	}
 }
+
+// podlab schedule (the timeless pass) leaves a gated pod pending with
+// the gate's message, and the others are placed.
+func TestScheduleLeavesGatedPodPending(t *testing.T) {
+	f, err := LoadFile("gates.yaml", []byte(gatesScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := ScheduleLines(f, ScheduleOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines {
+		if l.Pod == "default/test-pod" && (l.Node != "" || l.Message != "waiting for scheduling gates: [example.com/foo example.com/bar]") {
+			t.Errorf("test-pod: %+v, want pending on its gates", l)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 
+	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler"
 	"podlab.dev/podlab/engine/scheduler/framework"
@@ -93,7 +94,16 @@ func ScheduleLines(f *File, opts ScheduleOptions) ([]ScheduleLine, error) {
 	var lines []ScheduleLine
 	for _, p := range queueOrder(c.pending) {
 		pi := framework.NewPodInfo(p)
+		if st := s.PreEnqueue(p); st != nil {
+			// gated: never attempted (see engine.RemoveSchedulingGates)
+			lines = append(lines, ScheduleLine{Pod: p.Key(), Message: st.Message()})
+			continue
+		}
 		res := s.ScheduleOne(pi)
+		if err := engine.BindingRefused(p); res.Node != "" && err != nil {
+			// SchedulingGates disabled: the API server refuses the binding
+			res = scheduler.Result{Message: err.Error()}
+		}
 		line := ScheduleLine{Pod: p.Key(), Node: res.Node}
 		if res.Node != "" {
 			bind(p, res.Node)
