@@ -19,12 +19,15 @@ func GateLines(ex *scheduler.Explanation) []string {
 	if i := strings.IndexByte(name, '/'); i >= 0 {
 		name = name[i+1:]
 	}
-	gates := "gates"
 	if len(ex.Gates) == 1 {
-		gates = "gate"
+		return []string{
+			"waiting for its scheduling gate: " + ex.Gates[0],
+			fmt.Sprintf("%s (PreEnqueue) keeps the pod out of the scheduling queue: no scheduling attempt is made until the gate is removed", ex.Gate.Plugin),
+			fmt.Sprintf("remove it with `ungate pod %s`", name),
+		}
 	}
 	return []string{
-		fmt.Sprintf("waiting for its scheduling %s: %s", gates, strings.Join(ex.Gates, ", ")),
+		"waiting for its scheduling gates: " + strings.Join(ex.Gates, ", "),
 		fmt.Sprintf("%s (PreEnqueue) keeps the pod out of the scheduling queue: no scheduling attempt is made until every gate is removed", ex.Gate.Plugin),
 		fmt.Sprintf("remove them with `ungate pod %s` (all) or `ungate pod %s GATE` (one)", name, name),
 	}

@@ -5,13 +5,14 @@ import (
 	"testing"
 )
 
-// The explain view of a gated pod names its gates instead of node
-// verdicts: the scheduler never ran a cycle for it.
+// The explain view of a gated pod names its gate instead of node
+// verdicts — the scheduler never ran a cycle for it — and still
+// describes the pod (PodScheduled False).
 func TestExplainGatedPod(t *testing.T) {
 	m := newTestModel(t, "scheduling-gates", 100, 40)
-	press(m, "2")
+	press(m, "2") // the first pending pod: db-0, gated by its StatefulSet's template
 	s := screen(m)
-	for _, want := range []string{"pod/default/test-pod · pending · SchedulingGated", "kubectl describe pod default/test-pod", "PodScheduled", "waiting for its scheduling gates: example.com/foo, example.com/bar", "ungate pod test-pod"} {
+	for _, want := range []string{"pod/default/db-0 · pending · SchedulingGated", "waiting for its scheduling gate: example.com/admitted", "remove it with `ungate pod db-0`", "kubectl describe pod default/db-0", "PodScheduled"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("explain lacks %q:\n%s", want, s)
 		}
