@@ -44,3 +44,17 @@ func gateError(pod string, ge *engine.GateError) error {
 }
 
 func trimPodPrefix(name string) string { return strings.TrimPrefix(name, "pod/") }
+
+// kubectlUngate is the kubectl command that removes the gates: a
+// strategic-merge patch deleting each named gate (schedulingGates merges
+// on name), or a merge patch clearing the list when none is named.
+func kubectlUngate(c command.Ungate) string {
+	if len(c.Gates) == 0 {
+		return "kubectl patch pod " + c.Pod + ` --type=merge -p '{"spec":{"schedulingGates":null}}'`
+	}
+	parts := make([]string, len(c.Gates))
+	for i, g := range c.Gates {
+		parts[i] = `{"$patch":"delete","name":"` + g + `"}`
+	}
+	return "kubectl patch pod " + c.Pod + ` -p '{"spec":{"schedulingGates":[` + strings.Join(parts, ",") + `]}}'`
+}

@@ -86,6 +86,8 @@ func kubectlEquivalent(line string) string {
 		return "kubectl taint node " + c.Node + " " + strings.Join(parts, " ")
 	case command.Delete:
 		return "kubectl " + c.String()
+	case command.Ungate:
+		return kubectlUngate(c) // exec_ungate.go
 	case command.Apply:
 		if c.File != "" {
 			return "kubectl apply -f " + c.File

@@ -309,3 +309,15 @@ func TestScheduleLeavesGatedPodPending(t *testing.T) {
 		}
 	}
 }
+
+// podlab export writes an ungate as the kubectl patch that does it.
+func TestExportUngate(t *testing.T) {
+	for line, want := range map[string]string{
+		"ungate pod test-pod example.com/foo": `kubectl patch pod test-pod -p '{"spec":{"schedulingGates":[{"$patch":"delete","name":"example.com/foo"}]}}'`,
+		"ungate pod db-0":                     `kubectl patch pod db-0 --type=merge -p '{"spec":{"schedulingGates":null}}'`,
+	} {
+		if got := kubectlEquivalent(line); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", line, got, want)
+		}
+	}
+}
