@@ -455,8 +455,8 @@ func (s *Session) applyObjects(objs *manifest.Objects) (string, error) {
 		case *api.PodDisruptionBudget:
 			err, what = s.eng.AddPDB(v), "poddisruptionbudget/"+v.Name
 		case *api.Pod:
-			if s.eng.Pod(v.Key()) != nil {
-				err = fmt.Errorf("pod %s exists; pods are immutable: delete it first", v.Key())
+			if old := s.eng.Pod(v.Key()); old != nil {
+				err = podExistsError(old, v) // exec_ungate.go
 			} else {
 				err, what = s.eng.CreatePod(v), "pod/"+v.Name+" created"
 			}

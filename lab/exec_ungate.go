@@ -3,9 +3,11 @@ package lab
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"podlab.dev/podlab/engine"
+	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/lab/command"
 	"podlab.dev/podlab/lab/textsafe"
 )
@@ -57,4 +59,21 @@ func kubectlUngate(c command.Ungate) string {
 		parts[i] = `{"$patch":"delete","name":"` + g + `"}`
 	}
 	return "kubectl patch pod " + c.Pod + ` -p '{"spec":{"schedulingGates":[` + strings.Join(parts, ",") + `]}}'`
+}
+
+// podExistsError refuses to apply a pod that exists. When the new object
+// drops scheduling gates — the one spec change a real API server takes
+// for them — it says which command does that here.
+func podExistsError(old, applied *api.Pod) error {
+	var dropped []string
+	for _, g := range old.Spec.SchedulingGates {
+		if !slices.Contains(applied.Spec.SchedulingGates, g) {
+			dropped = append(dropped, g)
+		}
+	}
+	if len(dropped) > 0 {
+		return fmt.Errorf("pod %s exists; to remove its scheduling gates use `ungate pod %s %s` (pods are otherwise immutable here: delete it first)",
+			old.Key(), old.Name, textsafe.Line(strings.Join(dropped, " ")))
+	}
+	return fmt.Errorf("pod %s exists; pods are immutable: delete it first", old.Key())
 }

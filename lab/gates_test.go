@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"podlab.dev/podlab/engine/api"
+	"podlab.dev/podlab/lab/command"
 )
 
 // gatesScenario holds the "Pod Scheduling Readiness" docs page's
@@ -319,5 +320,15 @@ func TestExportUngate(t *testing.T) {
 		if got := kubectlEquivalent(line); got != want {
 			t.Errorf("%s:\n got %s\nwant %s", line, got, want)
 		}
+	}
+}
+
+// Applying the pod again without a gate points at ungate pod.
+func TestApplyGatedPodAgain(t *testing.T) {
+	s := gatesSession(t)
+	manifest := "apiVersion: v1\nkind: Pod\nmetadata: {name: test-pod}\nspec:\n  schedulingGates: [{name: example.com/bar}]\n  containers: [{name: pause, image: registry.k8s.io/pause:3.6}]\n"
+	_, err := s.Apply(command.Apply{Inline: manifest}.String())
+	if err == nil || !strings.Contains(err.Error(), "use `ungate pod test-pod example.com/foo`") {
+		t.Errorf("apply without a gate: %v", err)
 	}
 }
