@@ -100,9 +100,13 @@ func (e *Engine) createPodObject(p *api.Pod, rec *api.Pod) error {
 		return nil
 	}
 	if p.Spec.NodeName == "" {
-		if p.Condition(api.PodScheduled) == nil {
+		if c := p.Condition(api.PodScheduled); c == nil {
 			// a gated pod keeps its SchedulingGated reason from admission
 			p.Status.Conditions = append(p.Status.Conditions, api.Condition{Type: api.PodScheduled, Status: api.ConditionFalse, LastTransitionTime: now})
+		} else if c.Reason == admission.ReasonSchedulingGated && c.LastTransitionTime == 0 {
+			// admission's new condition transitions now, as
+			// podutil.UpdatePodCondition stamps it (strategy.go:941)
+			c.LastTransitionTime = now
 		}
 		ps.info = framework.NewPodInfo(p)
 		e.queue.Add(ps.info, now)

@@ -193,3 +193,16 @@ func TestCloneKeepsThePodGated(t *testing.T) {
 		t.Errorf("ungating in the clone reached the original")
 	}
 }
+
+// The SchedulingGated condition admission adds is stamped with the
+// creation time (applySchedulingGatedCondition's
+// podutil.UpdatePodCondition, pkg/registry/core/pod/strategy.go:941).
+func TestSchedulingGatedConditionTime(t *testing.T) {
+	e := newDefaultEngine()
+	must(t, e.RunUntil(sec(60)))
+	must(t, e.CreatePod(gatedPod("g")))
+	c := e.Pod("default/g").Condition(api.PodScheduled)
+	if c == nil || c.Reason != admission.ReasonSchedulingGated || c.LastTransitionTime != sec(60) {
+		t.Errorf("PodScheduled %+v, want SchedulingGated at 60s", c)
+	}
+}
