@@ -35,7 +35,7 @@ func failedScheduling(e *Engine, obj string) int {
 // not match the gating plugin's Pod/Update event,
 // scheduling_queue.go:1316) or a node joining; its PodScheduled
 // condition keeps admission's SchedulingGated reason
-// (pkg/registry/core/pod/strategy.go:928).
+// (pkg/registry/core/pod/strategy.go:929).
 func TestGatedPodIsNeverAttempted(t *testing.T) {
 	e := newDefaultEngine()
 	must(t, e.AddNode(node("node-1", "4", "8Gi")))
