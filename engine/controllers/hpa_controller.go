@@ -399,7 +399,6 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 	var firstErr error
 	var firstCond hpaLimit
 	calc := newReplicaCalc(m.now)
-	calc.scratch = &h.podTable.scratch
 	for i, ms := range h.Spec.Metrics {
 		res := ms.Resource.Name
 		samples, nSamples := m.hpaSamples(h.podTable.samples, res, facts, load)
@@ -410,7 +409,7 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 		t := ms.Resource.Target
 		if t.AverageValue != nil && t.Type == api.AverageValueMetricType {
 			var usage int64
-			proposal, usage, err = calc.rawResourceReplicas(sc.Spec, t.AverageValue.MilliValue(), res, pods, samplesMap(facts, samples))
+			proposal, usage, err = calc.rawResourceReplicasOver(sc.Spec, t.AverageValue.MilliValue(), res, facts, samples, sampleSum{})
 			if err != nil {
 				err = fmt.Errorf("failed to get %s usage: %w", res, err)
 			} else {

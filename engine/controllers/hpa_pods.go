@@ -92,7 +92,6 @@ type hpaPodTable struct {
 	// refilled by the next refresh (the sync in between reads facts).
 	facts, spare []hpaPod
 	samples      []podSample
-	scratch      calcScratch
 }
 
 // refresh returns the facts of pods, in their order: an object the last
@@ -235,18 +234,6 @@ func (m *Manager) hpaSamples(out []podSample, resource string, pods []hpaPod, lo
 		}
 	}
 	return out, n
-}
-
-// samplesMap is the samples as metricsclient's PodMetricsInfo (keyed by
-// pod name).
-func samplesMap(pods []hpaPod, samples []podSample) PodMetrics {
-	out := make(PodMetrics, len(pods))
-	for i, s := range samples {
-		if s.found {
-			out[pods[i].pod.Name] = s.PodMetric
-		}
-	}
-	return out
 }
 
 // podRequest is calculateRequests for one pod: pod-level requests when
