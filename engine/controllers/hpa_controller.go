@@ -199,8 +199,9 @@ func (m *Manager) selectPods(namespace string, sel api.Selector, ls *api.LabelSe
 	// the label index returned for it
 	exact := m.q != nil && ls != nil && len(ls.MatchLabels) == 1 && len(ls.MatchExpressions) == 0
 	if exact {
-		// the index's list itself (read only: the index replaces its
-		// lists and never edits them; capped so an append copies); nil when empty, as below
+		// the index's list itself (read only: the index does not edit
+		// it while a sync may hold it; capped so an append copies); nil
+		// when empty, as below
 		if len(from) == 0 {
 			return nil
 		}
