@@ -1,6 +1,10 @@
 package admission
 
-import "podlab.dev/podlab/engine/api"
+import (
+	"slices"
+
+	"podlab.dev/podlab/engine/api"
+)
 
 // Scheduling-gated condition values (k8s.io/api/core/v1 PodReasonSchedulingGated).
 const (
@@ -15,7 +19,8 @@ func applySchedulingGatedCondition(pod *api.Pod) {
 	if len(pod.Spec.SchedulingGates) == 0 || pod.Condition(api.PodScheduled) != nil {
 		return
 	}
-	pod.Status.Conditions = append(pod.Status.Conditions, api.Condition{
+	// clipped: the list may be shared with another object of the pod
+	pod.Status.Conditions = append(slices.Clip(pod.Status.Conditions), api.Condition{
 		Type: api.PodScheduled, Status: api.ConditionFalse,
 		Reason: ReasonSchedulingGated, Message: MessageSchedulingGated,
 	})
