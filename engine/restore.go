@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -68,8 +67,6 @@ func (e *Engine) restoreStatus(ps *podState, rec *api.Pod) {
 	if !recorded[api.PodReady] {
 		// no Ready recorded: ready since the pod started (when known)
 		if c := p.Condition(api.PodReady); c != nil && c.Status == api.ConditionTrue && st.StartTime != nil {
-			// edited below: a list of p's own (copyPod shares them)
-			p.Status.Conditions = slices.Clone(p.Status.Conditions)
 			for _, t := range []string{api.PodInitialized, api.ContainersReady, api.PodReady, api.PodScheduled} {
 				if !recorded[t] {
 					if c := p.Condition(t); c != nil {
@@ -125,13 +122,11 @@ func (e *Engine) restoreTerminal(ps *podState, rec *api.Pod) {
 func replaceCondition(conds []api.Condition, c api.Condition) []api.Condition {
 	for i := range conds {
 		if conds[i].Type == c.Type {
-			// a new list: pod objects share theirs (copyPod)
-			out := slices.Clone(conds)
-			out[i] = c
-			return out
+			conds[i] = c
+			return conds
 		}
 	}
-	return append(slices.Clip(conds), c)
+	return append(conds, c)
 }
 
 func podReadyStatus(p *api.Pod) bool {

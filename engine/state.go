@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"slices"
 	"time"
 
 	"podlab.dev/podlab/engine/api"
@@ -119,13 +118,9 @@ type nodeState struct {
 
 // copyPod returns a shallow copy whose status conditions can be changed
 // (pod objects are never modified once shared: snapshots keep them).
-//
-// The conditions are shared with p: nothing edits a pod's condition list
-// in place (setCondition and replaceCondition build a new one when they
-// change it), and a copy per change was a third of the bytes the copies
-// allocated.
 func copyPod(p *api.Pod) *api.Pod {
 	c := *p
+	c.Status.Conditions = append([]api.Condition(nil), p.Status.Conditions...)
 	return &c
 }
 
@@ -147,9 +142,7 @@ func copyNode(n *api.Node) *api.Node {
 }
 
 // setCondition sets (or adds) a condition, keeping LastTransitionTime
-// when the status does not change; it reports a status change. conds is
-// never edited: pod objects share their condition lists (copyPod), so a
-// changed list is a new one; an unchanged condition returns conds.
+// when the status does not change; it reports a status change.
 func setCondition(conds []api.Condition, c api.Condition) ([]api.Condition, bool) {
 	for i := range conds {
 		if conds[i].Type == c.Type {
@@ -157,15 +150,11 @@ func setCondition(conds []api.Condition, c api.Condition) ([]api.Condition, bool
 			if !changed {
 				c.LastTransitionTime = conds[i].LastTransitionTime
 			}
-			if conds[i] == c {
-				return conds, false
-			}
-			out := slices.Clone(conds)
-			out[i] = c
-			return out, changed
+			conds[i] = c
+			return conds, changed
 		}
 	}
-	return append(slices.Clip(conds), c), true
+	return append(conds, c), true
 }
 
 func secondsDur(n int64) time.Duration { return api.SecondsDuration(n) }

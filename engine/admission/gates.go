@@ -1,10 +1,6 @@
 package admission
 
-import (
-	"slices"
-
-	"podlab.dev/podlab/engine/api"
-)
+import "podlab.dev/podlab/engine/api"
 
 // Scheduling-gated condition values (k8s.io/api/core/v1 PodReasonSchedulingGated).
 const (
@@ -19,8 +15,7 @@ func applySchedulingGatedCondition(pod *api.Pod) {
 	if len(pod.Spec.SchedulingGates) == 0 || pod.Condition(api.PodScheduled) != nil {
 		return
 	}
-	// clipped: the list may be shared with another object of the pod
-	pod.Status.Conditions = append(slices.Clip(pod.Status.Conditions), api.Condition{
+	pod.Status.Conditions = append(pod.Status.Conditions, api.Condition{
 		Type: api.PodScheduled, Status: api.ConditionFalse,
 		Reason: ReasonSchedulingGated, Message: MessageSchedulingGated,
 	})
