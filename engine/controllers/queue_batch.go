@@ -293,9 +293,18 @@ func (e *listEdits) merge(out, cur []*api.Pod) []*api.Pod {
 	return append(out, cur[from:]...)
 }
 
+// findScanMax is the longest list findPod scans.
+const findScanMax = 512
+
 // findPod returns the position of the object p in list (key order), or
-// -1: the lookup of removePod and replacePod.
+// -1: the lookup of removePod and replacePod. A short list is scanned for
+// the pointer: the binary search by key reads a pod object at every step,
+// each a cache miss, where the scan reads only the list (a ReplicaSet's
+// hundred pods); keys are unique in a list, so both find the same place.
 func findPod(list []*api.Pod, p *api.Pod) int {
+	if len(list) <= findScanMax {
+		return slices.Index(list, p)
+	}
 	i := sort.Search(len(list), func(i int) bool { return !podLess(list[i], p) })
 	if i < len(list) && list[i] == p {
 		return i

@@ -88,3 +88,26 @@ func TestListEditsMatchOneAtATime(t *testing.T) {
 		}
 	}
 }
+
+// findPod finds an object by pointer in short lists and by key in long
+// ones: the same answer either way — the object's place, or -1 for an
+// object not in the list, even one with the key of a listed pod.
+func TestFindPodScanAndSearchAgree(t *testing.T) {
+	for _, n := range []int{0, 1, 7, findScanMax, findScanMax + 1, 3 * findScanMax} {
+		var list []*api.Pod
+		for i := range n {
+			list = append(list, podNS("ns", fmt.Sprintf("p%05d", i)))
+		}
+		for i, p := range list {
+			if got := findPod(list, p); got != i {
+				t.Fatalf("%d pods: %s at %d, want %d", n, p.Key(), got, i)
+			}
+			if got := findPod(list, podNS(p.Namespace, p.Name)); got != -1 {
+				t.Fatalf("%d pods: another object of %s found at %d", n, p.Key(), got)
+			}
+		}
+		if got := findPod(list, podNS("ns", "absent")); got != -1 {
+			t.Fatalf("%d pods: an absent pod found at %d", n, got)
+		}
+	}
+}
