@@ -119,6 +119,8 @@ type rsOwnerIndex struct {
 	n       int // len(keys) it was built for
 	byOwner map[string][]int
 	orphans []int
+	// cands caches rsClaimCandidates by UID
+	cands map[string]rsCandidates
 }
 
 // rsClaimCandidates returns, in key order, the keys and objects of the
@@ -127,8 +129,30 @@ type rsOwnerIndex struct {
 // Ownership changes only with a new epoch (claimReplicaSets' adoptions and
 // releases, deletions with orphaning move it), so the index is built once
 // per epoch instead of reading every ReplicaSet's owner on every sync.
+//
+// The result is kept per UID for the epoch (callers only read it): a
+// Deployment syncs on every status change of its ReplicaSets.
 func (q *workQueues) rsClaimCandidates(m *Manager, uid string) ([]string, []*ReplicaSet) {
 	keys, vals, ix := q.rsOwnerIndex(m)
+	if c, ok := ix.cands[uid]; ok {
+		return c.keys, c.vals
+	}
+	outKeys, outVals := ix.candidates(keys, vals, uid)
+	if ix.cands == nil {
+		ix.cands = map[string]rsCandidates{}
+	}
+	ix.cands[uid] = rsCandidates{outKeys, outVals}
+	return outKeys, outVals
+}
+
+// rsCandidates is one UID's rsClaimCandidates.
+type rsCandidates struct {
+	keys []string
+	vals []*ReplicaSet
+}
+
+// candidates merges uid's and the orphans' positions in key order.
+func (ix *rsOwnerIndex) candidates(keys []string, vals []*ReplicaSet, uid string) ([]string, []*ReplicaSet) {
 	own, orph := ix.byOwner[uid], ix.orphans
 	outKeys := make([]string, 0, len(own)+len(orph))
 	outVals := make([]*ReplicaSet, 0, len(own)+len(orph))
