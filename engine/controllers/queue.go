@@ -3,6 +3,7 @@ package controllers
 import (
 	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"unsafe"
 
@@ -96,6 +97,8 @@ type workQueues struct {
 	// ran, gcEpoch the manager's epoch then.
 	gcLive  map[string]bool
 	gcEpoch uint64
+	// gcOut is gcCandidates' list, reused
+	gcOut []*api.Pod
 	// fgEpoch is the epoch of the last foreground-deletion check,
 	// fgDeleting whether a workload was being deleted then.
 	fgEpoch    uint64
@@ -500,15 +503,30 @@ func (q *workQueues) gcCandidates(live map[string]bool, epoch uint64) []*api.Pod
 		q.gcPending = emptied(q.gcPending)
 		return q.all()
 	}
-	out := make([]*api.Pod, 0, len(q.gcPending))
+	// in the queue's own space, reused by the next call (the collector
+	// only reads the list, within its pass)
+	clear(q.gcOut)
+	out := q.gcOut[:0]
 	for k := range q.gcPending {
 		if p := q.byKey.Get(k); p != nil {
 			out = append(out, p)
 		}
 	}
 	q.gcPending = emptied(q.gcPending)
-	sort.Slice(out, func(i, j int) bool { return podLess(out[i], out[j]) })
-	return out
+	slices.SortFunc(out, comparePods)
+	q.gcOut = out
+	return out[:len(out):len(out)]
+}
+
+// comparePods is podLess as a comparison (keys are unique).
+func comparePods(a, b *api.Pod) int {
+	switch {
+	case podLess(a, b):
+		return -1
+	case podLess(b, a):
+		return 1
+	}
+	return 0
 }
 
 // labelPair is a namespace and one label.

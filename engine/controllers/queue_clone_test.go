@@ -114,7 +114,8 @@ func TestCloneWorkQueuesKnowsEveryField(t *testing.T) {
 		"rsOwners",              // afresh: built per epoch, and the clone starts a new one
 		"edits",                 // afresh: empty between applies (flush clears it)
 		"scratch", "spareEdits", // afresh: flush's working space, empty between flushes
-		"mine", // afresh, and forgotten by the original: both share every list
+		"mine",  // afresh, and forgotten by the original: both share every list
+		"gcOut", // afresh: gcCandidates' space, read only within a pass
 	}
 	var fields []string
 	typ := reflect.TypeOf(workQueues{})
