@@ -98,16 +98,26 @@ type hpaPodTable struct {
 // sync selected too keeps its facts when reuse is set (both lists are in
 // namespace/name order, so one walk finds them), any other is read.
 func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
-	if reuse && len(pods) == len(t.pods) && samePodSlots(pods, t.pods) {
-		// the same keys in the same places: replaced objects are read
-		// again in place
-		for i, p := range pods {
-			if p != t.pods[i] {
-				t.facts[i] = readHPAPod(p)
-				t.pods[i] = p
+	if reuse && len(pods) == len(t.pods) {
+		// while the keys are the same in the same places, replaced
+		// objects are read again in place (one walk); a key out of place
+		// sends the rest to the merge below, which finds the rows
+		// updated so far as they are
+		i := 0
+		for ; i < len(pods); i++ {
+			p, q := pods[i], t.pods[i]
+			if p == q {
+				continue
 			}
+			if p.Name != q.Name || p.Namespace != q.Namespace {
+				break
+			}
+			t.facts[i] = readHPAPod(p)
+			t.pods[i] = p
 		}
-		return t.facts
+		if i == len(pods) {
+			return t.facts
+		}
 	}
 	out := t.spare[:0]
 	if cap(out) < len(pods) {
@@ -140,20 +150,6 @@ func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
 		t.pods = append(t.pods, pods...)
 	}
 	return out
-}
-
-// samePodSlots reports that two lists of pods (of one length) hold the
-// same keys in the same places: the same list, or objects replaced.
-func samePodSlots(a, b []*api.Pod) bool {
-	if len(a) == 0 || &a[0] == &b[0] {
-		return true
-	}
-	for i, p := range a {
-		if q := b[i]; p != q && (p.Name != q.Name || p.Namespace != q.Namespace) {
-			return false
-		}
-	}
-	return true
 }
 
 // podSample is one pod's sample, if it has one (found).

@@ -20,18 +20,28 @@ import "podlab.dev/podlab/engine/api"
 // objects the last table sync had (both lists are in namespace/name
 // order, so one walk finds them).
 func (c *podFactsCache) table(rs *ReplicaSet, pods []*api.Pod) []podFacts {
-	if len(pods) == len(c.pods) && samePodSlots(pods, c.pods) {
-		// the same keys in the same places: replaced objects are read
-		// again in place
-		for i, p := range pods {
-			if p != c.pods[i] {
-				c.count.add(&c.aligned[i], -1)
-				c.aligned[i] = c.read(rs, p)
-				c.count.add(&c.aligned[i], 1)
-				c.pods[i] = p
+	if len(pods) == len(c.pods) {
+		// while the keys are the same in the same places, replaced
+		// objects are read again in place (one walk); a key out of place
+		// sends the rest to the merge below, which finds the rows updated
+		// so far as they are
+		i := 0
+		for ; i < len(pods); i++ {
+			p, q := pods[i], c.pods[i]
+			if p == q {
+				continue
 			}
+			if p.Name != q.Name || p.Namespace != q.Namespace {
+				break
+			}
+			c.count.add(&c.aligned[i], -1)
+			c.aligned[i] = c.read(rs, p)
+			c.count.add(&c.aligned[i], 1)
+			c.pods[i] = p
 		}
-		return c.aligned
+		if i == len(pods) {
+			return c.aligned
+		}
 	}
 	out := c.spare[:0]
 	if cap(out) < len(pods) {
