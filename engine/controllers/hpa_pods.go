@@ -127,17 +127,19 @@ func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
 	if !reuse {
 		old = nil
 	}
-	j := 0
-	for _, p := range pods {
+	for i, j := 0, 0; i < len(pods); {
+		p := pods[i]
 		for j < len(old) && old[j] != p && podLess(old[j], p) {
 			j++
 		}
-		if j < len(old) && old[j] == p {
-			out = append(out, oldFacts[j])
-			j++
+		if n := sameRun(pods[i:], old[j:]); n > 0 {
+			// a run of the same objects: their rows, copied at once
+			out = append(out, oldFacts[j:j+n]...)
+			i, j = i+n, j+n
 			continue
 		}
 		out = append(out, readHPAPod(p))
+		i++
 	}
 	// the previous facts' array is reused next time; clear its pod
 	// pointers so it does not keep deleted pods alive

@@ -48,17 +48,19 @@ func (c *podFactsCache) table(rs *ReplicaSet, pods []*api.Pod) []podFacts {
 		out = make([]podFacts, 0, len(pods)+len(pods)/4)
 	}
 	old, oldFacts := c.pods, c.aligned
-	j := 0
-	for _, p := range pods {
+	for i, j := 0, 0; i < len(pods); {
+		p := pods[i]
 		for j < len(old) && old[j] != p && podLess(old[j], p) {
 			j++
 		}
-		if j < len(old) && old[j] == p {
-			out = append(out, oldFacts[j])
-			j++
+		if n := sameRun(pods[i:], old[j:]); n > 0 {
+			// a run of the same objects: their rows, copied at once
+			out = append(out, oldFacts[j:j+n]...)
+			i, j = i+n, j+n
 			continue
 		}
 		out = append(out, c.read(rs, p))
+		i++
 	}
 	// a copy of the list: the fast path above edits it in place, and the
 	// index's lists are read only (shared with clones)
@@ -68,6 +70,15 @@ func (c *podFactsCache) table(rs *ReplicaSet, pods []*api.Pod) []podFacts {
 		c.count.add(&out[i], 1)
 	}
 	return out
+}
+
+// sameRun is how many objects a and b have the same from their starts.
+func sameRun(a, b []*api.Pod) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 // factsCount sums table rows: what the sync needs from all of them when
