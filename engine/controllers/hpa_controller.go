@@ -402,13 +402,13 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 	calc := newReplicaCalc(m.now)
 	for i, ms := range h.Spec.Metrics {
 		res := ms.Resource.Name
-		samples, nSamples := m.hpaSamples(h.podTable.samples, res, facts, load)
-		h.podTable.samples = samples
 		var proposal int32
 		var name string
 		var err error
 		t := ms.Resource.Target
 		if t.AverageValue != nil && t.Type == api.AverageValueMetricType {
+			samples, _ := m.hpaSamples(h.podTable.samples, res, facts, load)
+			h.podTable.samples = samples
 			var usage int64
 			proposal, usage, err = calc.rawResourceReplicasOver(sc.Spec, t.AverageValue.MilliValue(), res, facts, samples, sampleSum{})
 			if err != nil {
@@ -421,6 +421,13 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 		} else {
 			var util int32
 			var raw int64
+			samples, nSamples, ok := m.hpaLoadSamples(res, facts, load)
+			if !ok {
+				var list []podSample
+				list, nSamples = m.hpaSamples(h.podTable.samples, res, facts, load)
+				h.podTable.samples = list
+				samples = podSamples{list: list}
+			}
 			proposal, util, raw, err = calc.resourceReplicasOver(sc.Spec, *t.AverageUtilization, res, facts, samples, nSamples)
 			if err != nil {
 				err = fmt.Errorf("failed to get %s utilization: %w", res, err)

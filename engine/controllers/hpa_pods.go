@@ -160,6 +160,60 @@ type podSample struct {
 	found bool
 }
 
+// podSamples are the samples of an HPA's pods, aligned with them: a list
+// (hpaSamples), or implied (hpaLoadSamples: cpu from the workload's load,
+// the common case), where every reporting pod's sample is the ready
+// pods' share of the demand, or 0 — hpaSamples' rule, applied where a
+// sample is read instead of written into a list first.
+type podSamples struct {
+	list    []podSample
+	implied bool
+	share   int64
+	now     api.Time
+}
+
+// at is the sample of the i-th pod, f.
+func (s *podSamples) at(i int, f *hpaPod) podSample {
+	if !s.implied {
+		return s.list[i]
+	}
+	if !f.reports {
+		return podSample{}
+	}
+	v := int64(0)
+	if !f.deleting && f.ready {
+		v = s.share
+	}
+	return podSample{PodMetric{Value: v, Timestamp: s.now, Window: metricWindow}, true}
+}
+
+// hpaLoadSamples is hpaSamples for cpu from a load, without per-pod
+// settings (podCPU): the implied samples and how many there are; false
+// when another rule applies. TestHPALoadSamplesAreHPASamples.
+func (m *Manager) hpaLoadSamples(resource string, pods []hpaPod, load *workloadLoad) (podSamples, int, bool) {
+	if resource != api.ResourceCPU || load == nil || len(m.podCPU) > 0 {
+		return podSamples{}, 0, false
+	}
+	demand, ok := load.demandAt(m.now)
+	if !ok {
+		return podSamples{}, 0, false
+	}
+	ready, n := 0, 0
+	for i := range pods {
+		if f := &pods[i]; f.reports {
+			n++
+			if !f.deleting && f.ready {
+				ready++
+			}
+		}
+	}
+	s := podSamples{implied: true, now: m.now}
+	if ready > 0 {
+		s.share = demand / int64(ready)
+	}
+	return s, n, true
+}
+
 // hpaSamples is the resource metrics API's answer for the pods an HPA
 // selects (metricsclient GetResourceMetric): milli-values sampled now over
 // metricWindow, aligned with the pods, and how many there are. It reuses

@@ -56,13 +56,13 @@ func (c replicaCalc) resourceReplicas(currentReplicas, targetUtilization int32, 
 		m, found := metrics[p.Name]
 		samples[i] = podSample{m, found}
 	}
-	return c.resourceReplicasOver(currentReplicas, targetUtilization, resource, facts, samples, len(metrics))
+	return c.resourceReplicasOver(currentReplicas, targetUtilization, resource, facts, podSamples{list: samples}, len(metrics))
 }
 
 // resourceReplicasOver is resourceReplicas over the pods' facts and their
 // samples (aligned with them); nSamples is how many samples the metrics
 // API returned.
-func (c replicaCalc) resourceReplicasOver(currentReplicas, targetUtilization int32, resource string, pods []hpaPod, samples []podSample, nSamples int) (replicas, utilization int32, raw int64, err error) {
+func (c replicaCalc) resourceReplicasOver(currentReplicas, targetUtilization int32, resource string, pods []hpaPod, samples podSamples, nSamples int) (replicas, utilization int32, raw int64, err error) {
 	if nSamples == 0 {
 		return 0, 0, 0, fmt.Errorf("unable to get metrics for resource %s: %w", resource, errNoMetrics)
 	}
@@ -85,8 +85,9 @@ func (c replicaCalc) resourceReplicasOver(currentReplicas, targetUtilization int
 	fallback := int64(max(100, targetUtilization))
 	var reqErr error
 	for i := range pods {
-		g := c.group(&pods[i], samples[i], resource)
-		if samples[i].found && (g == groupIgnored || g == groupUnready) {
+		s := samples.at(i, &pods[i])
+		g := c.group(&pods[i], s, resource)
+		if s.found && (g == groupIgnored || g == groupUnready) {
 			kept-- // removeMetrics
 		}
 		req, err := pods[i].request(resource)
@@ -99,7 +100,7 @@ func (c replicaCalc) resourceReplicasOver(currentReplicas, targetUtilization int
 		switch g {
 		case groupReady:
 			ready++
-			readyValue += samples[i].Value
+			readyValue += s.Value
 			readyReq += req
 		case groupUnready:
 			unready++
