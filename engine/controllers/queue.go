@@ -83,8 +83,10 @@ type workQueues struct {
 	// byLabel holds, for each label pair asked for (withLabel), the pods
 	// carrying it, in key order; kept up to date once built.
 	byLabel map[labelPair][]*api.Pod
-	// edits holds the list changes of the apply under way (flush).
-	edits map[listID]*listEdits
+	// edits holds the list changes of the apply under way (flush), in
+	// the order first made; editIndex finds them when there are many.
+	edits     []editEntry
+	editIndex map[listID]int
 	// spareEdits are emptied edits for reuse (one pod change allocated
 	// two or three every pass)
 	spareEdits []*listEdits

@@ -54,18 +54,45 @@ func (e *listEdits) reset() {
 	e.add, e.drop, e.swap = e.add[:0], e.drop[:0], e.swap[:0]
 }
 
+// editEntry is one list's edits in an apply.
+type editEntry struct {
+	id listID
+	e  *listEdits
+}
+
+// editScanMax is how many lists an apply's edits are searched through
+// before they are indexed by a map: a pod change edits two or three lists
+// (its owner's, its labels'), and hashing a listID (four strings) on
+// every edit cost more than comparing it with a few.
+const editScanMax = 16
+
 func (q *workQueues) editsOf(id listID) *listEdits {
-	if q.edits == nil {
-		q.edits = map[listID]*listEdits{}
-	}
-	e := q.edits[id]
-	if e == nil {
-		if n := len(q.spareEdits); n > 0 {
-			e, q.spareEdits = q.spareEdits[n-1], q.spareEdits[:n-1]
-		} else {
-			e = &listEdits{}
+	if q.editIndex != nil {
+		if i, ok := q.editIndex[id]; ok {
+			return q.edits[i].e
 		}
-		q.edits[id] = e
+	} else {
+		for i := range q.edits {
+			if q.edits[i].id == id {
+				return q.edits[i].e
+			}
+		}
+	}
+	var e *listEdits
+	if n := len(q.spareEdits); n > 0 {
+		e, q.spareEdits = q.spareEdits[n-1], q.spareEdits[:n-1]
+	} else {
+		e = &listEdits{}
+	}
+	q.edits = append(q.edits, editEntry{id, e})
+	switch {
+	case q.editIndex != nil:
+		q.editIndex[id] = len(q.edits) - 1
+	case len(q.edits) > editScanMax:
+		q.editIndex = make(map[listID]int, 2*len(q.edits))
+		for i := range q.edits {
+			q.editIndex[q.edits[i].id] = i
+		}
 	}
 	return e
 }
@@ -99,7 +126,8 @@ func (q *workQueues) replaceLater(id listID, old, cur *api.Pod) {
 // allocated. Otherwise (a clone shares the array, or a reader may hold
 // it) the list is built anew, with room to grow in place later.
 func (q *workQueues) flush(inPlace bool) {
-	for id, e := range q.edits {
+	for _, en := range q.edits {
+		id, e := en.id, en.e
 		switch id.kind {
 		case ownerList:
 			if l := q.edited(e, q.byOwner[id.name], inPlace); len(l) > 0 {
@@ -121,9 +149,9 @@ func (q *workQueues) flush(inPlace bool) {
 			}
 		}
 	}
-	for _, e := range q.edits {
-		e.reset()
-		q.spareEdits = append(q.spareEdits, e)
+	for _, en := range q.edits {
+		en.e.reset()
+		q.spareEdits = append(q.spareEdits, en.e)
 	}
 	// the scratch space must not keep removed pods alive (only what this
 	// flush wrote: clearing the whole capacity, which the start's
@@ -131,6 +159,7 @@ func (q *workQueues) flush(inPlace bool) {
 	clear(q.scratch.cur[:min(q.scratch.used, cap(q.scratch.cur))])
 	q.scratch.used = 0
 	clear(q.edits)
+	q.edits, q.editIndex = q.edits[:0], nil
 }
 
 // edited returns list with e's edits: list itself edited in place when
