@@ -3,6 +3,7 @@ package controllers
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -236,15 +237,30 @@ func removeOwner(refs []api.OwnerReference, uid string) []api.OwnerReference {
 
 // findNewReplicaSet is deploymentutil.FindNewReplicaSet: the oldest
 // ReplicaSet whose template equals the Deployment's (ignoring the hash).
+//
+// Upstream sorts the list by creation (stable: sortByCreation) and takes
+// the first match; the oldest match, ties to the earlier in rsList, is
+// the same one, found without a sorted copy (a Deployment syncs on every
+// status change of its ReplicaSets).
 func findNewReplicaSet(d *Deployment, rsList []*ReplicaSet, cached bool) *ReplicaSet {
-	sorted := append([]*ReplicaSet(nil), rsList...)
-	sortByCreation(sorted)
-	for _, rs := range sorted {
+	var found *ReplicaSet
+	for _, rs := range rsList {
+		if found != nil && !createdBefore(rs, found) {
+			continue
+		}
 		if cached && rs.sameTemplateAs(d) || !cached && templatesEqual(&rs.Spec.Template, &d.Spec.Template) {
-			return rs
+			found = rs
 		}
 	}
-	return nil
+	return found
+}
+
+// createdBefore is sortByCreation's order: creation time, then name.
+func createdBefore(a, b *ReplicaSet) bool {
+	if a.CreationTimestamp == b.CreationTimestamp {
+		return a.Name < b.Name
+	}
+	return a.CreationTimestamp < b.CreationTimestamp
 }
 
 // templateMatch caches templatesEqual between a ReplicaSet's template and
@@ -489,12 +505,15 @@ func (m *Manager) checkPausedConditions(d *Deployment) {
 // ReplicaSet's desired-replicas annotation differs from spec.replicas.
 func (m *Manager) isScalingEvent(d *Deployment, rsList []*ReplicaSet) bool {
 	newRS, old := m.replicaSetsAndSyncRevision(d, rsList, false)
-	for _, rs := range filterActive(append(old, newRS)) {
-		if desired, ok := annotationInt32(rs, DesiredReplicasAnnotation); ok && desired != *d.Spec.Replicas {
-			return true
+	// filterActive(append(old, newRS)), without building it
+	scaled := func(rs *ReplicaSet) bool {
+		if rs == nil || *rs.Spec.Replicas <= 0 {
+			return false
 		}
+		desired, ok := annotationInt32(rs, DesiredReplicasAnnotation)
+		return ok && desired != *d.Spec.Replicas
 	}
-	return false
+	return slices.ContainsFunc(old, scaled) || scaled(newRS)
 }
 
 // scaleReplicaSet is DeploymentController.scaleReplicaSet.

@@ -199,8 +199,9 @@ func (m *Manager) selectPods(namespace string, sel api.Selector, ls *api.LabelSe
 	// the label index returned for it
 	exact := m.q != nil && ls != nil && len(ls.MatchLabels) == 1 && len(ls.MatchExpressions) == 0
 	if exact {
-		// the index's list itself (read only: the index replaces its
-		// lists and never edits them; capped so an append copies); nil when empty, as below
+		// the index's list itself (read only: the index does not edit
+		// it while a sync may hold it; capped so an append copies); nil
+		// when empty, as below
 		if len(from) == 0 {
 			return nil
 		}
@@ -399,18 +400,17 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 	var firstErr error
 	var firstCond hpaLimit
 	calc := newReplicaCalc(m.now)
-	calc.scratch = &h.podTable.scratch
 	for i, ms := range h.Spec.Metrics {
 		res := ms.Resource.Name
-		samples, nSamples := m.hpaSamples(h.podTable.samples, res, facts, load)
-		h.podTable.samples = samples
 		var proposal int32
 		var name string
 		var err error
 		t := ms.Resource.Target
 		if t.AverageValue != nil && t.Type == api.AverageValueMetricType {
+			samples, _ := m.hpaSamples(h.podTable.samples, res, facts, load)
+			h.podTable.samples = samples
 			var usage int64
-			proposal, usage, err = calc.rawResourceReplicas(sc.Spec, t.AverageValue.MilliValue(), res, pods, samplesMap(facts, samples))
+			proposal, usage, err = calc.rawResourceReplicasOver(sc.Spec, t.AverageValue.MilliValue(), res, facts, samples, sampleSum{})
 			if err != nil {
 				err = fmt.Errorf("failed to get %s usage: %w", res, err)
 			} else {
@@ -421,6 +421,13 @@ func (m *Manager) computeReplicasForMetrics(h *HorizontalPodAutoscaler, sc scale
 		} else {
 			var util int32
 			var raw int64
+			samples, nSamples, ok := m.hpaLoadSamples(res, facts, load)
+			if !ok {
+				var list []podSample
+				list, nSamples = m.hpaSamples(h.podTable.samples, res, facts, load)
+				h.podTable.samples = list
+				samples = podSamples{list: list}
+			}
 			proposal, util, raw, err = calc.resourceReplicasOver(sc.Spec, *t.AverageUtilization, res, facts, samples, nSamples)
 			if err != nil {
 				err = fmt.Errorf("failed to get %s utilization: %w", res, err)

@@ -92,23 +92,32 @@ type hpaPodTable struct {
 	// refilled by the next refresh (the sync in between reads facts).
 	facts, spare []hpaPod
 	samples      []podSample
-	scratch      calcScratch
 }
 
 // refresh returns the facts of pods, in their order: an object the last
 // sync selected too keeps its facts when reuse is set (both lists are in
 // namespace/name order, so one walk finds them), any other is read.
 func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
-	if reuse && len(pods) == len(t.pods) && samePodSlots(pods, t.pods) {
-		// the same keys in the same places: replaced objects are read
-		// again in place
-		for i, p := range pods {
-			if p != t.pods[i] {
-				t.facts[i] = readHPAPod(p)
-				t.pods[i] = p
+	if reuse && len(pods) == len(t.pods) {
+		// while the keys are the same in the same places, replaced
+		// objects are read again in place (one walk); a key out of place
+		// sends the rest to the merge below, which finds the rows
+		// updated so far as they are
+		i := 0
+		for ; i < len(pods); i++ {
+			p, q := pods[i], t.pods[i]
+			if p == q {
+				continue
 			}
+			if p.Name != q.Name || p.Namespace != q.Namespace {
+				break
+			}
+			t.facts[i] = readHPAPod(p)
+			t.pods[i] = p
 		}
-		return t.facts
+		if i == len(pods) {
+			return t.facts
+		}
 	}
 	out := t.spare[:0]
 	if cap(out) < len(pods) {
@@ -118,17 +127,19 @@ func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
 	if !reuse {
 		old = nil
 	}
-	j := 0
-	for _, p := range pods {
+	for i, j := 0, 0; i < len(pods); {
+		p := pods[i]
 		for j < len(old) && old[j] != p && podLess(old[j], p) {
 			j++
 		}
-		if j < len(old) && old[j] == p {
-			out = append(out, oldFacts[j])
-			j++
+		if n := sameRun(pods[i:], old[j:]); n > 0 {
+			// a run of the same objects: their rows, copied at once
+			out = append(out, oldFacts[j:j+n]...)
+			i, j = i+n, j+n
 			continue
 		}
 		out = append(out, readHPAPod(p))
+		i++
 	}
 	// the previous facts' array is reused next time; clear its pod
 	// pointers so it does not keep deleted pods alive
@@ -143,24 +154,64 @@ func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
 	return out
 }
 
-// samePodSlots reports that two lists of pods (of one length) hold the
-// same keys in the same places: the same list, or objects replaced.
-func samePodSlots(a, b []*api.Pod) bool {
-	if len(a) == 0 || &a[0] == &b[0] {
-		return true
-	}
-	for i, p := range a {
-		if q := b[i]; p != q && (p.Name != q.Name || p.Namespace != q.Namespace) {
-			return false
-		}
-	}
-	return true
-}
-
 // podSample is one pod's sample, if it has one (found).
 type podSample struct {
 	PodMetric
 	found bool
+}
+
+// podSamples are the samples of an HPA's pods, aligned with them: a list
+// (hpaSamples), or implied (hpaLoadSamples: cpu from the workload's load,
+// the common case), where every reporting pod's sample is the ready
+// pods' share of the demand, or 0 — hpaSamples' rule, applied where a
+// sample is read instead of written into a list first.
+type podSamples struct {
+	list    []podSample
+	implied bool
+	share   int64
+	now     api.Time
+}
+
+// at is the sample of the i-th pod, f.
+func (s *podSamples) at(i int, f *hpaPod) podSample {
+	if !s.implied {
+		return s.list[i]
+	}
+	if !f.reports {
+		return podSample{}
+	}
+	v := int64(0)
+	if !f.deleting && f.ready {
+		v = s.share
+	}
+	return podSample{PodMetric{Value: v, Timestamp: s.now, Window: metricWindow}, true}
+}
+
+// hpaLoadSamples is hpaSamples for cpu from a load, without per-pod
+// settings (podCPU): the implied samples and how many there are; false
+// when another rule applies. TestHPALoadSamplesAreHPASamples.
+func (m *Manager) hpaLoadSamples(resource string, pods []hpaPod, load *workloadLoad) (podSamples, int, bool) {
+	if resource != api.ResourceCPU || load == nil || len(m.podCPU) > 0 {
+		return podSamples{}, 0, false
+	}
+	demand, ok := load.demandAt(m.now)
+	if !ok {
+		return podSamples{}, 0, false
+	}
+	ready, n := 0, 0
+	for i := range pods {
+		if f := &pods[i]; f.reports {
+			n++
+			if !f.deleting && f.ready {
+				ready++
+			}
+		}
+	}
+	s := podSamples{implied: true, now: m.now}
+	if ready > 0 {
+		s.share = demand / int64(ready)
+	}
+	return s, n, true
 }
 
 // hpaSamples is the resource metrics API's answer for the pods an HPA
@@ -235,18 +286,6 @@ func (m *Manager) hpaSamples(out []podSample, resource string, pods []hpaPod, lo
 		}
 	}
 	return out, n
-}
-
-// samplesMap is the samples as metricsclient's PodMetricsInfo (keyed by
-// pod name).
-func samplesMap(pods []hpaPod, samples []podSample) PodMetrics {
-	out := make(PodMetrics, len(pods))
-	for i, s := range samples {
-		if s.found {
-			out[pods[i].pod.Name] = s.PodMetric
-		}
-	}
-	return out
 }
 
 // podRequest is calculateRequests for one pod: pod-level requests when

@@ -29,27 +29,6 @@ type replicaCalc struct {
 	tolerance                     float64
 	cpuInitializationPeriod       time.Duration
 	delayOfInitialReadinessStatus time.Duration
-	// scratch, when set, lends resourceReplicasOver its per-pod slices
-	// (an HPA's, reused every 15 s)
-	scratch *calcScratch
-}
-
-// calcScratch holds resourceReplicasOver's per-pod slices between calls.
-type calcScratch struct {
-	groups   []podGroup
-	requests []int64
-}
-
-// buffers returns per-pod slices of length n, from the scratch if any.
-func (c replicaCalc) buffers(n int) ([]podGroup, []int64) {
-	if c.scratch == nil {
-		return make([]podGroup, n), make([]int64, n)
-	}
-	s := c.scratch
-	if cap(s.groups) < n {
-		s.groups, s.requests = make([]podGroup, n, n+n/4), make([]int64, n, n+n/4)
-	}
-	return s.groups[:n], s.requests[:n]
 }
 
 func newReplicaCalc(now api.Time) replicaCalc {
@@ -77,13 +56,13 @@ func (c replicaCalc) resourceReplicas(currentReplicas, targetUtilization int32, 
 		m, found := metrics[p.Name]
 		samples[i] = podSample{m, found}
 	}
-	return c.resourceReplicasOver(currentReplicas, targetUtilization, resource, facts, samples, len(metrics))
+	return c.resourceReplicasOver(currentReplicas, targetUtilization, resource, facts, podSamples{list: samples}, len(metrics))
 }
 
 // resourceReplicasOver is resourceReplicas over the pods' facts and their
 // samples (aligned with them); nSamples is how many samples the metrics
 // API returned.
-func (c replicaCalc) resourceReplicasOver(currentReplicas, targetUtilization int32, resource string, pods []hpaPod, samples []podSample, nSamples int) (replicas, utilization int32, raw int64, err error) {
+func (c replicaCalc) resourceReplicasOver(currentReplicas, targetUtilization int32, resource string, pods []hpaPod, samples podSamples, nSamples int) (replicas, utilization int32, raw int64, err error) {
 	if nSamples == 0 {
 		return 0, 0, 0, fmt.Errorf("unable to get metrics for resource %s: %w", resource, errNoMetrics)
 	}
@@ -91,43 +70,56 @@ func (c replicaCalc) resourceReplicasOver(currentReplicas, targetUtilization int
 		return 0, 0, 0, fmt.Errorf("no pods returned by selector while calculating replica count")
 	}
 	// Upstream copies the samples, deletes the ignored and unready pods'
-	// and adds fill-ins for the missing and unready ones. Here each pod's
-	// group and sample are kept in slices aligned with the pods (an HPA
-	// does this for its hundred pods every 15 s): the sums are the same,
-	// and the sample count keeps samples of pods not selected (they stay
-	// in upstream's map but match no request). TestResourceReplicasIsTheMapVersion.
-	groups, requests := c.buffers(len(pods))
+	// and adds fill-ins for the missing and unready ones, then sums the
+	// map (GetResourceUtilizationRatio) once before and once after the
+	// fill-ins. Here one walk over the pods (an HPA does this for its
+	// hundred pods every 15 s) groups each pod and sums what both ratios
+	// need per group: the integer sums are the same in any order, and a
+	// missing pod's fill-in (its request × the fallback percentage, cut
+	// to an integer per pod) is summed for the one fallback it can have.
+	// The sample count keeps samples of pods not selected (they stay in
+	// upstream's map but match no request). TestResourceReplicasIsTheMapVersion.
 	kept := nSamples
 	var ready, unready, missing int
+	var readyValue, readyReq, missingReq, missingFill, unreadyReq int64
+	fallback := int64(max(100, targetUtilization))
+	var reqErr error
 	for i := range pods {
-		g := c.group(&pods[i], samples[i], resource)
-		groups[i] = g
-		if samples[i].found && (g == groupIgnored || g == groupUnready) {
+		s := samples.at(i, &pods[i])
+		g := c.group(&pods[i], s, resource)
+		if s.found && (g == groupIgnored || g == groupUnready) {
 			kept-- // removeMetrics
+		}
+		req, err := pods[i].request(resource)
+		if err != nil {
+			if reqErr == nil {
+				reqErr = err
+			}
+			continue
 		}
 		switch g {
 		case groupReady:
 			ready++
+			readyValue += s.Value
+			readyReq += req
 		case groupUnready:
 			unready++
+			unreadyReq += req
 		case groupMissing:
 			missing++
+			missingReq += req
+			missingFill += req * fallback / 100
 		}
 	}
 	if kept == 0 {
 		return 0, 0, 0, fmt.Errorf("did not receive metrics for targeted pods (pods might be unready)")
 	}
-	for i := range pods {
-		if requests[i], err = pods[i].request(resource); err != nil {
-			return 0, 0, 0, err
-		}
+	if reqErr != nil {
+		return 0, 0, 0, reqErr
 	}
 	// the first ratio is over the ready pods' own samples; the second adds
 	// the fill-ins
-	fillMissing, fallback := false, int64(0)
-	ratio, utilization, raw, err := utilizationOver(requests, targetUtilization, func(i int) (int64, bool) {
-		return samples[i].Value, groups[i] == groupReady
-	})
+	ratio, utilization, raw, err := utilizationOf(readyValue, readyReq, ready, targetUtilization)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -138,58 +130,41 @@ func (c replicaCalc) resourceReplicasOver(currentReplicas, targetUtilization int
 		}
 		return int32(math.Ceil(ratio * float64(ready))), utilization, raw, nil
 	}
+	value, req, n := readyValue, readyReq, ready
 	if missing > 0 && ratio != 1.0 {
 		// on a scale-down, missing pods use 100% of their request (or
 		// the target when it is above 100%); on a scale-up, nothing
-		fillMissing = true
 		kept += missing
+		req += missingReq
+		n += missing
 		if ratio < 1.0 {
-			fallback = int64(max(100, targetUtilization))
+			value += missingFill
 		}
 	}
 	if scaleUpWithUnready {
 		kept += unready
+		req += unreadyReq
+		n += unready
 	}
-	newRatio, _, _, err := utilizationOver(requests, targetUtilization, func(i int) (int64, bool) {
-		switch groups[i] {
-		case groupReady:
-			return samples[i].Value, true
-		case groupMissing:
-			return requests[i] * fallback / 100, fillMissing
-		case groupUnready:
-			return 0, scaleUpWithUnready
-		}
-		return 0, false
-	})
+	newRatio, _, _, err := utilizationOf(value, req, n, targetUtilization)
 	if err != nil {
 		return 0, utilization, raw, err
 	}
 	if c.within(newRatio) || (ratio < 1.0 && newRatio > 1.0) || (ratio > 1.0 && newRatio < 1.0) {
 		return currentReplicas, utilization, raw, nil
 	}
-	n := int32(math.Ceil(newRatio * float64(kept)))
-	if (newRatio < 1.0 && n > currentReplicas) || (newRatio > 1.0 && n < currentReplicas) {
+	replicas = int32(math.Ceil(newRatio * float64(kept)))
+	if (newRatio < 1.0 && replicas > currentReplicas) || (newRatio > 1.0 && replicas < currentReplicas) {
 		return currentReplicas, utilization, raw, nil
 	}
-	return n, utilization, raw, nil
+	return replicas, utilization, raw, nil
 }
 
-// utilizationOver is metrics/utilization.go GetResourceUtilizationRatio
+// utilizationOf is metrics/utilization.go GetResourceUtilizationRatio
 // (integer percent of the summed requests, its ratio to the target, the
-// raw average value) over the pods whose sample
-// sample(i) reports (value, true), each with its request.
-func utilizationOver(requests []int64, target int32, sample func(int) (int64, bool)) (float64, int32, int64, error) {
-	var metricsTotal, requestsTotal int64
-	n := 0
-	for i := range requests {
-		v, ok := sample(i)
-		if !ok {
-			continue
-		}
-		metricsTotal += v
-		requestsTotal += requests[i]
-		n++
-	}
+// raw average value) from the sums over the n pods counted: their
+// samples' values and their requests.
+func utilizationOf(metricsTotal, requestsTotal int64, n int, target int32) (float64, int32, int64, error) {
 	if requestsTotal == 0 {
 		return 0, 0, 0, fmt.Errorf("no metrics returned matched known pods")
 	}
@@ -198,54 +173,101 @@ func utilizationOver(requests []int64, target int32, sample func(int) (int64, bo
 }
 
 // rawResourceReplicas is GetRawResourceReplicas / calcPlainMetricReplicas:
-// the replica count for a target average value (milli-units).
+// the replica count for a target average value (milli-units), over the
+// pods and the metrics API's samples by pod name.
 func (c replicaCalc) rawResourceReplicas(currentReplicas int32, targetUsage int64, resource string, pods []*api.Pod, metrics PodMetrics) (replicas int32, usage int64, err error) {
-	if len(metrics) == 0 {
+	facts := readHPAPods(pods)
+	samples := make([]podSample, len(pods))
+	var others sampleSum // samples of pods not selected
+	for _, m := range metrics {
+		others.n++
+		others.total += m.Value
+	}
+	for i, p := range pods {
+		m, found := metrics[p.Name]
+		samples[i] = podSample{m, found}
+		if found {
+			others.n--
+			others.total -= m.Value
+		}
+	}
+	return c.rawResourceReplicasOver(currentReplicas, targetUsage, resource, facts, samples, others)
+}
+
+// sampleSum is a count of samples and the sum of their values.
+type sampleSum struct {
+	n     int
+	total int64
+}
+
+// rawResourceReplicasOver is rawResourceReplicas over the pods' facts and
+// their samples (aligned with them), as resourceReplicasOver is for
+// utilization targets; others are the samples of pods not selected, which
+// upstream's map keeps and sums (none when the HPA's own table is the
+// source). Upstream copies the samples, deletes the ignored and unready
+// pods', adds fill-ins for the missing and unready ones and averages the
+// map before and after; the fill-ins are constants here (the target, or
+// 0), so both averages come from per-group counts and one sum.
+// TestRawResourceReplicasIsTheMapVersion.
+func (c replicaCalc) rawResourceReplicasOver(currentReplicas int32, targetUsage int64, resource string, pods []hpaPod, samples []podSample, others sampleSum) (replicas int32, usage int64, err error) {
+	nSamples := others.n
+	for i := range samples {
+		if samples[i].found {
+			nSamples++
+		}
+	}
+	if nSamples == 0 {
 		return 0, 0, fmt.Errorf("unable to get metrics for resource %s: %w", resource, errNoMetrics)
 	}
 	if len(pods) == 0 {
 		return 0, 0, fmt.Errorf("no pods returned by selector while calculating replica count")
 	}
-	metrics = cloneMetrics(metrics)
-	ready, unready, missing, ignored := c.groupPods(pods, metrics, resource)
-	removeMetrics(metrics, ignored)
-	removeMetrics(metrics, unready)
-	if len(metrics) == 0 {
+	var ready, unready, missing int
+	kept := others
+	for i := range pods {
+		switch c.group(&pods[i], samples[i], resource) {
+		case groupReady:
+			ready++
+			kept.n++
+			kept.total += samples[i].Value
+		case groupUnready:
+			unready++
+		case groupMissing:
+			missing++
+		}
+	}
+	if kept.n == 0 {
 		return 0, 0, fmt.Errorf("did not receive metrics for targeted pods (pods might be unready)")
 	}
-	ratio, usage := metricUsageRatio(metrics, targetUsage)
-	scaleUpWithUnready := len(unready) > 0 && ratio > 1.0
-	if !scaleUpWithUnready && len(missing) == 0 {
+	usage = kept.total / int64(kept.n)
+	ratio := float64(usage) / float64(targetUsage)
+	scaleUpWithUnready := unready > 0 && ratio > 1.0
+	if !scaleUpWithUnready && missing == 0 {
 		if c.within(ratio) {
 			return currentReplicas, usage, nil
 		}
 		return int32(math.Ceil(ratio * float64(ready))), usage, nil
 	}
-	if len(missing) > 0 {
+	if missing > 0 {
 		if ratio < 1.0 {
-			for _, name := range missing {
-				metrics[name] = PodMetric{Value: targetUsage}
-			}
+			kept.n += missing
+			kept.total += int64(missing) * targetUsage
 		} else if ratio > 1.0 {
-			for _, name := range missing {
-				metrics[name] = PodMetric{Value: 0}
-			}
+			kept.n += missing
 		}
 	}
 	if scaleUpWithUnready {
-		for _, name := range unready {
-			metrics[name] = PodMetric{Value: 0}
-		}
+		kept.n += unready
 	}
-	newRatio, _ := metricUsageRatio(metrics, targetUsage)
+	newRatio := float64(kept.total/int64(kept.n)) / float64(targetUsage)
 	if c.within(newRatio) || (ratio < 1.0 && newRatio > 1.0) || (ratio > 1.0 && newRatio < 1.0) {
 		return currentReplicas, usage, nil
 	}
-	n := int32(math.Ceil(newRatio * float64(len(metrics))))
-	if (newRatio < 1.0 && n > currentReplicas) || (newRatio > 1.0 && n < currentReplicas) {
+	replicas = int32(math.Ceil(newRatio * float64(kept.n)))
+	if (newRatio < 1.0 && replicas > currentReplicas) || (newRatio > 1.0 && replicas < currentReplicas) {
 		return currentReplicas, usage, nil
 	}
-	return n, usage, nil
+	return replicas, usage, nil
 }
 
 // groupPods is replica_calculator.go groupPods. Deleted and failed pods are
@@ -344,29 +366,4 @@ func podRequests(pods []*api.Pod, resource string) ([]int64, error) {
 		}
 	}
 	return out, nil
-}
-
-// metricUsageRatio is GetMetricUsageRatio: the average over the samples and
-// its ratio to the target.
-func metricUsageRatio(metrics PodMetrics, target int64) (float64, int64) {
-	var total int64
-	for _, m := range metrics {
-		total += m.Value
-	}
-	usage := total / int64(len(metrics))
-	return float64(usage) / float64(target), usage
-}
-
-func cloneMetrics(m PodMetrics) PodMetrics {
-	out := make(PodMetrics, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-func removeMetrics(m PodMetrics, names []string) {
-	for _, n := range names {
-		delete(m, n)
-	}
 }

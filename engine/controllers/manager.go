@@ -406,7 +406,19 @@ func (m *Manager) createPodFromTemplate(tmpl *api.PodTemplateSpec, kind string, 
 	if !m.createAllowed(owner.UID) {
 		return nil, fmt.Errorf("%s %s: pod creation backing off after failures", kind, owner.Name)
 	}
-	t := copyTemplate(tmpl)
+	var t api.PodTemplateSpec
+	if mutate == nil {
+		// the pod's labels and annotations are the template's maps,
+		// shared: no one edits either in place (a template's are cloned
+		// before a change, a pod's are replaced by the engine,
+		// SetPodOwnership), and a ReplicaSet's replacement pods copied
+		// them on every creation. The spec is copied: admission defaults
+		// it in place.
+		t = api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: tmpl.Labels, Annotations: tmpl.Annotations}, Spec: copyPodSpec(&tmpl.Spec)}
+	} else {
+		// mutate writes into the pod's labels (StatefulSet, DaemonSet, Job)
+		t = copyTemplate(tmpl)
+	}
 	p := &api.Pod{ObjectMeta: api.ObjectMeta{
 		Namespace:         owner.Namespace,
 		Labels:            t.Labels,

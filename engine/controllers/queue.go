@@ -3,6 +3,7 @@ package controllers
 import (
 	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"unsafe"
 
@@ -61,9 +62,9 @@ type workQueues struct {
 	byKey cowmap.Map[*api.Pod]
 	own   *cowmap.Owner
 	// byOwner holds the pods of each controller UID, orphans the pods
-	// without a controller by namespace; both in namespace/name order and
-	// replaced, never edited in place, when they change (queue_batch.go):
-	// clones share them (queue_clone.go).
+	// without a controller by namespace; both in namespace/name order.
+	// A changed list is replaced, or edited in place between two syncs
+	// when no clone shares it (queue_batch.go, queue_clone.go).
 	byOwner map[string][]*api.Pod
 	orphans map[string][]*api.Pod
 	// ownerVer and orphanVer move when a list above changes.
@@ -82,18 +83,24 @@ type workQueues struct {
 	// byLabel holds, for each label pair asked for (withLabel), the pods
 	// carrying it, in key order; kept up to date once built.
 	byLabel map[labelPair][]*api.Pod
-	// edits holds the list changes of the apply under way (flush).
-	edits map[listID]*listEdits
+	// edits holds the list changes of the apply under way (flush), in
+	// the order first made; editIndex finds them when there are many.
+	edits     []editEntry
+	editIndex map[listID]int
 	// spareEdits are emptied edits for reuse (one pod change allocated
 	// two or three every pass)
 	spareEdits []*listEdits
-	// built and scratch are flush's working space (queue_batch.go).
-	built   []builtList
+	// scratch is flush's working space (queue_batch.go).
 	scratch editScratch
+	// mine holds the arrays of the lists above that flush may edit in
+	// place (queue_batch.go)
+	mine map[unsafe.Pointer]struct{}
 	// gcLive is the set of live workload UIDs when the collector last
 	// ran, gcEpoch the manager's epoch then.
 	gcLive  map[string]bool
 	gcEpoch uint64
+	// gcOut is gcCandidates' list, reused
+	gcOut []*api.Pod
 	// fgEpoch is the epoch of the last foreground-deletion check,
 	// fgDeleting whether a workload was being deleted then.
 	fgEpoch    uint64
@@ -117,6 +124,8 @@ type rsOwnerIndex struct {
 	n       int // len(keys) it was built for
 	byOwner map[string][]int
 	orphans []int
+	// cands caches rsClaimCandidates by UID
+	cands map[string]rsCandidates
 }
 
 // rsClaimCandidates returns, in key order, the keys and objects of the
@@ -125,8 +134,30 @@ type rsOwnerIndex struct {
 // Ownership changes only with a new epoch (claimReplicaSets' adoptions and
 // releases, deletions with orphaning move it), so the index is built once
 // per epoch instead of reading every ReplicaSet's owner on every sync.
+//
+// The result is kept per UID for the epoch (callers only read it): a
+// Deployment syncs on every status change of its ReplicaSets.
 func (q *workQueues) rsClaimCandidates(m *Manager, uid string) ([]string, []*ReplicaSet) {
 	keys, vals, ix := q.rsOwnerIndex(m)
+	if c, ok := ix.cands[uid]; ok {
+		return c.keys, c.vals
+	}
+	outKeys, outVals := ix.candidates(keys, vals, uid)
+	if ix.cands == nil {
+		ix.cands = map[string]rsCandidates{}
+	}
+	ix.cands[uid] = rsCandidates{outKeys, outVals}
+	return outKeys, outVals
+}
+
+// rsCandidates is one UID's rsClaimCandidates.
+type rsCandidates struct {
+	keys []string
+	vals []*ReplicaSet
+}
+
+// candidates merges uid's and the orphans' positions in key order.
+func (ix *rsOwnerIndex) candidates(keys []string, vals []*ReplicaSet, uid string) ([]string, []*ReplicaSet) {
 	own, orph := ix.byOwner[uid], ix.orphans
 	outKeys := make([]string, 0, len(own)+len(orph))
 	outVals := make([]*ReplicaSet, 0, len(own)+len(orph))
@@ -228,7 +259,7 @@ func (m *Manager) UseWorkQueues(on bool) bool {
 		q.byKey.Set(q.own, p.Key(), p)
 		q.index(p)
 	}
-	q.flush()
+	q.flush(false)
 	m.q = q
 	m.invalidate()
 	return true
@@ -258,8 +289,17 @@ func (m *Manager) NodeChanged(string) {
 // every fingerprint.
 func (m *Manager) invalidate() { m.epoch++ }
 
-// apply brings the indexes up to date with the reported changes.
-func (q *workQueues) apply() {
+// apply brings the indexes up to date with the reported changes, building
+// every changed list anew: the caller may be inside a sync that holds one.
+func (q *workQueues) apply() { q.applyEdits(false) }
+
+// applyInPlace is apply at a safe point, where no sync is under way
+// (between two syncs, skipQueued; before the garbage collector's pass,
+// gcCandidates) and so nothing holds an index list: the lists this queue
+// owns alone are edited in place (queue_batch.go flush).
+func (q *workQueues) applyInPlace() { q.applyEdits(true) }
+
+func (q *workQueues) applyEdits(inPlace bool) {
 	if len(q.pending) == 0 {
 		return
 	}
@@ -289,7 +329,7 @@ func (q *workQueues) apply() {
 		q.sorted = nil
 	}
 	q.pending = emptied(q.pending)
-	q.flush()
+	q.flush(inPlace)
 }
 
 // emptied returns the set s emptied. A set that held many keys (the
@@ -398,8 +438,9 @@ func (q *workQueues) candidates(namespace, uid string) []*api.Pod {
 	q.apply()
 	owned, orphans := q.byOwner[uid], q.orphans[namespace]
 	if len(orphans) == 0 && allInNamespace(owned, namespace) {
-		// the index's own list (replaced, never edited), capped so that
-		// an append copies it; callers only read their candidates
+		// the index's own list (not edited while a sync may hold it),
+		// capped so that an append copies it; callers only read their
+		// candidates
 		return owned[:len(owned):len(owned)]
 	}
 	out := make([]*api.Pod, 0, len(owned)+len(orphans))
@@ -415,8 +456,13 @@ func (q *workQueues) candidates(namespace, uid string) []*api.Pod {
 // orphans (the index's own lists: read only).
 func (q *workQueues) ownedAndOrphans(namespace, uid string) (owned, orphans []*api.Pod) {
 	q.apply()
-	return q.byOwner[uid], q.orphans[namespace]
+	return capped(q.byOwner[uid]), capped(q.orphans[namespace])
 }
+
+// capped is an index list as readers get it: capped at its length, so
+// that an append copies it instead of writing into the list's room to
+// grow (queue_batch.go).
+func capped(list []*api.Pod) []*api.Pod { return list[:len(list):len(list)] }
 
 // allInNamespace reports that every pod is in the namespace.
 func allInNamespace(pods []*api.Pod, namespace string) bool {
@@ -440,7 +486,7 @@ func (q *workQueues) versions(namespace, uid string) (uint64, uint64) {
 // order: all of them when an owner that was live at its last run is
 // gone, else those that changed since.
 func (q *workQueues) gcCandidates(live map[string]bool, epoch uint64) []*api.Pod {
-	q.apply()
+	q.applyInPlace() // collectGarbage runs after every sync of a pass
 	full := q.gcLive == nil
 	if !full && epoch != q.gcEpoch {
 		// only a new epoch can have removed an owner
@@ -459,15 +505,30 @@ func (q *workQueues) gcCandidates(live map[string]bool, epoch uint64) []*api.Pod
 		q.gcPending = emptied(q.gcPending)
 		return q.all()
 	}
-	out := make([]*api.Pod, 0, len(q.gcPending))
+	// in the queue's own space, reused by the next call (the collector
+	// only reads the list, within its pass)
+	clear(q.gcOut)
+	out := q.gcOut[:0]
 	for k := range q.gcPending {
 		if p := q.byKey.Get(k); p != nil {
 			out = append(out, p)
 		}
 	}
 	q.gcPending = emptied(q.gcPending)
-	sort.Slice(out, func(i, j int) bool { return podLess(out[i], out[j]) })
-	return out
+	slices.SortFunc(out, comparePods)
+	q.gcOut = out
+	return out[:len(out):len(out)]
+}
+
+// comparePods is podLess as a comparison (keys are unique).
+func comparePods(a, b *api.Pod) int {
+	switch {
+	case podLess(a, b):
+		return -1
+	case podLess(b, a):
+		return 1
+	}
+	return 0
 }
 
 // labelPair is a namespace and one label.
@@ -479,7 +540,7 @@ func (q *workQueues) withLabel(namespace, key, value string) []*api.Pod {
 	q.apply()
 	lp := labelPair{namespace, key, value}
 	if list, ok := q.byLabel[lp]; ok {
-		return list
+		return capped(list)
 	}
 	list := []*api.Pod{} // non-nil: indexed
 	for _, p := range q.all() {
@@ -488,7 +549,8 @@ func (q *workQueues) withLabel(namespace, key, value string) []*api.Pod {
 		}
 	}
 	q.byLabel[lp] = list
-	return list
+	q.claim(list)
+	return capped(list)
 }
 
 // queueState is an object's place in the work queue: queued objects sync
@@ -509,8 +571,9 @@ func (m *Manager) skipQueued(s *queueState, memo *syncMemo) bool {
 	if m.q == nil {
 		return false
 	}
-	// pod changes reported since the last read queue their owners
-	m.q.apply()
+	// pod changes reported since the last read queue their owners;
+	// between two syncs nothing holds an index list
+	m.q.applyInPlace()
 	if s.queued || s.epoch != m.epoch || memo == nil || (memo.hasWake && m.now >= memo.wake) {
 		return false
 	}

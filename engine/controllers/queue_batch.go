@@ -8,9 +8,10 @@ import (
 	"podlab.dev/podlab/engine/api"
 )
 
-// Batched list edits. The work queues' pod lists are replaced, never
-// edited (a caller may hold the old one), so editing one per pod change
-// copied the whole list each time: scaling a ReplicaSet to 100,000
+// Batched list edits. The work queues' pod lists are replaced, not
+// edited, while a caller may hold the old one (within a sync; a clone
+// shares them), so editing one per pod change copied the whole list each
+// time: scaling a ReplicaSet to 100,000
 // replicas copied its owner list 100,000 times (issue 17). Instead the
 // changes applied together (apply, UseWorkQueues) are collected per list
 // and each changed list is rebuilt once, in one merge: the same lists in
@@ -53,18 +54,45 @@ func (e *listEdits) reset() {
 	e.add, e.drop, e.swap = e.add[:0], e.drop[:0], e.swap[:0]
 }
 
+// editEntry is one list's edits in an apply.
+type editEntry struct {
+	id listID
+	e  *listEdits
+}
+
+// editScanMax is how many lists an apply's edits are searched through
+// before they are indexed by a map: a pod change edits two or three lists
+// (its owner's, its labels'), and hashing a listID (four strings) on
+// every edit cost more than comparing it with a few.
+const editScanMax = 16
+
 func (q *workQueues) editsOf(id listID) *listEdits {
-	if q.edits == nil {
-		q.edits = map[listID]*listEdits{}
-	}
-	e := q.edits[id]
-	if e == nil {
-		if n := len(q.spareEdits); n > 0 {
-			e, q.spareEdits = q.spareEdits[n-1], q.spareEdits[:n-1]
-		} else {
-			e = &listEdits{}
+	if q.editIndex != nil {
+		if i, ok := q.editIndex[id]; ok {
+			return q.edits[i].e
 		}
-		q.edits[id] = e
+	} else {
+		for i := range q.edits {
+			if q.edits[i].id == id {
+				return q.edits[i].e
+			}
+		}
+	}
+	var e *listEdits
+	if n := len(q.spareEdits); n > 0 {
+		e, q.spareEdits = q.spareEdits[n-1], q.spareEdits[:n-1]
+	} else {
+		e = &listEdits{}
+	}
+	q.edits = append(q.edits, editEntry{id, e})
+	switch {
+	case q.editIndex != nil:
+		q.editIndex[id] = len(q.edits) - 1
+	case len(q.edits) > editScanMax:
+		q.editIndex = make(map[listID]int, 2*len(q.edits))
+		for i := range q.edits {
+			q.editIndex[q.edits[i].id] = i
+		}
 	}
 	return e
 }
@@ -90,79 +118,99 @@ func (q *workQueues) replaceLater(id listID, old, cur *api.Pod) {
 // namespace's list that ends empty is deleted, as unindex did; a label
 // pair's stays (it is still asked for).
 //
-// A list built with the same pods as one this flush already built is
-// that one (buildNew's new slice is dropped): a Deployment's ReplicaSet's
-// owner list and the label list its HPA selects by hold the same pods, so
-// both are one slice. Lists are never edited in place (see above), so
-// sharing one is invisible; each is allocated at its length, so an
-// append by a reader copies it.
-func (q *workQueues) flush() {
-	built := q.built[:0]
-	rebuilt := func(e *listEdits, list []*api.Pod) []*api.Pod {
-		for _, b := range built {
-			if b.from(e, list) {
-				// the same list with the same edits (a shared list)
-				return b.out
-			}
-		}
-		out := e.buildNew(list, &q.scratch)
-		if len(out) == 0 {
-			return e.applyTo(list) // as before: nil or empty as applyTo gives
-		}
-		for _, b := range built {
-			if slices.Equal(b.out, out) {
-				return b.out
-			}
-		}
-		built = append(built, builtList{list: list, edits: e, out: out})
-		return out
-	}
-	for id, e := range q.edits {
+// In place (inPlace, at a safe point: see applyInPlace) a list whose
+// array this queue owns alone (mine) is edited where it is instead of
+// copied: a pod's status change swaps one pointer, a creation or a
+// removal moves the rest of the list. Each changed list of a pass was a
+// new ~100-pod slice before, a quarter of every byte BenchmarkDayHPA
+// allocated. Otherwise (a clone shares the array, or a reader may hold
+// it) the list is built anew, with room to grow in place later.
+func (q *workQueues) flush(inPlace bool) {
+	for _, en := range q.edits {
+		id, e := en.id, en.e
 		switch id.kind {
 		case ownerList:
-			if l := rebuilt(e, q.byOwner[id.name]); len(l) > 0 {
+			if l := q.edited(e, q.byOwner[id.name], inPlace); len(l) > 0 {
 				q.byOwner[id.name] = l
 			} else {
+				q.forget(l)
 				delete(q.byOwner, id.name)
 			}
 		case orphanList:
-			if l := rebuilt(e, q.orphans[id.name]); len(l) > 0 {
+			if l := q.edited(e, q.orphans[id.name], inPlace); len(l) > 0 {
 				q.orphans[id.name] = l
 			} else {
+				q.forget(l)
 				delete(q.orphans, id.name)
 			}
 		case labelList:
 			if list, ok := q.byLabel[id.lp]; ok {
-				q.byLabel[id.lp] = rebuilt(e, list)
+				q.byLabel[id.lp] = q.edited(e, list, inPlace)
 			}
 		}
 	}
-	for _, e := range q.edits {
-		e.reset()
-		q.spareEdits = append(q.spareEdits, e)
+	for _, en := range q.edits {
+		en.e.reset()
+		q.spareEdits = append(q.spareEdits, en.e)
 	}
-	clear(built)
-	q.built = built[:0]
 	// the scratch space must not keep removed pods alive (only what this
 	// flush wrote: clearing the whole capacity, which the start's
 	// thousands of pods grew, was most of the cost)
 	clear(q.scratch.cur[:min(q.scratch.used, cap(q.scratch.cur))])
 	q.scratch.used = 0
 	clear(q.edits)
+	q.edits, q.editIndex = q.edits[:0], nil
 }
 
-// builtList is a list flush built: from list with edits.
-type builtList struct {
-	list  []*api.Pod
-	edits *listEdits
-	out   []*api.Pod
+// edited returns list with e's edits: list itself edited in place when
+// inPlace, its array is mine and the added pods fit in its capacity,
+// else a new list (mine from then on; the old array is no longer).
+func (q *workQueues) edited(e *listEdits, list []*api.Pod, inPlace bool) []*api.Pod {
+	if inPlace && q.isMine(list) && len(list)+len(e.add) <= cap(list) {
+		return e.editInPlace(list, &q.scratch)
+	}
+	out := e.buildNew(list, &q.scratch)
+	if len(out) == 0 {
+		out = e.applyTo(list) // as before: nil or empty as applyTo gives
+	}
+	q.forget(list)
+	q.claim(out)
+	return out
 }
 
-// from reports whether building list with e gives b's list: the same
-// slice (not only the same pods) edited the same way.
-func (b *builtList) from(e *listEdits, list []*api.Pod) bool {
-	return len(list) == len(b.list) && unsafe.SliceData(list) == unsafe.SliceData(b.list) &&
-		slices.Equal(e.add, b.edits.add) && slices.Equal(e.drop, b.edits.drop) && slices.Equal(e.swap, b.edits.swap)
+// mine holds the arrays of the lists this queue's indexes hold alone: no
+// other list shares one (each list is built on its own), no clone does
+// (cloneWorkQueues forgets them on both sides), and readers hold a list
+// only within one sync (none keeps one in an object), so between two
+// syncs such an array can be edited in place. Only arrays with room are
+// recorded (an empty array has no address of its own).
+
+func listArray(list []*api.Pod) unsafe.Pointer {
+	return unsafe.Pointer(unsafe.SliceData(list))
+}
+
+func (q *workQueues) isMine(list []*api.Pod) bool {
+	if cap(list) == 0 {
+		return false
+	}
+	_, ok := q.mine[listArray(list)]
+	return ok
+}
+
+func (q *workQueues) claim(list []*api.Pod) {
+	if cap(list) == 0 {
+		return
+	}
+	if q.mine == nil {
+		q.mine = map[unsafe.Pointer]struct{}{}
+	}
+	q.mine[listArray(list)] = struct{}{}
+}
+
+func (q *workQueues) forget(list []*api.Pod) {
+	if cap(list) > 0 {
+		delete(q.mine, listArray(list))
+	}
 }
 
 // editScratch is flush's working space: a list pods are added to is
@@ -172,25 +220,41 @@ type editScratch struct {
 	used int // the longest list copied here since the last clear
 }
 
-// buildNew is applyTo into a new slice whose capacity is its length
-// (an append by a reader copies it). The list is built in place of its
-// copy rather than in scratch space and then copied: a list is shared
-// with another one only when both were built from one slice with the
-// same edits (flush asks builtList.from first), so building a list a
-// second time to find it equal to one already built is rare, and the
-// copy was most of flush's time. The scratch space holds only what the
-// added pods are merged with.
+// buildNew is applyTo into a new slice with room to grow (withRoom;
+// readers get it capped at its length, so an append by a reader copies
+// it). The list is built in place of its copy rather than in scratch
+// space and then copied; the scratch space holds only what the added pods
+// are merged with.
 func (e *listEdits) buildNew(list []*api.Pod, sc *editScratch) []*api.Pod {
 	if len(e.add) == 0 {
-		out := e.edit(slices.Clone(list))
-		return out[:len(out):len(out)]
+		out := make([]*api.Pod, len(list), withRoom(len(list)))
+		copy(out, list)
+		return e.edit(out)
 	}
 	cur := append(sc.cur[:0], list...)
 	sc.cur = cur
 	sc.used = max(sc.used, len(cur))
 	res := e.edit(cur)
-	out := e.merge(make([]*api.Pod, 0, len(res)+len(e.add)), res)
-	return out[:len(out):len(out)]
+	return e.merge(make([]*api.Pod, 0, withRoom(len(res)+len(e.add))), res)
+}
+
+// withRoom is the capacity of a new list of n pods: room for a few more,
+// so that the creations of a ReplicaSet's replacements fit in place.
+func withRoom(n int) int { return n + n/8 + 4 }
+
+// editInPlace is applyTo in list's own array, which has room for the
+// added pods: the swaps and drops are made where the pods are, the
+// remaining pods are copied to scratch space and merged back with the
+// added ones.
+func (e *listEdits) editInPlace(list []*api.Pod, sc *editScratch) []*api.Pod {
+	res := e.edit(list)
+	if len(e.add) == 0 {
+		return res
+	}
+	cur := append(sc.cur[:0], res...)
+	sc.cur = cur
+	sc.used = max(sc.used, len(cur))
+	return e.merge(list[:0], cur)
 }
 
 // applyTo returns a new list: list (in key order) without the dropped
@@ -258,9 +322,18 @@ func (e *listEdits) merge(out, cur []*api.Pod) []*api.Pod {
 	return append(out, cur[from:]...)
 }
 
+// findScanMax is the longest list findPod scans.
+const findScanMax = 512
+
 // findPod returns the position of the object p in list (key order), or
-// -1: the lookup of removePod and replacePod.
+// -1: the lookup of removePod and replacePod. A short list is scanned for
+// the pointer: the binary search by key reads a pod object at every step,
+// each a cache miss, where the scan reads only the list (a ReplicaSet's
+// hundred pods); keys are unique in a list, so both find the same place.
 func findPod(list []*api.Pod, p *api.Pod) int {
+	if len(list) <= findScanMax {
+		return slices.Index(list, p)
+	}
 	i := sort.Search(len(list), func(i int) bool { return !podLess(list[i], p) })
 	if i < len(list) && list[i] == p {
 		return i

@@ -10,8 +10,8 @@ import (
 )
 
 // A batch of edits gives the list that applying them one at a time with
-// insertPod, removePod and replacePod gives, and leaves the old list as
-// it was (callers may hold it). Random lists and edits, each key changed
+// insertPod, removePod and replacePod gives, built anew (leaving the old
+// list as it was: callers may hold it) or in place alike. Random lists and edits, each key changed
 // at most once per batch (as apply sees each pending key once).
 func TestListEditsMatchOneAtATime(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 2))
@@ -57,8 +57,19 @@ func TestListEditsMatchOneAtATime(t *testing.T) {
 		if !slices.Equal(list, held) {
 			t.Fatalf("round %d: build edited the old list", round)
 		}
-		if len(built) != cap(built) {
-			t.Fatalf("round %d: built %d pods with room for %d: an append by a reader would edit it", round, len(built), cap(built))
+		// in place (flush at a safe point): the same pods, in the list's
+		// own array
+		own := make([]*api.Pod, len(list), len(list)+len(e.add))
+		copy(own, list)
+		inPlace := e.editInPlace(own, &sc)
+		if !slices.Equal(inPlace, built) {
+			t.Fatalf("round %d: editInPlace gives %d pods, buildNew %d", round, len(inPlace), len(built))
+		}
+		if len(inPlace) > 0 && &inPlace[0] != &own[:1][0] {
+			t.Fatalf("round %d: editInPlace left the list's array", round)
+		}
+		if !slices.Equal(list, held) {
+			t.Fatalf("round %d: editing a copy in place edited the old list", round)
 		}
 		got := e.applyTo(list)
 		if !slices.Equal(built, got) {
@@ -74,6 +85,29 @@ func TestListEditsMatchOneAtATime(t *testing.T) {
 		}
 		if !slices.Equal(list, held) {
 			t.Fatalf("round %d: the old list was edited", round)
+		}
+	}
+}
+
+// findPod finds an object by pointer in short lists and by key in long
+// ones: the same answer either way — the object's place, or -1 for an
+// object not in the list, even one with the key of a listed pod.
+func TestFindPodScanAndSearchAgree(t *testing.T) {
+	for _, n := range []int{0, 1, 7, findScanMax, findScanMax + 1, 3 * findScanMax} {
+		var list []*api.Pod
+		for i := range n {
+			list = append(list, podNS("ns", fmt.Sprintf("p%05d", i)))
+		}
+		for i, p := range list {
+			if got := findPod(list, p); got != i {
+				t.Fatalf("%d pods: %s at %d, want %d", n, p.Key(), got, i)
+			}
+			if got := findPod(list, podNS(p.Namespace, p.Name)); got != -1 {
+				t.Fatalf("%d pods: another object of %s found at %d", n, p.Key(), got)
+			}
+		}
+		if got := findPod(list, podNS("ns", "absent")); got != -1 {
+			t.Fatalf("%d pods: an absent pod found at %d", n, got)
 		}
 	}
 }

@@ -11,9 +11,10 @@ import (
 // manager it copies, without rebuilding them from its cluster's pods: the
 // clone's cluster holds the same pod objects (the engine shares them
 // between clones), so the indexes are the original's with the changes
-// reported but not yet applied still pending. The index lists are never
-// edited in place (the batched edits of queue_batch.go make new ones),
-// so both managers share them and each replaces its own. Rebuilding
+// reported but not yet applied still pending. Both managers share the
+// index lists, and neither edits a shared one in place (each forgets the
+// lists it owned, mine, and builds a new one on the next change:
+// queue_batch.go), so each replaces its own. Rebuilding
 // instead costs a sorted insertion per pod — a quarter of a second at
 // 30,000 pods, the most of a checkpoint.
 //
@@ -34,6 +35,9 @@ func (m *Manager) cloneWorkQueues(from *workQueues) {
 	}
 	m.SkipUnchangedSyncs(true)
 	from.own = &cowmap.Owner{}
+	// both now hold every list: neither may edit one in place
+	// (queue_batch.go), each builds its own on the next change
+	from.mine = nil
 	m.q = &workQueues{
 		m: m, lookup: lookup,
 		byKey:     from.byKey, // shared: both write through new tokens

@@ -110,10 +110,12 @@ func TestCloneWorkQueuesKnowsEveryField(t *testing.T) {
 		"m", "lookup", "byKey", "own", "byOwner", "orphans", "ownerVer", "orphanVer", "rsVer", "seq",
 		"pending", "gcPending", "sorted", "byLabel", "gcLive", "gcEpoch",
 		"fgEpoch", "fgDeleting", "live", "liveEpoch", // afresh: recomputed for the clone's new epoch
-		"keys",                           // afresh: keyed by the original's maps
-		"rsOwners",                       // afresh: built per epoch, and the clone starts a new one
-		"edits",                          // afresh: empty between applies (flush clears it)
-		"built", "scratch", "spareEdits", // afresh: flush's working space, empty between flushes
+		"keys",               // afresh: keyed by the original's maps
+		"rsOwners",           // afresh: built per epoch, and the clone starts a new one
+		"edits", "editIndex", // afresh: empty between applies (flush clears them)
+		"scratch", "spareEdits", // afresh: flush's working space, empty between flushes
+		"mine",  // afresh, and forgotten by the original: both share every list
+		"gcOut", // afresh: gcCandidates' space, read only within a pass
 	}
 	var fields []string
 	typ := reflect.TypeOf(workQueues{})

@@ -198,12 +198,7 @@ func lastRevision(rss []*ReplicaSet) int64 {
 
 // sortByCreation is controller.ReplicaSetsByCreationTimestamp (then name).
 func sortByCreation(rss []*ReplicaSet) {
-	sort.SliceStable(rss, func(i, j int) bool {
-		if rss[i].CreationTimestamp == rss[j].CreationTimestamp {
-			return rss[i].Name < rss[j].Name
-		}
-		return rss[i].CreationTimestamp < rss[j].CreationTimestamp
-	})
+	sort.SliceStable(rss, func(i, j int) bool { return createdBefore(rss[i], rss[j]) })
 }
 
 // sortBySizeNewer is controller.ReplicaSetsBySizeNewer: larger first, then

@@ -96,7 +96,7 @@ func StartupDelay(pod *api.Pod) (time.Duration, error) {
 // kubelet's GetResourceRequestQuantity (init containers and overhead
 // included).
 func MemoryRequest(pod *api.Pod) int64 {
-	return api.PodRequests(pod, api.PodRequestsOptions{})[api.ResourceMemory].Value()
+	return api.PodRequest(pod, api.ResourceMemory).Value()
 }
 
 // MemoryLimit is the pod's memory limit in bytes (0 when unlimited).

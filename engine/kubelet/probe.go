@@ -60,14 +60,14 @@ func NextProbeTransition(t ProbeTiming, start api.Time, initial bool, segs []Seg
 	var run int64
 	for i, seg := range segs {
 		a := max(seg.At, start)
-		kA := max(kMin, ceilDiv(int64(a-start), period))
+		kA := max(kMin, ceilDiv(since(a, start), period))
 		kB := never
 		if i+1 < len(segs) {
 			b := segs[i+1].At
 			if b <= a {
 				continue
 			}
-			kB = ceilDiv(int64(b-start), period)
+			kB = ceilDiv(since(b, start), period)
 		}
 		if kB <= kA {
 			continue
@@ -83,9 +83,9 @@ func NextProbeTransition(t ProbeTiming, start api.Time, initial bool, segs []Seg
 			}
 			need := max(thr-runBefore, 1)
 			if kB == never || need <= kB-kA {
-				k := kA + need - 1
+				k := satAdd(kA, need-1)
 				published = seg.Success
-				if tt := start + api.Time(k*period); tt > after {
+				if tt := runAt(start, k, period); tt > after {
 					return tt, published, true
 				}
 			}
@@ -94,16 +94,49 @@ func NextProbeTransition(t ProbeTiming, start api.Time, initial bool, segs []Seg
 			break
 		}
 		haveLast, last = true, seg.Success
-		run = runBefore + (kB - kA)
+		run = satAdd(runBefore, kB-kA)
 	}
 	return 0, false, false
 }
 
+// ceilDiv is a/b rounded up for b > 0, and 0 for a <= 0; (a+b-1)/b
+// would overflow for a near the largest int64.
 func ceilDiv(a, b int64) int64 {
 	if a <= 0 {
 		return 0
 	}
-	return (a + b - 1) / b
+	return (a-1)/b + 1
+}
+
+// The run arithmetic saturates: a huge period, initial delay or
+// threshold (int32 seconds and counts, or a segment at api.MaxTime) must
+// not wrap round to an instant in the past.
+
+// since is a-start in nanoseconds for a >= start, saturating at the
+// largest int64 (start may be far in the past: imported objects).
+func since(a, start api.Time) int64 {
+	d := int64(a) - int64(start)
+	if d < 0 {
+		return math.MaxInt64
+	}
+	return d
+}
+
+// satAdd is a+b for non-negative a and b, saturating.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// runAt is the instant of the worker's k-th run, start + k*period,
+// saturating at api.MaxTime (k and period are not negative).
+func runAt(start api.Time, k, period int64) api.Time {
+	if period > 0 && k > math.MaxInt64/period {
+		return api.MaxTime
+	}
+	return start.Add(time.Duration(k * period))
 }
 
 // NextFailureStreak is when the next run of failed probes starts after
@@ -132,14 +165,14 @@ func NextFailureStreak(t ProbeTiming, start api.Time, segs []Segment, after api.
 			continue
 		}
 		a := max(seg.At, start)
-		kA := max(kMin, ceilDiv(int64(a-start), period))
-		if i+1 < len(segs) && ceilDiv(int64(segs[i+1].At-start), period) <= kA {
+		kA := max(kMin, ceilDiv(since(a, start), period))
+		if i+1 < len(segs) && ceilDiv(since(max(segs[i+1].At, start), start), period) <= kA {
 			continue // no run inside this failing stretch
 		}
-		if kA > kMin && !outcomeAt(start+api.Time((kA-1)*period)) {
+		if kA > kMin && !outcomeAt(runAt(start, kA-1, period)) {
 			continue // the streak began earlier
 		}
-		if at := start + api.Time(kA*period); at > after {
+		if at := runAt(start, kA, period); at > after {
 			return at, true
 		}
 	}
