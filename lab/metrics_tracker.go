@@ -337,6 +337,7 @@ func (t *tracker) rebuild(m *Metrics, now api.Time) {
 	t.report(m, now)
 	// a series of an earlier engine that the state now does not report
 	// drops to 0
+	m.flush() // the stamps
 	for _, sr := range m.series {
 		if sr.stamp != m.stamp && len(sr.Points) > 0 && sr.Points[len(sr.Points)-1].V != 0 {
 			m.putSeries(sr, now, 0)
@@ -659,6 +660,9 @@ func (t *tracker) report(m *Metrics, now api.Time) {
 	}
 	for _, w := range t.touchedW {
 		t.reportWorkload(m, w, now)
+	}
+	if len(t.gone) > 0 {
+		m.flush() // the stamps
 	}
 	for _, sr := range t.gone {
 		if sr.stamp != m.stamp {
