@@ -50,6 +50,9 @@ type Metrics struct {
 	// log holds the values reported and not yet put into their series
 	// (metrics_log.go)
 	log []pendingPoint
+	// sink keeps flush's prefetching reads from being optimised away (its
+	// value means nothing)
+	sink int
 	// ab, set only by BenchmarkMetricsSampleAB, turns the pending log and
 	// its flush's prefetching loops off, to measure what each saves
 	ab struct{ noLog, noPrefetch bool }

@@ -65,7 +65,7 @@ func (m *Metrics) flush() {
 			sink += int(ps[len(ps)-1].T)
 		}
 	}
-	touched += sink & 1
+	m.sink = sink
 	for i := range m.log {
 		p := &m.log[i]
 		p.sr.stamp = p.stamp
@@ -91,6 +91,3 @@ func (m *Metrics) mayExceedBudget() bool {
 	return len(m.log) > 0 && m.bytes+len(m.log)*m.maxGrowth() > m.maxBytes
 }
 
-// touched keeps the reads of flush's first loops from being optimised
-// away (its value means nothing).
-var touched int
