@@ -90,4 +90,3 @@ func (m *Metrics) maxGrowth() int {
 func (m *Metrics) mayExceedBudget() bool {
 	return len(m.log) > 0 && m.bytes+len(m.log)*m.maxGrowth() > m.maxBytes
 }
-
