@@ -47,6 +47,15 @@ type Metrics struct {
 	// store sampled at the same instants (metrics_reference_test.go).
 	fullPass func(m *Metrics, src *metricsSource, now api.Time)
 	shadow   *Metrics
+	// log holds the values reported and not yet put into their series
+	// (metrics_log.go)
+	log []pendingPoint
+	// sink keeps flush's prefetching reads from being optimised away (its
+	// value means nothing)
+	sink int
+	// ab, set only by BenchmarkMetricsSampleAB, turns the pending log and
+	// its flush's prefetching loops off, to measure what each saves
+	ab struct{ noLog, noPrefetch bool }
 }
 
 // Series is one metric over virtual time.
@@ -129,6 +138,7 @@ func (s *Session) Metrics() *Metrics { return s.metrics }
 
 // Series lists every series sorted by key.
 func (m *Metrics) Series() []*Series {
+	m.flush()
 	// sorted by the map's keys (each series' Key), not by Key() built
 	// again on every comparison
 	keys := make([]string, 0, len(m.series))
@@ -149,6 +159,7 @@ func (m *Metrics) Version() int { return m.version }
 
 // Get returns one series by name and labels (nil when never recorded).
 func (m *Metrics) Get(name string, labels map[string]string) *Series {
+	m.flush()
 	return m.series[seriesKey(name, labels)]
 }
 
@@ -226,12 +237,6 @@ func (m *Metrics) lookup(id seriesID) *Series {
 	return sr
 }
 
-// report is a series' value at this sample.
-func (m *Metrics) report(sr *Series, t api.Time, v float64) {
-	sr.stamp = m.stamp
-	m.putSeries(sr, t, v)
-}
-
 func (m *Metrics) put(k, name string, labels map[string]string, t api.Time, v float64) {
 	sr := m.series[k]
 	if sr == nil {
@@ -255,7 +260,15 @@ func (m *Metrics) newSeries(k, name string, labels map[string]string) *Series {
 	return sr
 }
 
+// putSeries puts a value into its series now, after what the log holds.
 func (m *Metrics) putSeries(sr *Series, t api.Time, v float64) {
+	m.flush()
+	m.putPoint(sr, t, v)
+}
+
+// putPoint puts a value at the end of its series: a change point, unless
+// the value did not move.
+func (m *Metrics) putPoint(sr *Series, t api.Time, v float64) {
 	if n := len(sr.Points); n > 0 {
 		// the last point as the series last put it (tail), when nothing
 		// else changed its length since: not read from Points, whose end
@@ -300,6 +313,7 @@ func thin(ps []Point) []Point {
 
 // truncate forgets every point after t.
 func (m *Metrics) truncate(t api.Time) {
+	m.flush()
 	for k, sr := range m.series {
 		i := sort.Search(len(sr.Points), func(i int) bool { return sr.Points[i].T > t })
 		sr.Points = sr.Points[:i]
@@ -317,7 +331,9 @@ func (m *Metrics) truncate(t api.Time) {
 // another session (a fork's lane b), its tracker rebuilt on that
 // session's engine at its first sample.
 func (m *Metrics) clone() *Metrics {
+	m.flush()
 	c := *m
+	c.log = nil
 	c.series = make(map[string]*Series, len(m.series))
 	for k, sr := range m.series {
 		c.series[k] = &Series{Name: sr.Name, Labels: sr.Labels, key: k, Points: slices.Clone(sr.Points)}

@@ -35,7 +35,10 @@ func newMetrics(maxPoints int) *Metrics {
 }
 
 // Bytes is the store's estimated size: what the budget bounds.
-func (m *Metrics) Bytes() int { return m.bytes }
+func (m *Metrics) Bytes() int {
+	m.flush()
+	return m.bytes
+}
 
 // Dropped counts the series not recorded because the store already held
 // its maximum number of series.
@@ -55,6 +58,7 @@ func seriesBytes(sr *Series) int {
 
 // recount sets bytes from the series (after a truncation or a copy).
 func (m *Metrics) recount() {
+	m.flush()
 	m.bytes = 0
 	for _, sr := range m.series {
 		m.bytes += seriesBytes(sr) + cap(sr.Points)*pointBytes
@@ -63,6 +67,7 @@ func (m *Metrics) recount() {
 
 // size is the store's points and estimated bytes.
 func (m *Metrics) size() (points, bytes int) {
+	m.flush()
 	for _, sr := range m.series {
 		points += len(sr.Points)
 	}
@@ -74,7 +79,13 @@ func (m *Metrics) size() (points, bytes int) {
 // which series are thinned depends only on the store, not on the order
 // in which a sample reported its series: longest first, then by key.
 func (m *Metrics) shrink() {
-	if m.maxBytes <= 0 || m.bytes <= m.maxBytes {
+	if m.maxBytes <= 0 {
+		return
+	}
+	if m.mayExceedBudget() {
+		m.flush()
+	}
+	if m.bytes <= m.maxBytes {
 		return
 	}
 	target := m.maxBytes / 4 * 3

@@ -128,6 +128,7 @@ func referencePass(m *Metrics, src *metricsSource, now api.Time) {
 			put("skew", labelPair{k1: "key", v1: key, k2: "workload", v2: w.name}, float64(hi-lo))
 		}
 	}
+	m.flush() // the stamps
 	for k, sr := range m.series {
 		if sr.stamp != m.stamp && len(sr.Points) > 0 && sr.Points[len(sr.Points)-1].V != 0 {
 			m.put(k, sr.Name, sr.Labels, now, 0)

@@ -18,18 +18,19 @@ type keyDomains struct {
 
 // spreadCounts is a workload's pods per domain of one key.
 type spreadCounts struct {
-	key    string
+	// what a pod's change reads and writes first
 	kd     *keyDomains
 	counts []int // by domain number (missing: 0)
-	skew   *Series
-	pods   []*Series // by domain number, for the zone key
-	// the values last reported (skipped when they did not move)
-	lastSkew int
-	last     []int
 	// what changed since the last report: the domains whose count moved,
 	// or every domain (a new spread, a domain added or removed)
 	changed []int
 	all     bool
+	key     string
+	skew    *Series
+	pods    []*Series // by domain number, for the zone key
+	// the values last reported (skipped when they did not move)
+	lastSkew int
+	last     []int
 }
 
 // keyDomainsOf is a key's domains, from the nodes when first asked.
@@ -92,10 +93,20 @@ func (kd *keyDomains) domainOf(node int32) int {
 // addKey starts counting a workload's pods per domain of key.
 func (t *tracker) addKey(w *wlState, key string) {
 	kd := t.keyDomainsOf(key)
-	sc := &spreadCounts{key: key, kd: kd, counts: make([]int, len(kd.names)), all: true}
-	for node, c := range w.perNode {
-		if d := kd.domainOf(int32(node)); d >= 0 && c != 0 {
-			sc.counts[d] += c
+	sc := &spreadCounts{}
+	if len(w.spreads) == 0 {
+		sc = &w.zone // the first key, the zone's (workload)
+	}
+	*sc = spreadCounts{key: key, kd: kd, counts: make([]int, len(kd.names)), all: true}
+	// the counts start from the workload's pods as counted (a new
+	// workload has none)
+	if w.pods > 0 {
+		for _, seen := range t.pods {
+			if seen != nil && seen.counted >= 0 && seen.owner != nil && seen.owner.w == w {
+				if d := kd.domainOf(seen.counted); d >= 0 {
+					sc.counts[d]++
+				}
+			}
 		}
 	}
 	w.spreads = append(w.spreads, sc)
@@ -177,10 +188,23 @@ func (sc *spreadCounts) skewNow() (int, bool) {
 func (t *tracker) nodeChanged(name string) {
 	id := t.nodeID(name)
 	t.touchedN = append(t.touchedN, id)
-	if ns := t.nodes[id]; ns != nil {
-		ns.node = nil // read it again: its allocatable may have changed
-	}
+	t.nodes[id].fresh = false // read it again: its allocatable may have changed
 	n := t.src.eng.Node(name)
+	// each workload's pods counted on the node, found once when a domain
+	// moves (nodes are relabelled, added and removed far less often than
+	// pods move, so a pod's move keeps no per-node count)
+	var onNode map[*wlState]int
+	podsOn := func(w *wlState) int {
+		if onNode == nil {
+			onNode = map[*wlState]int{}
+			for _, seen := range t.pods {
+				if seen != nil && seen.counted == id && seen.owner != nil && seen.owner.w != nil {
+					onNode[seen.owner.w]++
+				}
+			}
+		}
+		return onNode[w]
+	}
 	for _, kd := range t.keys {
 		old := kd.domainOf(id)
 		had := old >= 0
@@ -194,7 +218,7 @@ func (t *tracker) nodeChanged(name string) {
 		}
 		for w := range kd.users {
 			sc := w.spread(kd.key)
-			if c := w.perNodeOf(id); c != 0 && had {
+			if c := podsOn(w); c != 0 && had {
 				sc.add(old, -c)
 			}
 			sc.all = true // the domains or their counts moved
@@ -212,7 +236,7 @@ func (t *tracker) nodeChanged(name string) {
 		if has {
 			d, _ := kd.join(id, v)
 			for w := range kd.users {
-				if c := w.perNodeOf(id); c != 0 {
+				if c := podsOn(w); c != 0 {
 					w.spread(kd.key).add(d, c)
 				}
 			}
@@ -266,12 +290,4 @@ func (t *tracker) reportSpread(m *Metrics, w *wlState, sc *spreadCounts, now api
 	for _, d := range changed {
 		put(d)
 	}
-}
-
-// perNodeOf is w's counted pods on node id.
-func (w *wlState) perNodeOf(id int32) int {
-	if int(id) < len(w.perNode) {
-		return w.perNode[id]
-	}
-	return 0
 }

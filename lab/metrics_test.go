@@ -212,3 +212,11 @@ func TestPodSeenIsOneLine(t *testing.T) {
 		t.Errorf("podSeen is %d bytes, want 64", size)
 	}
 }
+
+// TestNodeSeriesIsOneLine pins nodeSeries at 64 bytes: the tracker keeps
+// them in a slice by node id, and reporting a node reads one line.
+func TestNodeSeriesIsOneLine(t *testing.T) {
+	if size := unsafe.Sizeof(nodeSeries{}); size != 64 {
+		t.Errorf("nodeSeries is %d bytes, want 64", size)
+	}
+}

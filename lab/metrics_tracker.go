@@ -109,8 +109,8 @@ type tracker struct {
 	// nodes are numbered once (nodeID), so that what is kept per node is
 	// a slice indexed by its id, not a map probed by its name per change
 	ids       map[string]int32
-	nodeNames []string      // id → name
-	nodes     []*nodeSeries // id → its series (nil: none)
+	nodeNames []string     // id → name
+	nodes     []nodeSeries // id → its series
 
 	// what the next report looks at, and series that may have stopped
 	// being reported (a deleted workload, a removed node or domain)
@@ -189,7 +189,7 @@ func (t *tracker) nodeID(name string) int32 {
 	id := int32(len(t.nodeNames))
 	t.ids[name] = id
 	t.nodeNames = append(t.nodeNames, name)
-	t.nodes = append(t.nodes, nil)
+	t.nodes = append(t.nodes, nodeSeries{})
 	return id
 }
 
@@ -213,19 +213,24 @@ type ownerState struct {
 	pods         int
 }
 
-// wlState is a workload's counts and its series.
+// wlState is a workload's counts and its series. What a pod's change
+// reads and writes comes first: the counts and the zone key's per-domain
+// counts, kept in the struct itself (zone) rather than behind a pointer.
+// It keeps no count per node: a pod moving node would write a line of
+// its own for it (a cache miss a move), while the only readers — a key
+// added, a node moving between domains — are rare and count the pods as
+// counted instead (addKey, nodeChanged).
 type wlState struct {
-	name             string
 	pods             int // every pod, whatever its state
 	pending, running int
-	// perNode counts its bound, live pods per node id (terminating and
-	// finished ones do not count, as in the spread report)
-	perNode []int
+	touched          bool
+	// zone counts its pods per domain of the zone key; it is spreads[0]
+	zone spreadCounts
 	// keyRefs counts the spread constraints per topology key over its
 	// pods; spreads has the zone key and every key with a count
-	keyRefs            map[string]int
 	spreads            []*spreadCounts
-	touched            bool
+	name               string
+	keyRefs            map[string]int
 	sPending, sRunning *Series
 	// the values last reported (a touched workload whose counts did not
 	// move reports nothing)
@@ -233,14 +238,21 @@ type wlState struct {
 }
 
 // nodeSeries is a node's two series, and its allocatable as of the node
-// object it was read from.
+// object it was read from; the tracker keeps them in a slice by node id,
+// one 64-byte element each (TestNodeSeriesIsOneLine).
 type nodeSeries struct {
 	cpu, mem *Series
-	node     *api.Node // nil: read it again (it changed)
-	alloc    api.Resources
-	// the sample that last reported it, and the values reported
-	stamp      int
+	// allocatable cpu (millicores) and memory, valid while fresh
+	allocCPU, allocMem int64
+	// the values last reported
 	cpuV, memV float64
+	// the sample that last reported it (truncated: it is only compared
+	// with the current one)
+	stamp int32
+	// live: the node has series; fresh: alloc is the node's current
+	// allocatable (NodeChanged clears it)
+	live, fresh bool
+	_           [8]byte // to 64 bytes: an element never straddles two lines
 }
 
 func newTracker(src metricsSource) *tracker {
@@ -330,13 +342,14 @@ func (t *tracker) rebuild(m *Metrics, now api.Time) {
 	t.src.eng.EachPodID(func(p *api.Pod, st engine.PodState, id engine.PodID) {
 		seen := &podSeen{}
 		t.set(seen, p, st, t.ownerOf(p))
+		t.setSeen(id, seen) // before apply: a new key's counts include it
 		t.apply(seen, 1)
-		t.setSeen(id, seen)
 	})
 	t.countEvents()
 	t.report(m, now)
 	// a series of an earlier engine that the state now does not report
 	// drops to 0
+	m.flush() // the stamps
 	for _, sr := range m.series {
 		if sr.stamp != m.stamp && len(sr.Points) > 0 && sr.Points[len(sr.Points)-1].V != 0 {
 			m.putSeries(sr, now, 0)
@@ -390,8 +403,8 @@ func (t *tracker) podChanged(key string, id engine.PodID) {
 		}
 		seen = &podSeen{}
 		t.set(seen, p, st, t.ownerOf(p))
+		t.setSeen(id, seen) // before apply: a new key's counts include it
 		t.apply(seen, 1)
-		t.setSeen(id, seen)
 		t.touchNode(-1, seen.nodeID, false, seen.inSnapshot())
 		return
 	}
@@ -501,11 +514,11 @@ func (t *tracker) countNode(w *wlState, id int32, sign int) {
 		return
 	}
 	t.touch(w)
-	if int(id) >= len(w.perNode) {
-		w.perNode = append(w.perNode, make([]int, len(t.nodeNames)-len(w.perNode))...)
+	// the zone's counts without reading spreads (its first element)
+	if d := w.zone.kd.domainOf(id); d >= 0 {
+		w.zone.add(d, sign)
 	}
-	w.perNode[id] += sign
-	for _, sc := range w.spreads {
+	for _, sc := range w.spreads[1:] {
 		if d := sc.kd.domainOf(id); d >= 0 {
 			sc.add(d, sign)
 		}
@@ -548,7 +561,8 @@ func (t *tracker) apply(seen *podSeen, sign int) {
 	w.pods += sign
 	t.touch(w)
 	t.countNode(w, seen.counted, sign)
-	// keys after the node: a key's counts start from perNode
+	// keys after the node: a new key's counts start from the pods as
+	// counted, this one included (addKey)
 	for _, c := range seen.pod.Spec.TopologySpreadConstraints {
 		k := c.TopologyKey
 		n := w.keyRefs[k] + sign
@@ -613,8 +627,14 @@ func (t *tracker) checkOwners() {
 				t.apply(seen, -1)
 			}
 		}
+		// uncounted until applied again, one at a time: a key a pod adds
+		// starts from the pods counted so far (addKey)
+		for _, seen := range moved {
+			seen.owner = nil
+		}
 		t.resolve(o)
 		for _, seen := range moved {
+			seen.owner = o
 			t.apply(seen, 1)
 		}
 	}
@@ -660,6 +680,9 @@ func (t *tracker) report(m *Metrics, now api.Time) {
 	for _, w := range t.touchedW {
 		t.reportWorkload(m, w, now)
 	}
+	if len(t.gone) > 0 {
+		m.flush() // the stamps
+	}
 	for _, sr := range t.gone {
 		if sr.stamp != m.stamp {
 			m.putSeries(sr, now, 0)
@@ -678,47 +701,41 @@ func (m *Metrics) reportOrCreate(sr *Series, id seriesID, now api.Time, v float6
 }
 
 func (t *tracker) reportNode(m *Metrics, id int32, now api.Time) {
-	ns, name := t.nodes[id], t.nodeNames[id]
-	if ns != nil && ns.stamp == m.stamp {
+	ns, name := &t.nodes[id], t.nodeNames[id]
+	if ns.live && ns.stamp == int32(m.stamp) {
 		return // already reported at this sample
 	}
-	var n *api.Node
-	if ns != nil && ns.node != nil {
-		n = ns.node // NodeChanged clears it
-	} else {
-		n = t.src.eng.Node(name)
+	ok := ns.fresh // NodeChanged clears it
+	if !ok {
+		if n := t.src.eng.Node(name); n != nil {
+			alloc := api.ResourcesOf(n.Status.Allocatable)
+			ns.allocCPU, ns.allocMem, ns.fresh, ok = alloc.MilliCPU, alloc.Memory, true, true
+		}
 	}
 	var req api.Resources
-	ok := n != nil
 	if ok {
 		req, ok = t.src.requested(name)
 	}
 	if !ok {
-		if ns != nil {
+		if ns.live {
 			for _, sr := range []*Series{ns.cpu, ns.mem} {
 				if sr != nil {
 					t.gone = append(t.gone, sr)
 				}
 			}
-			t.nodes[id] = nil
 		}
+		*ns = nodeSeries{}
 		return
 	}
-	if ns == nil {
-		ns = &nodeSeries{}
-		t.nodes[id] = ns
-	}
-	if ns.node != n {
-		ns.node, ns.alloc = n, api.ResourcesOf(n.Status.Allocatable)
-	}
-	ns.stamp = m.stamp
+	ns.live = true
+	ns.stamp = int32(m.stamp)
 	node := labelPair{k1: "node", v1: name}
 	// a value that did not move is not reported again (its series is not
 	// even read): the step function holds it
-	if v := percent(req.MilliCPU, ns.alloc.MilliCPU); ns.cpu == nil || v != ns.cpuV {
+	if v := percent(req.MilliCPU, ns.allocCPU); ns.cpu == nil || v != ns.cpuV {
 		ns.cpu, ns.cpuV = m.reportOrCreate(ns.cpu, seriesID{"node_cpu_requested_percent", node}, now, v), v
 	}
-	if v := percent(req.Memory, ns.alloc.Memory); ns.mem == nil || v != ns.memV {
+	if v := percent(req.Memory, ns.allocMem); ns.mem == nil || v != ns.memV {
 		ns.mem, ns.memV = m.reportOrCreate(ns.mem, seriesID{"node_memory_requested_percent", node}, now, v), v
 	}
 }
