@@ -37,8 +37,8 @@ type podFactsCache struct {
 	// new template or a cloned map, as for the pods that share them,
 	// createPodFromTemplate), so the same map needs no comparison
 	tmplSrc map[string]string
-	tmpl       api.Selector
-	facts      map[*api.Pod]podFacts
+	tmpl    api.Selector
+	facts   map[*api.Pod]podFacts
 	// pods, aligned and spare are the table of replicaset_table.go: the
 	// facts of the pods of the last table sync, in their order.
 	pods           []*api.Pod
