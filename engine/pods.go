@@ -179,13 +179,14 @@ func (e *Engine) bind(ps *podState, node string, preBound bool) {
 	now := e.Now()
 	p := copyPod(ps.pod)
 	p.Spec.NodeName = node
-	e.indexPod(p.Key(), node)
+	key := p.Key() // once: each call builds the string
+	e.indexPod(key, node)
 	p.Status.NominatedNodeName = ""
 	p.Status.Conditions, _ = setCondition(p.Status.Conditions, api.Condition{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: now})
 	at := now
 	p.Status.StartTime = &at
 	ps.pod = p
-	e.podChanged(p.Key(), ps.id)
+	e.podChanged(key, ps.id)
 	if ps.info == nil {
 		ps.info = framework.NewPodInfo(p)
 	} else {
@@ -196,13 +197,13 @@ func (e *Engine) bind(ps *podState, node string, preBound bool) {
 	ps.infoShared = false
 	e.snap.AddPod(ps.info)
 	ps.state = StateStarting
-	tl := e.timelineW(p.Key())
+	tl := e.timelineW(key)
 	tl.scheduled = &at
 	tl.node = node
 	ps.startGen = e.nextGen()
 	if !preBound {
 		startup, _ := kubelet.StartupDelay(p)
-		e.clock.Schedule(now.Add(startup), action{kind: actPodStarted, key: p.Key(), gen: ps.startGen})
+		e.clock.Schedule(now.Add(startup), action{kind: actPodStarted, key: key, gen: ps.startGen})
 	}
 	e.queue.MoveAllToActiveOrBackoff(scheduler.AssignedPodAdd, now)
 	e.taintCheckPod(ps)
@@ -292,12 +293,13 @@ func (e *Engine) setPodObject(ps *podState, p *api.Pod) {
 func (e *Engine) setPodObjectForScheduler(ps *podState, p *api.Pod) {
 	ps = e.mut(ps)
 	ps.pod = p
-	e.podChanged(p.Key(), ps.id)
+	key := p.Key()
+	e.podChanged(key, ps.id)
 	if ps.info != nil {
 		info := *ps.info
 		info.Pod = p
 		ps.info, ps.infoShared = &info, false
-		if e.snap.NodeOfPod(p.Key()) != nil {
+		if e.snap.NodeOfPod(key) != nil {
 			e.snap.UpdatePod(ps.info)
 		}
 	}

@@ -276,15 +276,3 @@ func removeMetrics(m PodMetrics, names []string) {
 		delete(m, n)
 	}
 }
-
-// samplesMap is the samples as metricsclient's PodMetricsInfo (keyed by
-// pod name).
-func samplesMap(pods []hpaPod, samples []podSample) PodMetrics {
-	out := make(PodMetrics, len(pods))
-	for i, s := range samples {
-		if s.found {
-			out[pods[i].pod.Name] = s.PodMetric
-		}
-	}
-	return out
-}

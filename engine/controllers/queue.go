@@ -109,7 +109,7 @@ type workQueues struct {
 	live      map[string]bool
 	liveEpoch uint64
 	// keys caches the sorted keys of the manager's object maps (keysOf).
-	keys map[unsafe.Pointer]keyCache
+	keys []keyEntry
 	// rsOwners indexes the ReplicaSets by controller UID for an epoch
 	// (rsClaimCandidates).
 	rsOwners rsOwnerIndex
@@ -194,9 +194,34 @@ func (q *workQueues) rsOwnerIndex(m *Manager) ([]string, []*ReplicaSet, *rsOwner
 // keyCache is one map's sorted keys at an epoch, and its values in that
 // order once asked for (valuesOf).
 type keyCache struct {
+	ok    bool
 	epoch uint64
 	keys  []string
 	vals  any
+}
+
+// keyEntry is one map's keyCache, by the map's identity.
+type keyEntry struct {
+	id unsafe.Pointer
+	keyCache
+}
+
+// keyCacheOf returns the cache of the map id, new if there is none. The
+// manager has a handful of object maps, asked for on every pass: a scan
+// of their identities costs less than hashing one. Bounded: a map
+// replaced by another leaves its entry, so a long list starts over.
+func (q *workQueues) keyCacheOf(id unsafe.Pointer) *keyCache {
+	for i := range q.keys {
+		if q.keys[i].id == id {
+			return &q.keys[i].keyCache
+		}
+	}
+	if len(q.keys) >= 64 {
+		clear(q.keys)
+		q.keys = q.keys[:0]
+	}
+	q.keys = append(q.keys, keyEntry{id: id})
+	return &q.keys[len(q.keys)-1].keyCache
 }
 
 // keysOf is sortedKeys of one of the manager's object maps: every add
@@ -205,12 +230,12 @@ func keysOf[V any](m *Manager, mp map[string]V) []string {
 	if m.q == nil {
 		return sortedKeys(mp)
 	}
-	id := reflect.ValueOf(mp).UnsafePointer()
-	if c, ok := m.q.keys[id]; ok && c.epoch == m.epoch && len(c.keys) == len(mp) {
+	c := m.q.keyCacheOf(reflect.ValueOf(mp).UnsafePointer())
+	if c.ok && c.epoch == m.epoch && len(c.keys) == len(mp) {
 		return c.keys
 	}
 	keys := sortedKeys(mp)
-	m.q.keys[id] = keyCache{epoch: m.epoch, keys: keys}
+	*c = keyCache{ok: true, epoch: m.epoch, keys: keys}
 	return keys
 }
 
@@ -221,8 +246,7 @@ func keysOf[V any](m *Manager, mp map[string]V) []string {
 func valuesOf[V any](m *Manager, mp map[string]V) []V {
 	keys := keysOf(m, mp)
 	if m.q != nil {
-		id := reflect.ValueOf(mp).UnsafePointer()
-		c := m.q.keys[id]
+		c := m.q.keyCacheOf(reflect.ValueOf(mp).UnsafePointer())
 		if vs, ok := c.vals.([]V); ok && len(vs) == len(keys) {
 			return vs
 		}
@@ -231,7 +255,6 @@ func valuesOf[V any](m *Manager, mp map[string]V) []V {
 			vs[i] = mp[k]
 		}
 		c.vals = vs
-		m.q.keys[id] = c
 		return vs
 	}
 	vs := make([]V, len(keys))
@@ -254,7 +277,7 @@ func (m *Manager) UseWorkQueues(on bool) bool {
 	m.SkipUnchangedSyncs(true)
 	q := &workQueues{m: m, lookup: lookup, own: &cowmap.Owner{}, byOwner: map[string][]*api.Pod{},
 		orphans: map[string][]*api.Pod{}, ownerVer: map[string]uint64{}, orphanVer: map[string]uint64{}, rsVer: map[string]uint64{},
-		byLabel: map[labelPair][]*api.Pod{}, keys: map[unsafe.Pointer]keyCache{}, pending: map[string]struct{}{}, gcPending: map[string]struct{}{}}
+		byLabel: map[labelPair][]*api.Pod{}, pending: map[string]struct{}{}, gcPending: map[string]struct{}{}}
 	for _, p := range m.cluster.Pods("") {
 		q.byKey.Set(q.own, p.Key(), p)
 		q.index(p)

@@ -2,7 +2,6 @@ package controllers
 
 import (
 	"maps"
-	"unsafe"
 
 	"podlab.dev/podlab/engine/internal/cowmap"
 )
@@ -54,7 +53,6 @@ func (m *Manager) cloneWorkQueues(from *workQueues) {
 		gcEpoch:   from.gcEpoch,
 		sorted:    from.sorted,
 		byLabel:   maps.Clone(from.byLabel),
-		keys:      map[unsafe.Pointer]keyCache{},
 	}
 	// not maps.Clone: that keeps the capacity, and pending once held
 	// every pod

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"maps"
+	"reflect"
 
 	"podlab.dev/podlab/engine/api"
 )
@@ -31,8 +32,13 @@ type podFacts struct {
 type podFactsCache struct {
 	selector   *api.LabelSelector
 	tmplLabels map[string]string
-	tmpl       api.Selector
-	facts      map[*api.Pod]podFacts
+	// tmplSrc is the template's own map tmplLabels was last found equal
+	// to: a template's labels are never edited in place (a change is a
+	// new template or a cloned map, as for the pods that share them,
+	// createPodFromTemplate), so the same map needs no comparison
+	tmplSrc map[string]string
+	tmpl    api.Selector
+	facts   map[*api.Pod]podFacts
 	// pods, aligned and spare are the table of replicaset_table.go: the
 	// facts of the pods of the last table sync, in their order.
 	pods           []*api.Pod
@@ -48,11 +54,22 @@ type podFactsCache struct {
 // the template's labels are not those its facts were read with.
 func (rs *ReplicaSet) podFactsFor() *podFactsCache {
 	c := &rs.factsCache
-	if c.facts == nil || c.selector != rs.Spec.Selector || !mapsEqual(c.tmplLabels, rs.Spec.Template.Labels) {
-		*c = podFactsCache{selector: rs.Spec.Selector, tmplLabels: cloneMap(rs.Spec.Template.Labels),
-			tmpl: api.SelectorFromSet(rs.Spec.Template.Labels), facts: map[*api.Pod]podFacts{}}
+	labels := rs.Spec.Template.Labels
+	if c.facts != nil && c.selector == rs.Spec.Selector && sameMap(c.tmplSrc, labels) && len(c.tmplLabels) == len(labels) {
+		return c
 	}
+	if c.facts == nil || c.selector != rs.Spec.Selector || !mapsEqual(c.tmplLabels, labels) {
+		*c = podFactsCache{selector: rs.Spec.Selector, tmplLabels: cloneMap(labels),
+			tmpl: api.SelectorFromSet(labels), facts: map[*api.Pod]podFacts{}}
+	}
+	c.tmplSrc = labels
 	return c
+}
+
+// sameMap reports whether a and b are the same map object (both nil
+// included).
+func sameMap(a, b map[string]string) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // of returns p's facts, reading them from p the first time.
