@@ -47,18 +47,32 @@ func gateError(pod string, ge *engine.GateError) error {
 
 func trimPodPrefix(name string) string { return strings.TrimPrefix(name, "pod/") }
 
+// podRef is how a command names the pod with this namespace/name key:
+// its name in the default namespace, else NAMESPACE/NAME (a bare name may
+// be in several namespaces).
+func podRef(key string) string {
+	if ns, name, ok := strings.Cut(key, "/"); ok && ns == "default" {
+		return name
+	}
+	return key
+}
+
 // kubectlUngate is the kubectl command that removes the gates: a
 // strategic-merge patch deleting each named gate (schedulingGates merges
 // on name), or a merge patch clearing the list when none is named.
 func kubectlUngate(c command.Ungate) string {
+	target := c.Pod
+	if ns, name, ok := strings.Cut(c.Pod, "/"); ok {
+		target = name + " -n " + ns
+	}
 	if len(c.Gates) == 0 {
-		return "kubectl patch pod " + c.Pod + ` --type=merge -p '{"spec":{"schedulingGates":null}}'`
+		return "kubectl patch pod " + target + ` --type=merge -p '{"spec":{"schedulingGates":null}}'`
 	}
 	parts := make([]string, len(c.Gates))
 	for i, g := range c.Gates {
 		parts[i] = `{"$patch":"delete","name":"` + g + `"}`
 	}
-	return "kubectl patch pod " + c.Pod + ` -p '{"spec":{"schedulingGates":[` + strings.Join(parts, ",") + `]}}'`
+	return "kubectl patch pod " + target + ` -p '{"spec":{"schedulingGates":[` + strings.Join(parts, ",") + `]}}'`
 }
 
 // podExistsError refuses to apply a pod that exists. When the new object
@@ -73,7 +87,7 @@ func podExistsError(old, applied *api.Pod) error {
 	}
 	if len(dropped) > 0 {
 		return fmt.Errorf("pod %s exists; to remove its scheduling gates use `ungate pod %s %s` (pods are otherwise immutable here: delete it first)",
-			old.Key(), old.Name, textsafe.Line(strings.Join(dropped, " ")))
+			old.Key(), podRef(old.Key()), textsafe.Line(strings.Join(dropped, " ")))
 	}
 	return fmt.Errorf("pod %s exists; pods are immutable: delete it first", old.Key())
 }

@@ -15,10 +15,7 @@ func GateLines(ex *scheduler.Explanation) []string {
 	if ex.Gate == nil {
 		return nil
 	}
-	name := ex.Pod
-	if i := strings.IndexByte(name, '/'); i >= 0 {
-		name = name[i+1:]
-	}
+	name := podRef(ex.Pod)
 	if len(ex.Gates) == 1 {
 		return []string{
 			"waiting for its scheduling gate: " + ex.Gates[0],

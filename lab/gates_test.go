@@ -332,3 +332,71 @@ func TestApplyGatedPodAgain(t *testing.T) {
 		t.Errorf("apply without a gate: %v", err)
 	}
 }
+
+// A pod name in several namespaces: the lookup asks for NAMESPACE/NAME,
+// so ungate takes it, its hints name the namespace, and the export
+// patches the pod in its namespace.
+func TestUngateNamespacedPod(t *testing.T) {
+	const src = `apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: ns}
+cluster: {zones: [{name: zone-a, names: [n1]}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: team-a}
+spec:
+  schedulingGates: [{name: x.io/g}]
+  containers: [{name: c, image: x}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: team-b}
+spec:
+  schedulingGates: [{name: x.io/g}]
+  containers: [{name: c, image: x}]
+`
+	f, err := LoadFile("ns.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := Explain(&text, f, ExplainOptions{Pod: "team-b/p"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "remove it with `ungate pod team-b/p`") {
+		t.Errorf("explain's hint does not name the namespace:\n%s", text.String())
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply("ungate pod p"); err == nil || !strings.Contains(err.Error(), "write NAMESPACE/NAME") {
+		t.Fatalf("ambiguous name: %v", err)
+	}
+	out, err := s.Apply("ungate pod team-a/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "no scheduling gates left") {
+		t.Errorf("output %q", out)
+	}
+	if got := s.Engine().Pod("team-a/p").Spec.SchedulingGates; len(got) != 0 {
+		t.Errorf("team-a/p gates %v, want none", got)
+	}
+	if got := s.Engine().Pod("team-b/p").Spec.SchedulingGates; len(got) != 1 {
+		t.Errorf("team-b/p gates %v, want its one gate", got)
+	}
+	manifest := "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: team-b}\nspec:\n  containers: [{name: c, image: x}]\n"
+	if _, err := s.Apply(command.Apply{Inline: manifest}.String()); err == nil || !strings.Contains(err.Error(), "use `ungate pod team-b/p x.io/g`") {
+		t.Errorf("apply without the gate: %v", err)
+	}
+	for line, want := range map[string]string{
+		"ungate pod team-a/p x.io/g": `kubectl patch pod p -n team-a -p '{"spec":{"schedulingGates":[{"$patch":"delete","name":"x.io/g"}]}}'`,
+		"ungate pod pod/team-a/p":    `kubectl patch pod p -n team-a --type=merge -p '{"spec":{"schedulingGates":null}}'`,
+	} {
+		if got := kubectlEquivalent(line); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", line, got, want)
+		}
+	}
+}

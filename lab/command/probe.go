@@ -23,19 +23,21 @@ func (c ProbeFault) Verb() string {
 // String implements Command.
 func (c ProbeFault) String() string { return join(c.Verb(), quoteIfNeeded(c.Pod), c.Probe) }
 
-// podNameArg takes NAME or pod/NAME.
+// podNameArg takes NAME, pod/NAME, NAMESPACE/NAME or pod/NAMESPACE/NAME:
+// the session asks for NAMESPACE/NAME when a name is in several
+// namespaces, so a pod command must take it.
 func podNameArg(pos []string) (string, []string, error) {
 	if len(pos) == 0 {
 		return "", nil, fmt.Errorf("missing pod name")
 	}
 	w := pos[0]
-	if i := strings.IndexByte(w, '/'); i >= 0 {
-		if CanonicalKind(w[:i]) != "pod" {
+	if prefix, rest, ok := strings.Cut(w, "/"); ok && CanonicalKind(prefix) != "" {
+		if CanonicalKind(prefix) != "pod" {
 			return "", nil, fmt.Errorf("%q is not a pod; give NAME or pod/NAME", w)
 		}
-		w = w[i+1:]
+		w = rest
 	}
-	if err := checkName(w); err != nil {
+	if err := checkObjectName("pod", w); err != nil {
 		return "", nil, err
 	}
 	return w, pos[1:], nil
