@@ -400,3 +400,55 @@ spec:
 		}
 	}
 }
+
+// A pod deleted and applied again (as a saved session records a
+// manifest applied in the lab) has the new object's gates: validate does
+// not warn about ungating them, and still warns about a gate it lacks.
+func TestValidateUngateReappliedPod(t *testing.T) {
+	head, objects, _ := strings.Cut(gatesScenario, "---\n")
+	body := `timeline:
+- {at: 1s, do: ungate pod test-pod}
+- {at: 2s, do: delete pod test-pod --now}
+- at: 5s
+  apply: |
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: test-pod}
+    spec:
+      schedulingGates: [{name: example.com/foo}, {name: example.com/baz}]
+      containers: [{name: pause, image: registry.k8s.io/pause:3.6}]
+- {at: 6s, do: ungate pod test-pod example.com/foo}
+- {at: 7s, do: ungate pod test-pod example.com/bar}
+---
+`
+	f, err := LoadFile("g.yaml", []byte(head+body+objects))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := Validate(&out, f); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	want := `timeline[4] (at 7s): ungate pod test-pod example.com/bar: pod test-pod has no scheduling gate "example.com/bar"; its gates are example.com/baz`
+	if !strings.Contains(got, want) || strings.Count(got, "scheduling gate") != 1 {
+		t.Errorf("validate:\n%s\nwant only\n%s", got, want)
+	}
+	// and the run agrees
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Advance(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var failed []string
+	for _, ev := range s.Engine().Events() {
+		if ev.Reason == "TimelineCommandFailed" {
+			failed = append(failed, ev.Message)
+		}
+	}
+	if len(failed) != 1 || !strings.Contains(failed[0], `no scheduling gate "example.com/bar"`) {
+		t.Errorf("failed timeline commands %q, want the last ungate only", failed)
+	}
+}

@@ -518,6 +518,7 @@ func (x *objectIndex) create(c command.Command) {
 			return
 		}
 		x.addObjects(objs)
+		x.podsApplied(objs) // validate_gates.go
 	case command.Autoscale:
 		ns, name := hpaOf(c)
 		x.add("hpa", ns, name)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"podlab.dev/podlab/lab/command"
+	"podlab.dev/podlab/lab/manifest"
 )
 
 // Scheduling gates in `podlab validate`'s look at the commands: an
@@ -94,4 +95,21 @@ func (x *objectIndex) ungated(c command.Command) {
 		}
 	}
 	x.gates[key] = left
+}
+
+// podsApplied follows the bare pods a manifest applied in the sequence
+// creates (a pod deleted and applied again, as a saved session records a
+// file applied in the lab): their gates are the new object's. A command
+// of the other sequence may or may not have run by then, so a pod it
+// applies is no longer followed.
+func (x *objectIndex) podsApplied(objs *manifest.Objects) {
+	for _, p := range objs.Pods {
+		key := p.Key()
+		switch {
+		case x.adding || p.ControllerRef() != nil || p.Spec.NodeName != "":
+			delete(x.gates, key)
+		default:
+			x.gates[key] = p.Spec.SchedulingGates
+		}
+	}
 }
