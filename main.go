@@ -40,7 +40,7 @@ Usage:
   podlab serve [-f LESSON] [--listen :2222] [--auth open|keys FILE|password] [--record FILE]
                                       run a workshop over SSH (podlab serve --help)
   podlab export NAME|FILE             print a preset as plain manifests for a real cluster (kind, kwok)
-  podlab help                         this text
+  podlab help [checks]                this text (checks: the functions lesson checks use)
 
 FILE may be "-" for standard input (e.g. kubectl get nodes,pods -A -o yaml | podlab -f -).
 
@@ -84,6 +84,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "export":
 			return cmdExport(rest, stdout, stderr)
 		case "help":
+			if len(rest) > 0 && rest[0] == "checks" {
+				lab.WriteCheckHelp(stdout)
+				return 0
+			}
 			fmt.Fprint(stdout, usage)
 			return 0
 		case "tui":
