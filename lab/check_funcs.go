@@ -31,6 +31,7 @@ var checkFuncs = map[string]checkFunc{
 	"reason":        podString("", func(p *api.Pod) string { return p.Status.Reason }),
 	"phase":         podString("Gone", func(p *api.Pod) string { return p.Status.Phase }),
 	"status":        podString("Gone", PodStatus),
+	"gates":         podNum(func(p *api.Pod) float64 { return float64(len(p.Spec.SchedulingGates)) }),
 	"zone":          checkZone,
 	"label":         checkLabel,
 	"cordoned":      nodeBool(func(n *api.Node, _ []check.Arg) bool { return n.Spec.Unschedulable }),
@@ -129,6 +130,17 @@ func preempted(p *api.Pod) bool {
 
 // podString reads a field of a pod; gone is the answer for a pod that
 // does not exist.
+// podNum is a number of a pod (0 once it is gone).
+func podNum(f func(*api.Pod) float64) checkFunc {
+	return func(c *checkEnv, args []check.Arg) (check.Value, error) {
+		p, err := c.pod(args[0])
+		if err != nil || p == nil {
+			return check.NumV(0), err
+		}
+		return check.NumV(f(p)), nil
+	}
+}
+
 func podString(gone string, f func(*api.Pod) string) checkFunc {
 	return func(c *checkEnv, args []check.Arg) (check.Value, error) {
 		p, _ := c.pod(args[0])

@@ -452,3 +452,28 @@ func TestValidateUngateReappliedPod(t *testing.T) {
 		t.Errorf("failed timeline commands %q, want the last ungate only", failed)
 	}
 }
+
+// gates(pod/NAME) counts the pod's scheduling gates (kubectl get pod -o
+// jsonpath='{.spec.schedulingGates}'): a lesson step that removes one
+// gate of two can check that it was removed, which status() cannot tell.
+func TestGatesCheck(t *testing.T) {
+	s := gatesSession(t)
+	eval := func(expr string, want bool) {
+		t.Helper()
+		res, err := s.EvalCheck(expr)
+		if err != nil || res.OK != want {
+			t.Errorf("%s: %+v, %v; want %v", expr, res, err, want)
+		}
+	}
+	eval("gates(pod/test-pod) == 2", true)
+	if _, err := s.Apply("ungate pod test-pod example.com/foo"); err != nil {
+		t.Fatal(err)
+	}
+	eval("gates(pod/test-pod) == 1", true)
+	eval("status(pod/test-pod) == SchedulingGated", true)
+	if _, err := s.Apply("ungate pod test-pod"); err != nil {
+		t.Fatal(err)
+	}
+	eval("gates(pod/test-pod) == 0", true)
+	eval("gates(pod/nope) == 0", true)
+}

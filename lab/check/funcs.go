@@ -63,6 +63,7 @@ var funcs = map[string]Func{
 	"nominated":     {Usage: "nominated(pod/NAME)", Help: "the pod's nominated node (\"\" if none)", Returns: Str, MinArgs: 1, MaxArgs: 1, First: ref("pod")},
 	"phase":         {Usage: "phase(pod/NAME)", Help: "Pending, Running, Succeeded, Failed (Gone once deleted)", Returns: Str, MinArgs: 1, MaxArgs: 1, First: ref("pod")},
 	"status":        {Usage: "status(pod/NAME)", Help: "the STATUS kubectl get pods shows: Pending, SchedulingGated, ContainerCreating, Running, CrashLoopBackOff, Completed, Terminating… (Gone once deleted)", Returns: Str, MinArgs: 1, MaxArgs: 1, First: ref("pod")},
+	"gates":         {Usage: "gates(pod/NAME)", Help: "number of the pod's scheduling gates (spec.schedulingGates; 0 once deleted)", Returns: Num, MinArgs: 1, MaxArgs: 1, First: ref("pod")},
 	"reason":        {Usage: "reason(pod/NAME)", Help: "status reason (e.g. Evicted)", Returns: Str, MinArgs: 1, MaxArgs: 1, First: ref("pod")},
 	"zone":          {Usage: "zone(node/NAME | pod/NAME)", Help: "the zone of a node, or of a pod's node", Returns: Str, MinArgs: 1, MaxArgs: 1, First: ref("node", "pod")},
 	"label":         {Usage: "label(node/NAME | pod/NAME, KEY)", Help: "a label's value (\"\" if unset)", Returns: Str, MinArgs: 2, MaxArgs: 2, First: ref("node", "pod")},
