@@ -8,9 +8,22 @@ import "slices"
 func (s *Session) ungateCandidates(args []string, pos int) []string {
 	var out []string
 	if pos == 0 {
-		for _, p := range s.eng.Pods() {
-			if len(p.Spec.SchedulingGates) > 0 {
+		// as the lookup finds them: a bare name in default or in the one
+		// namespace that has it, else NAMESPACE/NAME
+		pods := s.eng.Pods()
+		namespaces := map[string]int{}
+		inDefault := map[string]bool{}
+		for _, p := range pods {
+			namespaces[p.Name]++
+			inDefault[p.Name] = inDefault[p.Name] || p.Namespace == "default"
+		}
+		for _, p := range pods {
+			switch {
+			case len(p.Spec.SchedulingGates) == 0:
+			case p.Namespace == "default" || (namespaces[p.Name] == 1 && !inDefault[p.Name]):
 				out = append(out, p.Name)
+			default:
+				out = append(out, p.Key())
 			}
 		}
 		return out

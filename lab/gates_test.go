@@ -477,3 +477,51 @@ func TestGatesCheck(t *testing.T) {
 	eval("gates(pod/test-pod) == 0", true)
 	eval("gates(pod/nope) == 0", true)
 }
+
+// Completion offers a gated pod as the command must name it: NAME when
+// that finds it, NAMESPACE/NAME when the name is in several namespaces.
+func TestCompleteUngateNamespaced(t *testing.T) {
+	const src = `apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: ns}
+cluster: {zones: [{name: zone-a, names: [n1]}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: team-a}
+spec:
+  schedulingGates: [{name: x.io/g}]
+  containers: [{name: c, image: x}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: team-b}
+spec:
+  schedulingGates: [{name: x.io/g}]
+  containers: [{name: c, image: x}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: q, namespace: team-b}
+spec:
+  schedulingGates: [{name: x.io/g}]
+  containers: [{name: c, image: x}]
+`
+	f, err := LoadFile("ns.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, got := s.Complete("ungate pod ")
+	if want := []string{"q", "team-a/p", "team-b/p"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("completion %v, want %v", got, want)
+	}
+	for _, c := range got {
+		if _, err := s.Apply("ungate pod " + c); err != nil {
+			t.Errorf("ungate pod %s: %v", c, err)
+		}
+	}
+}
