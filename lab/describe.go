@@ -64,7 +64,8 @@ func (s *Session) DescribePod(name string) (string, error) {
 	now := s.eng.Now()
 	var b strings.Builder
 	row := func(indent int, k, v string) {
-		pad := 18 - indent
+		// at least two spaces after a long key, as kubectl's tabwriter
+		pad := max(18-indent, len(k)+3)
 		fmt.Fprintf(&b, "%s%-*s%s\n", strings.Repeat(" ", indent), pad, k+":", v)
 	}
 	row(0, "Name", safe(p.Name))

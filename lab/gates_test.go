@@ -525,3 +525,42 @@ spec:
 		}
 	}
 }
+
+// describe of a gated pod with a priority class: every key is followed
+// by at least two spaces, as kubectl's tabwriter pads (a key longer than
+// the column ran into its value: "Priority Class Name:high").
+func TestDescribeGatedPodPriorityClass(t *testing.T) {
+	const src = `apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: pc}
+cluster: {zones: [{name: zone-a, names: [n1]}]}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: vip}
+spec:
+  priorityClassName: high
+  schedulingGates: [{name: x.io/hold}]
+  containers: [{name: c, image: x}]
+`
+	f, err := LoadFile("pc.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.DescribePod("vip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "Priority Class Name:  high\n") || !strings.Contains(out, "Status:           Pending\n") {
+		t.Errorf("describe:\n%s", out)
+	}
+}
