@@ -564,3 +564,41 @@ spec:
 		t.Errorf("describe:\n%s", out)
 	}
 }
+
+// validate follows the pod the command will find: a bare name finds the
+// pod in default first, so a bare gated pod of that name in another
+// namespace is not the one it checks.
+func TestValidateUngateFindsDefaultFirst(t *testing.T) {
+	const src = `apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: ns}
+cluster: {zones: [{name: zone-a, names: [n1]}]}
+timeline:
+- {at: 1s, do: ungate pod p x.io/a}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: team-a}
+spec:
+  schedulingGates: [{name: x.io/b}]
+  containers: [{name: c, image: x}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: x}]
+`
+	f, err := LoadFile("ns.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := Validate(&out, f); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "its gates are x.io/b") {
+		t.Errorf("validate checked team-a/p, which the command does not name:\n%s", out.String())
+	}
+}

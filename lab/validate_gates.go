@@ -29,19 +29,24 @@ func (s *Session) startGates() map[string][]string {
 	return out
 }
 
-// gatePod is the key of the followed pod an ungate names ("" if none).
+// gatePod is the key of the followed pod an ungate names ("" if none),
+// found as the session's lookup finds it: NAMESPACE/NAME exactly, a bare
+// name in default, else in the one namespace that has it.
 func (x *objectIndex) gatePod(c command.Ungate) string {
-	if strings.Contains(c.Pod, "/") {
-		if _, ok := x.gates[c.Pod]; ok {
-			return c.Pod
+	followed := func(k string) string {
+		if _, ok := x.gates[k]; ok {
+			return k
 		}
 		return ""
 	}
-	if _, ok := x.gates["default/"+c.Pod]; ok {
-		return "default/" + c.Pod
+	if strings.Contains(c.Pod, "/") {
+		return followed(c.Pod)
+	}
+	if x.keys["pod"]["default/"+c.Pod] {
+		return followed("default/" + c.Pod)
 	}
 	found := ""
-	for k := range x.gates {
+	for k := range x.keys["pod"] {
 		if strings.HasSuffix(k, "/"+c.Pod) {
 			if found != "" {
 				return "" // several namespaces: the run-time lookup says so
@@ -49,7 +54,7 @@ func (x *objectIndex) gatePod(c command.Ungate) string {
 			found = k
 		}
 	}
-	return found
+	return followed(found)
 }
 
 // gateMissing reports an ungate that names a gate the pod no longer has.
