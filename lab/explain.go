@@ -68,17 +68,21 @@ func Explain(w io.Writer, f *File, opts ExplainOptions) error {
 	cfg.PDBs = func() []*api.PodDisruptionBudget { return c.pdbStatuses(c.bound) }
 	s := scheduler.New(cfg, c.snapshot())
 	ex := s.Explain(framework.NewPodInfo(pod))
+	refused := bindingRefused(ex, pod) // explain_gates.go
 	switch opts.Output {
 	case "", "text":
-		return writeExplainText(textsafe.NewWriter(w), ex, pod.PriorityValue())
+		return writeExplainText(textsafe.NewWriter(w), ex, pod.PriorityValue(), refused)
 	case "json":
-		return writeExplainJSON(textsafe.NewJSONWriter(w), ex)
+		return writeExplainJSON(textsafe.NewJSONWriter(w), ex, refused)
 	}
 	return fmt.Errorf("-o must be json or text, not %q", opts.Output)
 }
 
-func writeExplainJSON(w io.Writer, ex *scheduler.Explanation) error {
+func writeExplainJSON(w io.Writer, ex *scheduler.Explanation, refused string) error {
 	out := explainJSON{Pod: ex.Pod, Feasible: ex.Feasible, Weights: ex.Weights, Chosen: ex.Chosen, Message: ex.Message, SchedulingGates: ex.Gates}
+	if refused != "" {
+		out.Message = refused
+	}
 	if !isDefaultProfile(ex) {
 		out.Profile, out.Policy = ex.Profile, ex.Policy
 	}
@@ -103,7 +107,7 @@ func writeExplainJSON(w io.Writer, ex *scheduler.Explanation) error {
 
 // writeExplainText prints a table a learner can read: one line per node
 // with its verdict or scores, then the topology-spread arithmetic.
-func writeExplainText(w io.Writer, ex *scheduler.Explanation, priority int32) error {
+func writeExplainText(w io.Writer, ex *scheduler.Explanation, priority int32, refused string) error {
 	fmt.Fprintf(w, "pod %s · priority %d · %d nodes\n", ex.Pod, priority, ex.NumNodes)
 	writeExplainProfile(w, ex)
 	if ex.Gate != nil {
@@ -113,7 +117,11 @@ func writeExplainText(w io.Writer, ex *scheduler.Explanation, priority int32) er
 		return nil
 	}
 	if ex.Chosen != "" {
-		fmt.Fprintf(w, "chosen: %s (feasible: %s)\n\n", ex.Chosen, strings.Join(ex.Feasible, ", "))
+		fmt.Fprintf(w, "chosen: %s (feasible: %s)\n", ex.Chosen, strings.Join(ex.Feasible, ", "))
+		if refused != "" {
+			fmt.Fprintf(w, "the API server refuses the binding: %s\n", refused)
+		}
+		fmt.Fprintln(w)
 	} else {
 		fmt.Fprintf(w, "%s\n\n", ex.Message)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"podlab.dev/podlab/engine"
+	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler"
 )
 
@@ -28,4 +30,18 @@ func GateLines(ex *scheduler.Explanation) []string {
 		fmt.Sprintf("%s (PreEnqueue) keeps the pod out of the scheduling queue: no scheduling attempt is made until every gate is removed", ex.Gate.Plugin),
 		fmt.Sprintf("remove them with `ungate pod %s` (all) or `ungate pod %s GATE` (one)", name, name),
 	}
+}
+
+// bindingRefused is the API server's refusal of the binding the scheduler
+// would make ("" if none): a pod that still has gates is attempted only
+// when its profile disabled SchedulingGates, and cannot be bound
+// (engine.BindingRefused), as podlab schedule reports.
+func bindingRefused(ex *scheduler.Explanation, pod *api.Pod) string {
+	if ex.Chosen == "" {
+		return ""
+	}
+	if err := engine.BindingRefused(pod); err != nil {
+		return err.Error()
+	}
+	return ""
 }

@@ -602,3 +602,36 @@ spec:
 		t.Errorf("validate checked team-a/p, which the command does not name:\n%s", out.String())
 	}
 }
+
+// With SchedulingGates disabled a gated pod is attempted and the API
+// server refuses its binding: podlab explain says so after the node the
+// scheduler picks, as podlab schedule does.
+func TestExplainGatedPodBindingRefused(t *testing.T) {
+	src := gatesScenario + `---
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    preEnqueue:
+      disabled: [{name: SchedulingGates}]
+`
+	f, err := LoadFile("gates.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `running Bind plugin "DefaultBinder": pod test-pod has non-empty .spec.schedulingGates`
+	var text, js bytes.Buffer
+	if err := Explain(&text, f, ExplainOptions{Pod: "test-pod"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := text.String(); !strings.Contains(got, "chosen: n1") || !strings.Contains(got, "the API server refuses the binding: "+want) {
+		t.Errorf("text:\n%s", got)
+	}
+	if err := Explain(&js, f, ExplainOptions{Pod: "test-pod", Output: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"message": "`+strings.ReplaceAll(want, `"`, `\"`)+`"`) {
+		t.Errorf("json:\n%s", js.String())
+	}
+}
