@@ -16,6 +16,10 @@ type LiveExplanation struct {
 	BoundTo string
 	// Priority of the pod.
 	Priority int32
+	// BindingRefused is the API server's refusal of the binding the
+	// scheduler picks for a pending pod that still has gates (its profile
+	// disabled SchedulingGates), "" otherwise.
+	BindingRefused string
 }
 
 // Explain runs a scheduling cycle for a pod without changing anything: for
@@ -50,5 +54,8 @@ func (s *Session) Explain(key string) (*LiveExplanation, error) {
 		pi = framework.NewPodInfo(&cp)
 	}
 	out.Explanation = s.sched.Explain(pi)
+	if p.Spec.NodeName == "" {
+		out.BindingRefused = bindingRefused(out.Explanation, p) // explain_gates.go
+	}
 	return out, nil
 }

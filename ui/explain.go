@@ -142,6 +142,11 @@ func (v *explainView) drawParts(ex *lab.LiveExplanation, w int) explainParts {
 	}
 	if ex.Chosen != "" {
 		lines = append(lines, m.st.OK.Render(fmt.Sprintf("the scheduler picks %s", safe(ex.Chosen)))+m.st.Muted.Render(fmt.Sprintf(" (%d of %d nodes feasible)", len(ex.Feasible), ex.NumNodes)))
+		if ex.BindingRefused != "" { // a gated pod, SchedulingGates disabled
+			for _, l := range wrapText(safe("the API server refuses the binding: "+ex.BindingRefused), w-4) {
+				lines = append(lines, m.st.Bad.Render(l))
+			}
+		}
 	} else {
 		for _, l := range wrapText(safe(ex.Message), w-4) {
 			lines = append(lines, m.st.Bad.Render(l))

@@ -21,3 +21,18 @@ func TestExplainGatedPod(t *testing.T) {
 		t.Errorf("explain shows a node table for a gated pod:\n%s", s)
 	}
 }
+
+// With SchedulingGates disabled a gated pod is attempted: the view shows
+// the node the scheduler picks and that the API server refuses the
+// binding (the pod stays pending on it).
+func TestExplainGatedPodBindingRefused(t *testing.T) {
+	m := newTestModel(t, "scheduling-gates", 120, 40)
+	typeCommand(m, "set scheduler disable SchedulingGates")
+	press(m, "esc", "2")
+	s := screen(m)
+	for _, want := range []string{"pod/default/db-0 · pending", "the scheduler picks", "the API server refuses the binding"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("explain lacks %q:\n%s", want, s)
+		}
+	}
+}
