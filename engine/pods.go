@@ -249,7 +249,10 @@ func (e *Engine) podStarted(key string, gen int64) {
 	}
 	p.Status.ContainerStatuses = nil
 	for _, c := range p.Spec.Containers {
-		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, api.ContainerStatus{Name: c.Name, Ready: ready == api.ConditionTrue})
+		// running since now, as the kubelet reports a started container
+		// (describe shows "State: Running, Started: …")
+		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, api.ContainerStatus{Name: c.Name, Ready: ready == api.ConditionTrue,
+			State: api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: now}}})
 	}
 	e.setPodObject(ps, p)
 	ps.state = StateRunning

@@ -81,7 +81,12 @@ func (e *Engine) restoreStatus(ps *podState, rec *api.Pod) {
 		p.Status.ContainerStatuses = cloneContainerStatuses(st.ContainerStatuses)
 	} else {
 		for i := range p.Status.ContainerStatuses {
-			p.Status.ContainerStatuses[i].Ready = ready
+			cs := &p.Status.ContainerStatuses[i]
+			cs.Ready = ready
+			if st.StartTime != nil && cs.State.Running != nil {
+				// running since the recorded start, not since t=0
+				cs.State.Running = &api.ContainerStateRunning{StartedAt: *st.StartTime}
+			}
 		}
 	}
 	if len(st.InitContainerStatuses) > 0 {
