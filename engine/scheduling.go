@@ -92,6 +92,9 @@ func (e *Engine) scheduleAll() bool {
 			if res.NominatedNode != "" {
 				e.preempt(ps, res.NominatedNode, res.Victims)
 				pi = ps.info
+			} else if res.ClearNomination {
+				e.clearNomination(ps)
+				pi = ps.info
 			}
 			ps.schedMessage = res.Message
 			e.setUnschedulableCondition(ps, api.PodReasonUnschedulable, res.Message)

@@ -1,7 +1,11 @@
 package engine
 
 import (
+	"strings"
 	"testing"
+	"time"
+
+	"podlab.dev/podlab/engine/api"
 
 	"podlab.dev/podlab/engine/scheduler"
 )
@@ -50,3 +54,39 @@ func TestRefusedBindingClearsTheNomination(t *testing.T) {
 }
 
 var gatesOff = scheduler.ProfileConfig{Plugins: &scheduler.Plugins{MultiPoint: scheduler.PluginSet{Disabled: []string{"SchedulingGates"}}}}
+
+// A nominated pod whose next attempt finds no preemption candidate loses
+// its nomination: DefaultPreemption returns
+// NewPostFilterResultWithNominatedNode("") when no candidate is found
+// (framework/preemption/preemption.go:147, v1.36.3) and
+// handleSchedulingFailure clears it in the nominator and in the pod's
+// status (schedule_one.go:1277, :1323). Here p preempted low on n1; while
+// low terminated, h (higher priority, never preempting) waited, then took
+// n1 when low was gone; p, tried again, can preempt nothing (h outranks
+// it), so it is no longer nominated to n1.
+func TestNoPreemptionCandidateClearsTheNomination(t *testing.T) {
+	e := newPreemptionEngine(t)
+	must(t, e.AddNode(node("n1", "2", "8Gi")))
+	must(t, e.CreatePod(pod("low").req("1500m", "").grace(5).obj()))
+	must(t, e.Step(5*time.Second))
+	must(t, e.CreatePod(pod("p").class("high").req("1500m", "").obj()))
+	if nn := e.Pod("default/p").Status.NominatedNodeName; nn != "n1" {
+		t.Fatalf("p nominated to %q, want n1", nn)
+	}
+	never := api.PreemptNever
+	must(t, e.AddPriorityClass(&api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "highest-polite"}, Value: 5000, PreemptionPolicy: &never}))
+	must(t, e.CreatePod(pod("h").class("highest-polite").req("1500m", "").obj()))
+	must(t, e.Step(10*time.Second))
+	if n := e.Pod("default/h").Spec.NodeName; n != "n1" {
+		t.Fatalf("h on %q, want n1", n)
+	}
+	if msg := lastFailedScheduling(e, "pod/default/p"); !strings.Contains(msg, "preemption: 0/1 nodes are available") {
+		t.Fatalf("p's last FailedScheduling %q, want a failed preemption", msg)
+	}
+	if nn := e.Pod("default/p").Status.NominatedNodeName; nn != "" {
+		t.Errorf("p's nominatedNodeName %q, want cleared", nn)
+	}
+	if nn := e.sched.Nominator().NominatedNodeOf("default/p"); nn != "" {
+		t.Errorf("the nominator still holds p on %q", nn)
+	}
+}
