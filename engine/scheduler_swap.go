@@ -17,15 +17,14 @@ func (e *Engine) SetScheduler(f SchedulerFactory) {
 		if ps == nil || ps.state != StatePending || ps.pod.Spec.NodeName != "" || ps.info == nil {
 			continue
 		}
-		if len(ps.pod.Spec.SchedulingGates) > 0 {
-			// the restarted scheduler's queue starts empty: a pod with
-			// gates is added afresh and meets the new profile's
-			// PreEnqueue (gated again if it enables SchedulingGates)
-			e.queue.Delete(key)
-			e.queue.Add(ps.info, now)
-			continue
-		}
-		e.queue.Update(ps.info, now)
+		// the restarted scheduler's queue starts empty: every pending pod
+		// is added afresh (PriorityQueue.Add, a new QueuedPodInfo: no
+		// failure counts, so no backoff — an error pod waiting in
+		// podErrorBackoffQ is tried at once) and meets the new profile's
+		// PreEnqueue (a pod with gates is gated again if it enables
+		// SchedulingGates)
+		e.queue.Delete(key)
+		e.queue.Add(ps.info, now)
 	}
 	e.changes++
 	e.settle()

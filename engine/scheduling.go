@@ -82,6 +82,8 @@ func (e *Engine) scheduleAll() bool {
 			e.bind(ps, res.Node, false)
 			e.record(EventNormal, ReasonScheduled, podObject(key), fmt.Sprintf("Successfully assigned %s to %s", key, res.Node))
 		case res.Err != nil:
+			// an error clears the pod's nomination (clearNominatedNode)
+			e.clearNomination(ps)
 			ps.schedMessage = res.Message
 			e.setUnschedulableCondition(ps, api.PodReasonSchedulerError, res.Message)
 			e.record(EventWarning, ReasonFailedScheduling, podObject(key), res.Message)
@@ -89,6 +91,9 @@ func (e *Engine) scheduleAll() bool {
 		default:
 			if res.NominatedNode != "" {
 				e.preempt(ps, res.NominatedNode, res.Victims)
+				pi = ps.info
+			} else if res.ClearNomination {
+				e.clearNomination(ps)
 				pi = ps.info
 			}
 			ps.schedMessage = res.Message
@@ -142,6 +147,26 @@ func (e *Engine) preempt(preemptor *podState, node string, victims []*framework.
 	e.setPodObject(preemptor, p)
 	nom.AddNominatedPod(preemptor.info, node)
 	e.changes++
+}
+
+// clearNomination is handleSchedulingFailure with clearNominatedNode
+// (schedule_one.go:172, the nominating info of every error, including a
+// refused binding, :535): the nominator forgets the pod (AddNominatedPod
+// in ModeOverride with no node, :1277) and its status.nominatedNodeName
+// is patched to "" (updatePod's nnnNeedsUpdate, :1323), so no space is
+// held for it any more.
+func (e *Engine) clearNomination(ps *podState) {
+	key := ps.pod.Key()
+	nom := e.sched.Nominator()
+	if nom.NominatedNodeOf(key) != "" {
+		nom.DeleteNominatedPod(key)
+	}
+	if ps.pod.Status.NominatedNodeName == "" {
+		return
+	}
+	p := copyPod(ps.pod)
+	p.Status.NominatedNodeName = ""
+	e.setPodObject(ps, p)
 }
 
 // preemptionMessage names the preemptor's scheduler (executor.go:130:

@@ -18,6 +18,7 @@ const (
 	templateNodePrefix      = "template-node-for-"
 	expendableNote          = "expendable: priority below --expendable-pods-priority-cutoff"
 	tooYoungNote            = "younger than --new-pod-scale-up-delay"
+	preemptingNote          = "waiting for lower priority pods' preemption on "
 	resultNoUnschedulable   = "no unschedulable pods"
 	resultNotNeeded         = "every unschedulable pod fits an existing or upcoming node"
 	resultNoOptions         = "no expansion options"
@@ -28,8 +29,9 @@ const (
 
 // processPodList is the pod list processors StaticAutoscaler runs before
 // the orchestrator (core/podlistprocessor): expendable pods
-// (filter_out_expendable) and pods younger than --new-pod-scale-up-delay
-// are left out, and the pods that fit an existing or upcoming node
+// (filter_out_expendable), pods nominated to an existing node (placed
+// there in sim, as filter_out_expendable does) and pods younger than
+// --new-pod-scale-up-delay are left out, and the pods that fit an existing or upcoming node
 // (filter_out_schedulable) are placed there in sim — the scale-down
 // simulation then counts them, as upstream's snapshot does. It returns
 // the pods left for the orchestrator.
@@ -39,6 +41,13 @@ func (a *Autoscaler) processPodList(sim *simulation, pending []*api.Pod, now api
 		switch {
 		case p.PriorityValue() < *a.opts.ExpendablePodsPriorityCutoff:
 			su.Ignored = append(su.Ignored, PodNote{p.Key(), expendableNote})
+		case p.Status.NominatedNodeName != "" && sim.snap.Get(p.Status.NominatedNodeName) != nil:
+			// waiting for lower priority pods' preemption on an existing
+			// node (FilterOutExpendableAndSplit): no scale-up for it; it is
+			// force-added to the snapshot there (filter_out_expendable's
+			// addPreemptingPodsToSnapshot, no predicates)
+			sim.addPod(p, p.Status.NominatedNodeName)
+			su.Ignored = append(su.Ignored, PodNote{p.Key(), preemptingNote + p.Status.NominatedNodeName})
 		case a.opts.NewPodScaleUpDelay > 0 && now.Sub(p.CreationTimestamp) < a.opts.NewPodScaleUpDelay:
 			su.Ignored = append(su.Ignored, PodNote{p.Key(), tooYoungNote})
 		default:

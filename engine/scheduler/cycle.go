@@ -25,6 +25,11 @@ type Result struct {
 	// does both).
 	NominatedNode string
 	Victims       []*framework.PodInfo
+	// ClearNomination: the failed attempt clears the pod's nomination
+	// (schedule_one.go's clearNominatedNode: no nodes, no PostFilter,
+	// or preemption found no candidate); otherwise an unschedulable pod
+	// keeps the one it has.
+	ClearNomination bool
 	// Explanation is filled by ScheduleOneExplained only.
 	Explanation *Explanation
 	// Plugins are the plugins that rejected the pod (upstream's
@@ -115,13 +120,18 @@ func (s *Scheduler) result(o *outcome, pi *framework.PodInfo, rng *rand.Rand) Re
 		return Result{Node: o.feasible[o.chosen].Node.Name}
 	}
 	if o.numNodes == 0 {
-		return Result{Message: errNoNodesAvailable.Error(), Reasons: map[string]int{}}
+		// schedule_one.go:274: ErrNoNodesAvailable clears the nomination
+		return Result{Message: errNoNodesAvailable.Error(), Reasons: map[string]int{}, ClearNomination: true}
 	}
 	res := Result{Reasons: s.reasonHistogram(o), Plugins: s.rejectingPlugins(o)}
 	var post postFilterResult
 	if !s.cfg.DisablePreemption && s.prof.postFilter != nil {
 		post = s.prof.postFilter(o.state, pi, cycleStatuses{s, o}, rng)
 		res.NominatedNode, res.Victims, res.Preemption = post.nominatedNode, post.victims, post.full
+		res.ClearNomination = post.full != nil && post.full.ClearNomination
+	} else {
+		// no PostFilter plugins: clearNominatedNode (schedule_one.go:290)
+		res.ClearNomination = true
 	}
 	res.postFilterMsg = post.message
 	res.Message = s.fitError(o, res.Reasons, post.message)

@@ -75,6 +75,13 @@ type Result struct {
 	// (e.g. "No preemption victims found for incoming pod", or the filter
 	// that still fails with every lower-priority pod gone).
 	DryRun map[string]*framework.Status
+	// ClearNomination: no candidate was found (and no dry run failed
+	// with an error), so the pod's nomination is cleared: upstream
+	// returns NewPostFilterResultWithNominatedNode("")
+	// (framework/preemption/preemption.go:147, v1.36.3). A pod not
+	// eligible to preempt, or whose dry runs failed, keeps it (a nil
+	// PostFilterResult).
+	ClearNomination bool
 }
 
 // Preempt is Evaluator.Preempt upstream. nodeStatuses are the filter
@@ -101,7 +108,7 @@ func (e *Evaluator) Preempt(state *framework.CycleState, pod *framework.PodInfo,
 	}
 	e.potentialNodes = potential
 	if len(potential) == 0 {
-		return Result{Message: postFilterMessage(FitMessage(snap.NumNodes(), nil, ReasonNotHelpful))}
+		return Result{Message: postFilterMessage(FitMessage(snap.NumNodes(), nil, ReasonNotHelpful)), ClearNomination: true}
 	}
 	var budgets []budget
 	if e.PDBs != nil {
@@ -138,6 +145,7 @@ func (e *Evaluator) Preempt(state *framework.CycleState, pod *framework.PodInfo,
 			return res
 		}
 		res.Message = postFilterMessage(FitMessage(snap.NumNodes(), res.DryRun, ReasonNotHelpful))
+		res.ClearNomination = true
 		return res
 	}
 	// 3) The best candidate.
