@@ -2,7 +2,9 @@ package engine
 
 import (
 	"errors"
+	"reflect"
 	"testing"
+	"time"
 
 	"podlab.dev/podlab/engine/admission"
 	"podlab.dev/podlab/engine/api"
@@ -145,9 +147,10 @@ func TestDisabledSchedulingGatesBindingIsRefused(t *testing.T) {
 	if msg := lastFailedScheduling(e, "pod/default/test-pod"); msg != want {
 		t.Errorf("FailedScheduling %q, want %q", msg, want)
 	}
-	// 0, 1, 3, 7, 15 (backoff 1, 2, 4, 8 s, then 10 s): 25 as well
-	if n := failedScheduling(e, "pod/default/test-pod"); n < 5 {
-		t.Errorf("%d attempts in 30 s, want the error backoff's retries", n)
+	// the error backoff's retries (see TestNoNodesRetriesFollowTheErrorBackoff)
+	s := time.Second
+	if got, want := failedSchedulingTimes(t, e, "pod/default/test-pod", want), []time.Duration{0, 2 * s, 5 * s, 10 * s, 19 * s, 30 * s}; !reflect.DeepEqual(got, want) {
+		t.Errorf("attempts at %v, want %v", got, want)
 	}
 	if c := p.Condition(api.PodScheduled); c == nil || c.Reason != api.PodReasonSchedulerError || c.Message != want {
 		t.Errorf("PodScheduled %+v, want False/SchedulerError", c)
