@@ -55,13 +55,13 @@ func (m *Metrics) flush() {
 		if m.ab.noPrefetch {
 			break
 		}
-		sink += m.log[i].sr.tailN
+		sink += m.log[i].sr.stamp
 	}
 	for i := range m.log {
 		if m.ab.noPrefetch {
 			break
 		}
-		if ps := m.log[i].sr.Points; len(ps) > 0 {
+		if ps := m.log[i].sr.cur; len(ps) > 0 {
 			sink += int(ps[len(ps)-1].T)
 		}
 	}
