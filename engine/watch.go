@@ -41,10 +41,14 @@ func (e *Engine) Watch(w Watcher) (cancel func()) {
 	}
 }
 
-func (e *Engine) podChanged(key string, id PodID) {
+func (e *Engine) podChanged(key string, ps *podState) {
 	for _, w := range e.watchers {
+		if rw, ok := w.(PodRefWatcher); ok {
+			rw.PodChangedRef(key, ps.id, PodRef{ps})
+			continue
+		}
 		if iw, ok := w.(PodIDWatcher); ok {
-			iw.PodChangedID(key, id)
+			iw.PodChangedID(key, ps.id)
 			continue
 		}
 		w.PodChanged(key)

@@ -58,3 +58,72 @@ func TestPodIDWatcherNumbersEachPod(t *testing.T) {
 		}
 	}
 }
+
+// refMirror keeps every handle it was told, by key and number.
+type refMirror struct {
+	idMirror
+	refs map[PodID]told
+}
+
+type told struct {
+	key string
+	ref PodRef
+}
+
+func (m *refMirror) PodChangedRef(key string, id PodID, ref PodRef) {
+	m.idMirror.PodChangedID(key, id)
+	m.refs[id] = told{key, ref}
+}
+
+// TestPodByRefMatchesLookup: after random actions, every handle a watcher
+// was last told for a pod number reads what looking its key up reads
+// (the pod, its state, or gone), or says it cannot tell; it can always
+// tell while no clone was taken since. Clones are taken at random (the
+// original goes on, as a session's engine does after a checkpoint).
+func TestPodByRefMatchesLookup(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		e := New(Config{Seed: int64(seed), NewScheduler: propertyScheduler})
+		addPrioClasses(t, e, 0, 100, 200)
+		m := &refMirror{idMirror: idMirror{mirror: mirror{e: e, pods: map[string]*api.Pod{}, states: map[string]PodState{}, nodes: map[string]*api.Node{}, dirtyPods: map[string]bool{}, dirtyNodes: map[string]bool{}},
+			told: map[string]PodID{}, uidOf: map[PodID]string{}}, refs: map[PodID]told{}}
+		e.Watch(m)
+		ra := &randomActions{r: rand.New(rand.NewPCG(seed, 11)), e: e}
+		for i := 0; i < 3; i++ {
+			ra.nodes++
+			_ = e.AddNode(node(fmt.Sprintf("n%d", ra.nodes), "4", "4Gi"))
+		}
+		read, gone, cannot := 0, 0, 0
+		for i := 0; i < 120; i++ {
+			cloned := false
+			if ra.r.IntN(10) == 0 {
+				_ = e.Clone()
+				cloned = true
+			}
+			s := ra.step()
+			for id, tl := range m.refs {
+				p, st, got, ok := e.PodByRef(tl.ref)
+				wp, wst, wid := e.PodWithStateID(tl.key)
+				if wid != id {
+					wp, wst, wid = nil, 0, 0 // another pod under the key, or none
+				}
+				switch {
+				case !ok:
+					cannot++
+					if !cloned && tl.ref.ps.owner == e.own {
+						t.Fatalf("seed %d step %d (%s): %s (%d) cannot be read by its handle without a clone", seed, i, s, tl.key, id)
+					}
+				case p != wp || st != wst || got != wid:
+					t.Fatalf("seed %d step %d (%s): %s (%d) by handle %v %v %d, by key %v %v %d", seed, i, s, tl.key, id, p != nil, st, got, wp != nil, wst, wid)
+				case p == nil:
+					gone++
+					delete(m.refs, id) // gone for good
+				default:
+					read++
+				}
+			}
+		}
+		if read == 0 || gone == 0 {
+			t.Fatalf("seed %d: %d handles read, %d gone, %d could not tell: the test does not exercise them", seed, read, gone, cannot)
+		}
+	}
+}
