@@ -47,12 +47,7 @@ type podState struct {
 	// infoShared: info is shared with a clone's snapshot, so a change
 	// replaces it instead of modifying it (setPodObject).
 	infoShared bool
-	// removed: removePod took it out of the store (its number is gone
-	// for good); detached: a private copy of a state no longer in the
-	// store (ownPod). What PodByRef reads, with owner, pod, id and state:
-	// in the state's first 64 bytes (infoShared's padding)
-	removed, detached bool
-	pod               *api.Pod
+	pod        *api.Pod
 	// id is the pod's number (watch_ids.go)
 	id    PodID
 	info  *framework.PodInfo
@@ -75,6 +70,10 @@ type podState struct {
 	// (recorded so in the scenario, or a readiness probe failing): the pod
 	// is not Ready even on a Ready node.
 	unready bool
+	// removed: removePod took it out of the store (its number is gone
+	// for good); detached: a private copy of a state no longer in the
+	// store (ownPod). What PodByRef reads.
+	removed, detached bool
 	// rt models the containers one by one (probes, restarts, init
 	// containers); nil for pods without probes or behaviour annotations.
 	rt *podRuntime
