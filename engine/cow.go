@@ -54,8 +54,6 @@ func (e *Engine) ownPod(key string, ps *podState) *podState {
 	// nobody but the caller: it gets the private copy, the map keeps its own
 	if e.pods.Get(key) == ps {
 		e.pods.Set(e.own, key, cp)
-	} else {
-		cp.detached = true
 	}
 	return cp
 }

@@ -144,7 +144,7 @@ func (e *Engine) startKill(ps *podState, override *int64, evicted bool) {
 		// containers never started: nothing to kill
 		ps.kill = &killState{gen: e.nextGen(), evicted: evicted, override: override}
 		ps.state = StateTerminating
-		e.podChanged(key, ps)
+		e.podChanged(key, ps.id)
 		e.clock.Schedule(now, action{kind: actPodGone, key: key, gen: ps.kill.gen})
 		e.timelineW(key).killGen = ps.kill.gen
 		return
@@ -156,7 +156,7 @@ func (e *Engine) startKill(ps *podState, override *int64, evicted bool) {
 	ks := &killState{gen: e.nextGen(), grace: grace, evicted: evicted, override: override}
 	ps.kill = ks
 	ps.state = StateTerminating
-	e.podChanged(key, ps)
+	e.podChanged(key, ps.id)
 	e.timelineW(key).killGen = ks.gen
 	if !e.kubeletAlive(node) {
 		ks.awaitingKubelet = true

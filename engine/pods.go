@@ -91,7 +91,7 @@ func (e *Engine) createPodObject(p *api.Pod, rec *api.Pod) error {
 	ps := &podState{owner: e.own, pod: p, id: e.podSeq, usage: usage}
 	e.pods.Set(e.own, key, ps)
 	e.podKeyAdded(key)
-	e.podChanged(key, ps)
+	e.podChanged(key, ps.id)
 	e.indexPod(key, p.Spec.NodeName)
 	e.timelines.Set(e.own, key, &podTimeline{owner: e.own, created: now})
 	e.changes++
@@ -186,7 +186,7 @@ func (e *Engine) bind(ps *podState, node string, preBound bool) {
 	at := now
 	p.Status.StartTime = &at
 	ps.pod = p
-	e.podChanged(key, ps)
+	e.podChanged(key, ps.id)
 	if ps.info == nil {
 		ps.info = framework.NewPodInfo(p)
 	} else {
@@ -225,7 +225,7 @@ func (e *Engine) podStarted(key string, gen int64) {
 	now := e.Now()
 	if needsRuntime(ps.pod) {
 		ps.state = StateRunning
-		e.podChanged(key, ps) // the state changed, not the object
+		e.podChanged(key, ps.id) // the state changed, not the object
 		e.countMemory(ps, true)
 		at := now
 		e.timelineW(key).running = &at
@@ -271,7 +271,7 @@ func (e *Engine) podStarted(key string, gen int64) {
 func (e *Engine) setPodObject(ps *podState, p *api.Pod) {
 	ps = e.mut(ps)
 	ps.pod = p
-	e.podChanged(p.Key(), ps)
+	e.podChanged(p.Key(), ps.id)
 	if ps.info == nil {
 		return
 	}
@@ -294,7 +294,7 @@ func (e *Engine) setPodObjectForScheduler(ps *podState, p *api.Pod) {
 	ps = e.mut(ps)
 	ps.pod = p
 	key := p.Key()
-	e.podChanged(key, ps)
+	e.podChanged(key, ps.id)
 	if ps.info != nil {
 		info := *ps.info
 		info.Pod = p
@@ -314,9 +314,8 @@ func (e *Engine) removePod(key string) {
 	}
 	e.countMemory(ps, false)
 	e.pods.Delete(e.own, key)
-	ps.removed = true // owned (podW): no clone shares it
 	e.podKeyRemoved(key)
-	e.podChanged(key, ps)
+	e.podChanged(key, ps.id)
 	if node := ps.pod.Spec.NodeName; e.podsByNode[node] != nil {
 		m := e.podSetW(node).keys
 		delete(m, key)

@@ -109,7 +109,7 @@ func (e *Engine) restoreTerminal(ps *podState, rec *api.Pod) {
 	p.Status.InitContainerStatuses = cloneContainerStatuses(rec.Status.InitContainerStatuses)
 	p.Status.QOSClass = api.ComputePodQOS(p)
 	ps.pod = p
-	e.podChanged(p.Key(), ps)
+	e.podChanged(p.Key(), ps.id)
 	ps.state = StateTerminated
 	at := e.Now()
 	e.timelineW(p.Key()).gone = &at

@@ -70,10 +70,6 @@ type podState struct {
 	// (recorded so in the scenario, or a readiness probe failing): the pod
 	// is not Ready even on a Ready node.
 	unready bool
-	// removed: removePod took it out of the store (its number is gone
-	// for good); detached: a private copy of a state no longer in the
-	// store (ownPod). What PodByRef reads.
-	removed, detached bool
 	// rt models the containers one by one (probes, restarts, init
 	// containers); nil for pods without probes or behaviour annotations.
 	rt *podRuntime

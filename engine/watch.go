@@ -41,14 +41,10 @@ func (e *Engine) Watch(w Watcher) (cancel func()) {
 	}
 }
 
-func (e *Engine) podChanged(key string, ps *podState) {
+func (e *Engine) podChanged(key string, id PodID) {
 	for _, w := range e.watchers {
-		if rw, ok := w.(PodRefWatcher); ok {
-			rw.PodChangedRef(key, ps.id, PodRef{ps})
-			continue
-		}
 		if iw, ok := w.(PodIDWatcher); ok {
-			iw.PodChangedID(key, ps.id)
+			iw.PodChangedID(key, id)
 			continue
 		}
 		w.PodChanged(key)

@@ -39,37 +39,3 @@ func (e *Engine) EachPodID(fn func(p *api.Pod, st PodState, id PodID)) {
 		fn(ps.pod, ps.state, ps.id)
 	}
 }
-
-// PodRef is a watcher's handle on the state of a pod it was told changed
-// (PodRefWatcher). Read later with PodByRef, it gives the pod's object
-// and state at that moment — what any change made after telling
-// included — without looking its key up: while the engine has not been
-// cloned since, the state it was told with is the one the store holds
-// (the engine tells a change with the state it owns; cow.go). After a
-// clone the state may have been replaced by a copy, and PodByRef says
-// to look the key up instead.
-type PodRef struct{ ps *podState }
-
-// PodRefWatcher is a PodIDWatcher that is also handed the pod's PodRef.
-// The engine calls PodChangedRef instead of PodChangedID for a watcher
-// that implements it, with the same meaning.
-type PodRefWatcher interface {
-	PodIDWatcher
-	PodChangedRef(key string, id PodID, ref PodRef)
-}
-
-// PodByRef reads the pod a PodRef was told with: its current object,
-// state and number (nil, 0, 0 once removed from the store: numbers are
-// never given again). ok is false when the handle cannot tell — the
-// engine was cloned since, or the state was a copy no longer in the
-// store —: then PodWithStateID(key) does.
-func (e *Engine) PodByRef(ref PodRef) (p *api.Pod, st PodState, id PodID, ok bool) {
-	ps := ref.ps
-	switch {
-	case ps == nil || ps.owner != e.own || ps.detached:
-		return nil, 0, 0, false
-	case ps.removed:
-		return nil, 0, 0, true
-	}
-	return ps.pod, ps.state, ps.id, true
-}

@@ -125,12 +125,10 @@ type tracker struct {
 	globalLast          [4]int     // their values last reported
 }
 
-// dirtyPod is a pod told changed: its key, number and the engine's
-// handle on its state (read at the sample without looking the key up).
+// dirtyPod is a pod told changed: its key and number.
 type dirtyPod struct {
 	key string
 	id  engine.PodID
-	ref engine.PodRef
 }
 
 // podSeen is a pod as last counted, with what it counted for copied out
@@ -275,23 +273,15 @@ func newTracker(src metricsSource) *tracker {
 // pod's state at the sample, so a later copy of the same pod would find
 // it counted as it is and do nothing.
 func (t *tracker) PodChangedID(key string, id engine.PodID) {
-	t.PodChangedRef(key, id, engine.PodRef{})
-}
-
-// PodChangedRef implements engine.PodRefWatcher: PodChangedID with the
-// engine's handle on the pod's state. A pod told again keeps the newest
-// handle (after a clone, a change installs a new state).
-func (t *tracker) PodChangedRef(key string, id engine.PodID, ref engine.PodRef) {
 	if t.overflow {
 		return
 	}
 	for i := len(t.dirtyPods) - 1; i >= 0 && i >= len(t.dirtyPods)-4; i-- {
 		if t.dirtyPods[i].id == id {
-			t.dirtyPods[i].ref = ref
 			return
 		}
 	}
-	t.dirtyPods = append(t.dirtyPods, dirtyPod{key, id, ref})
+	t.dirtyPods = append(t.dirtyPods, dirtyPod{key, id})
 	t.checkQueue()
 }
 
@@ -374,9 +364,8 @@ func (t *tracker) update(m *Metrics, now api.Time) {
 		t.nodeChanged(name)
 	}
 	for _, d := range t.dirtyPods {
-		t.podChanged(d)
+		t.podChanged(d.key, d.id)
 	}
-	clear(t.dirtyPods) // no pod state kept reachable by the queue's array
 	t.dirtyNodes, t.dirtyPods = t.dirtyNodes[:0], t.dirtyPods[:0]
 	if t.src.ownerMoves != nil {
 		t.checkOwners()
@@ -399,18 +388,12 @@ func (t *tracker) countEvents() {
 
 // podChanged subtracts what the pod counted for and adds what it counts
 // for now (only the parts that moved, for a pod that keeps its owner).
-func (t *tracker) podChanged(d dirtyPod) {
-	id := d.id
+func (t *tracker) podChanged(key string, id engine.PodID) {
 	var seen *podSeen
 	if int(id) < len(t.pods) {
 		seen = t.pods[id]
 	}
-	// the state the engine told the pod with, when it still is the
-	// store's (no key lookup); else by key
-	p, st, cur, ok := t.src.eng.PodByRef(d.ref)
-	if !ok {
-		p, st, cur = t.src.eng.PodWithStateID(d.key)
-	}
+	p, st, cur := t.src.eng.PodWithStateID(key)
 	if cur != id {
 		p = nil // the key holds another pod now (told with its own number), or none
 	}
