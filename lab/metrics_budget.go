@@ -13,10 +13,11 @@ import (
 // quarters of the budget. So a long run loses resolution in the distant
 // past of its busiest series, never the present, and never grows past the
 // budget by more than one sample's new points. The budget counts what the
-// store holds: 16 bytes a point by slice capacity, and each series' key,
-// labels and map entries (seriesBytes), and the chunks on its free list
-// (metrics_chunks.go); a store already holding
-// maxSeries series records no new ones (Dropped counts them).
+// store holds: 16 bytes a point by capacity (a small series' slice, a
+// larger one's 4 KB chunks, metrics_chunks.go), the chunks on the free
+// list, and each series' key, labels and map entries (seriesBytes); a
+// store already holding maxSeries series records no new ones (Dropped
+// counts them).
 const (
 	// DefaultMetricsPoints bounds each series: 4,096 change points.
 	DefaultMetricsPoints = 4096
