@@ -48,12 +48,13 @@ func overTime(agg func(a, b float64) float64) checkFunc {
 			return check.Value{}, err
 		}
 		sr := m.Get(name, labels)
-		if sr == nil || len(sr.Points) == 0 {
+		if sr == nil || sr.Len() == 0 {
 			// never recorded: a workload with no pods ever pending
 			return check.NumV(0), nil
 		}
-		v := sr.Points[0].V
-		for _, p := range sr.Points[1:] {
+		ps := sr.Points()
+		v := ps[0].V
+		for _, p := range ps[1:] {
 			v = agg(v, p.V)
 		}
 		return check.NumV(v), nil

@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -50,6 +49,9 @@ type Metrics struct {
 	// log holds the values reported and not yet put into their series
 	// (metrics_log.go)
 	log []pendingPoint
+	// free are full-size chunks given back by thinning, for the next
+	// series that needs one (metrics_chunks.go)
+	free [][]Point
 	// sink keeps flush's prefetching reads from being optimised away (its
 	// value means nothing)
 	sink int
@@ -58,18 +60,19 @@ type Metrics struct {
 	ab struct{ noLog, noPrefetch bool }
 }
 
-// Series is one metric over virtual time.
+// Series is one metric over virtual time: its change points, in chunks
+// (metrics_chunks.go), read through Len, Points, Last, At and Sample.
 type Series struct {
-	Points []Point
-	// tail is Points' last point as putSeries left it, valid while
-	// Points has tailN points (a truncation or a thinning changes that).
-	// Points, tail, tailN and stamp are what a sample reads and writes:
-	// first, in one 64-byte line (the struct is padded to 128 bytes, a
-	// size class whose objects start on a line), so that reporting a
-	// value touches one line of the series, not two
+	// cur is the last chunk of the points, tail its last point (valid
+	// when cur is not empty), stamp the last sample that reported the
+	// series: what a sample reads and writes, first, in one 64-byte line
+	// (the struct is 128 bytes, a size class whose objects start on a
+	// line), so that reporting a value touches one line of the series
+	cur   []Point
 	tail  Point
-	tailN int
-	stamp int // the last sample that reported it
+	stamp int
+	// full are the chunks before cur, each of chunkPoints points
+	full [][]Point
 	// Name is the metric: pending, running, pods, skew, evictions,
 	// preemptions, node_cpu_requested_percent,
 	// node_memory_requested_percent.
@@ -78,7 +81,7 @@ type Series struct {
 	// skew; node for the node series.
 	Labels map[string]string
 	key    string // Key, built when the series is
-	_      [32]byte
+	_      [16]byte
 }
 
 // Point is a value from time T until the next point.
@@ -98,11 +101,11 @@ func (s *Series) Key() string {
 
 // At is the value at time t (0 before the first point).
 func (s *Series) At(t api.Time) float64 {
-	i := sort.Search(len(s.Points), func(i int) bool { return s.Points[i].T > t })
+	i := s.search(t)
 	if i == 0 {
 		return 0
 	}
-	return s.Points[i-1].V
+	return s.point(i - 1).V
 }
 
 // Sample is the series' value at n evenly spaced instants from from to
@@ -269,35 +272,39 @@ func (m *Metrics) putSeries(sr *Series, t api.Time, v float64) {
 // putPoint puts a value at the end of its series: a change point, unless
 // the value did not move.
 func (m *Metrics) putPoint(sr *Series, t api.Time, v float64) {
-	if n := len(sr.Points); n > 0 {
-		// the last point as the series last put it (tail), when nothing
-		// else changed its length since: not read from Points, whose end
-		// is a cache miss of its own in a large store
+	if n := len(sr.cur); n > 0 {
+		// the last point as the series last put it (tail): not read
+		// from the chunk, whose end is a cache miss of its own in a
+		// large store
 		last := sr.tail
-		if sr.tailN != n {
-			last = sr.Points[n-1]
-		}
 		if last.V == v {
 			return
 		}
 		if last.T == t {
 			// the same instant again (a command after the tick): the
 			// later value is what the instant ended with
-			sr.Points[n-1].V = v
-			if n > 1 && sr.Points[n-2].V == v {
-				sr.Points = sr.Points[:n-1]
+			sr.cur[n-1].V = v
+			sr.tail.V = v
+			if l := sr.Len(); l > 1 && sr.point(l-2).V == v {
+				b := sr.heldBytes()
+				m.truncateTo(sr, l-1)
+				m.bytes += sr.heldBytes() - b
 			}
-			sr.tailN = 0 // read it again
 			return
 		}
 	}
-	c := cap(sr.Points)
-	sr.Points = append(sr.Points, Point{T: t, V: v})
-	if len(sr.Points) > m.maxPoints {
-		sr.Points = thin(sr.Points)
+	if len(sr.cur) < cap(sr.cur) && len(sr.cur) < chunkPoints && sr.Len() < m.maxPoints {
+		// room in the last chunk: no bytes move
+		sr.cur = append(sr.cur, Point{T: t, V: v})
+		sr.tail = Point{T: t, V: v}
+		return
 	}
-	sr.tail, sr.tailN = Point{T: t, V: v}, len(sr.Points)
-	m.bytes += (cap(sr.Points) - c) * pointBytes
+	b := sr.heldBytes()
+	m.push(sr, Point{T: t, V: v})
+	if sr.Len() > m.maxPoints {
+		m.thinSeries(sr)
+	}
+	m.bytes += sr.heldBytes() - b
 }
 
 // thin drops every other point of the older half (into a slice of the
@@ -315,8 +322,8 @@ func thin(ps []Point) []Point {
 func (m *Metrics) truncate(t api.Time) {
 	m.flush()
 	for k, sr := range m.series {
-		i := sort.Search(len(sr.Points), func(i int) bool { return sr.Points[i].T > t })
-		sr.Points = sr.Points[:i]
+		i := sr.search(t)
+		m.truncateTo(sr, i)
 		if i == 0 {
 			delete(m.series, k)
 			m.version++
@@ -334,9 +341,10 @@ func (m *Metrics) clone() *Metrics {
 	m.flush()
 	c := *m
 	c.log = nil
+	c.free = nil
 	c.series = make(map[string]*Series, len(m.series))
 	for k, sr := range m.series {
-		c.series[k] = &Series{Name: sr.Name, Labels: sr.Labels, key: k, Points: slices.Clone(sr.Points)}
+		c.series[k] = cloneSeries(sr)
 	}
 	c.tr = nil
 	c.byID = nil // it points to m's series

@@ -13,9 +13,11 @@ import (
 // quarters of the budget. So a long run loses resolution in the distant
 // past of its busiest series, never the present, and never grows past the
 // budget by more than one sample's new points. The budget counts what the
-// store holds: 16 bytes a point by slice capacity, and each series' key,
-// labels and map entries (seriesBytes); a store already holding
-// maxSeries series records no new ones (Dropped counts them).
+// store holds: 16 bytes a point by capacity (a small series' slice, a
+// larger one's 4 KB chunks, metrics_chunks.go), the chunks on the free
+// list, and each series' key, labels and map entries (seriesBytes); a
+// store already holding maxSeries series records no new ones (Dropped
+// counts them).
 const (
 	// DefaultMetricsPoints bounds each series: 4,096 change points.
 	DefaultMetricsPoints = 4096
@@ -59,9 +61,9 @@ func seriesBytes(sr *Series) int {
 // recount sets bytes from the series (after a truncation or a copy).
 func (m *Metrics) recount() {
 	m.flush()
-	m.bytes = 0
+	m.bytes = len(m.free) * chunkBytes
 	for _, sr := range m.series {
-		m.bytes += seriesBytes(sr) + cap(sr.Points)*pointBytes
+		m.bytes += seriesBytes(sr) + sr.heldBytes()
 	}
 }
 
@@ -69,7 +71,7 @@ func (m *Metrics) recount() {
 func (m *Metrics) size() (points, bytes int) {
 	m.flush()
 	for _, sr := range m.series {
-		points += len(sr.Points)
+		points += sr.Len()
 	}
 	return points, m.bytes
 }
@@ -95,19 +97,19 @@ func (m *Metrics) shrink() {
 	}
 	for m.bytes > target {
 		slices.SortFunc(all, func(a, b *Series) int {
-			if c := cmp.Compare(len(b.Points), len(a.Points)); c != 0 {
+			if c := cmp.Compare(b.Len(), a.Len()); c != 0 {
 				return c
 			}
 			return cmp.Compare(a.key, b.key)
 		})
 		progress := false
 		for _, sr := range all {
-			if m.bytes <= target || len(sr.Points) < 4 {
+			if m.bytes <= target || sr.Len() < 4 {
 				break
 			}
-			c := cap(sr.Points)
-			sr.Points = thin(sr.Points)
-			m.bytes += (cap(sr.Points) - c) * pointBytes
+			b := sr.heldBytes()
+			m.thinSeries(sr)
+			m.bytes += sr.heldBytes() - b
 			progress = true
 		}
 		if !progress {

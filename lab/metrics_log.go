@@ -55,13 +55,13 @@ func (m *Metrics) flush() {
 		if m.ab.noPrefetch {
 			break
 		}
-		sink += m.log[i].sr.tailN
+		sink += m.log[i].sr.stamp
 	}
 	for i := range m.log {
 		if m.ab.noPrefetch {
 			break
 		}
-		if ps := m.log[i].sr.Points; len(ps) > 0 {
+		if ps := m.log[i].sr.cur; len(ps) > 0 {
 			sink += int(ps[len(ps)-1].T)
 		}
 	}
@@ -78,7 +78,8 @@ func (m *Metrics) flush() {
 // maxGrowth is the most one logged value can add to the store's bytes
 // once put: its series' slice growing (to at most twice its capacity,
 // which is at most maxPoints + 1 before a thinning gives room back, and
-// rounded up to an allocation size).
+// rounded up to an allocation size), or two 4 KB chunks and the list of
+// chunks growing when a series passes 256 points (metrics_chunks.go).
 func (m *Metrics) maxGrowth() int {
 	return 2*(m.maxPoints+1)*pointBytes + 8192
 }

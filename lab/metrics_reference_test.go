@@ -130,7 +130,7 @@ func referencePass(m *Metrics, src *metricsSource, now api.Time) {
 	}
 	m.flush() // the stamps
 	for k, sr := range m.series {
-		if sr.stamp != m.stamp && len(sr.Points) > 0 && sr.Points[len(sr.Points)-1].V != 0 {
+		if sr.stamp != m.stamp && sr.Len() > 0 && sr.tail.V != 0 {
 			m.put(k, sr.Name, sr.Labels, now, 0)
 		}
 	}
@@ -153,8 +153,8 @@ func storeDiff(got, want *Metrics) string {
 		if gs[i].Key() != ws[i].Key() {
 			return fmt.Sprintf("series %d is %s, want %s", i, gs[i].Key(), ws[i].Key())
 		}
-		if !slices.Equal(gs[i].Points, ws[i].Points) {
-			return fmt.Sprintf("%s: %v, want %v", gs[i].Key(), gs[i].Points, ws[i].Points)
+		if !slices.Equal(gs[i].Points(), ws[i].Points()) {
+			return fmt.Sprintf("%s: %v, want %v", gs[i].Key(), gs[i].Points(), ws[i].Points())
 		}
 	}
 	return ""
@@ -312,8 +312,8 @@ func TestMetricsTrackerMatchesReferenceUnderBudget(t *testing.T) {
 		m := s.Metrics()
 		if m.Bytes() > m.maxBytes {
 			for _, sr := range m.Series() {
-				if len(sr.Points) >= 4 {
-					t.Fatalf("after command %d: store %d bytes, budget %d, and %s still has %d points", i, m.Bytes(), m.maxBytes, sr.Key(), len(sr.Points))
+				if sr.Len() >= 4 {
+					t.Fatalf("after command %d: store %d bytes, budget %d, and %s still has %d points", i, m.Bytes(), m.maxBytes, sr.Key(), sr.Len())
 				}
 			}
 		}

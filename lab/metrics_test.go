@@ -42,18 +42,19 @@ func TestMetricsRecordsTheClustersHistory(t *testing.T) {
 		t.Fatalf("skew series %+v", skew)
 	}
 	// step storage: a quiet minute adds no points
-	n := len(pending.Points)
+	n := pending.Len()
 	if err := s.Advance(time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if len(pending.Points) != n {
-		t.Errorf("a quiet minute added %d points", len(pending.Points)-n)
+	if pending.Len() != n {
+		t.Errorf("a quiet minute added %d points", pending.Len()-n)
 	}
 	// every point is on a whole second or at a command's instant, in order
 	for _, sr := range m.Series() {
-		for i := 1; i < len(sr.Points); i++ {
-			if sr.Points[i].T <= sr.Points[i-1].T || sr.Points[i].V == sr.Points[i-1].V {
-				t.Fatalf("%s: points %v", sr.Key(), sr.Points)
+		ps := sr.Points()
+		for i := 1; i < len(ps); i++ {
+			if ps[i].T <= ps[i-1].T || ps[i].V == ps[i-1].V {
+				t.Fatalf("%s: points %v", sr.Key(), ps)
 			}
 		}
 	}
@@ -78,7 +79,7 @@ func TestMetricsFollowUndo(t *testing.T) {
 		t.Fatalf("pending after undo = %v, want 0", got)
 	}
 	for _, sr := range s.Metrics().Series() {
-		if last := sr.Points[len(sr.Points)-1]; last.T > s.Now() {
+		if last := sr.Points()[sr.Len()-1]; last.T > s.Now() {
 			t.Fatalf("%s keeps a point at %s after undo to %s", sr.Key(), last.T, s.Now())
 		}
 	}
@@ -90,11 +91,11 @@ func TestMetricsBoundedPoints(t *testing.T) {
 		m.put("x", "x", nil, api.Time(time.Duration(i)*time.Second), float64(i%2))
 	}
 	sr := m.Get("x", nil)
-	if len(sr.Points) > 8 {
-		t.Fatalf("%d points kept, max 8", len(sr.Points))
+	if sr.Len() > 8 {
+		t.Fatalf("%d points kept, max 8", sr.Len())
 	}
-	if last := sr.Points[len(sr.Points)-1]; last.T != api.Time(99*time.Second) {
-		t.Fatalf("the newest point was dropped: %v", sr.Points)
+	if last := sr.Points()[sr.Len()-1]; last.T != api.Time(99*time.Second) {
+		t.Fatalf("the newest point was dropped: %v", sr.Points())
 	}
 }
 
@@ -123,12 +124,13 @@ func TestMetricsLaneB(t *testing.T) {
 	}
 	for _, sa := range a.Series() {
 		sb := b.Get(sa.Name, sa.Labels)
-		if sb == nil || len(sb.Points) != len(sa.Points) {
+		if sb == nil || sb.Len() != sa.Len() {
 			t.Fatalf("%s: lane b %+v, lane a %+v", sa.Key(), sb, sa)
 		}
-		for i := range sa.Points {
-			if sa.Points[i] != sb.Points[i] {
-				t.Fatalf("%s differs at %d: %v vs %v", sa.Key(), i, sa.Points[i], sb.Points[i])
+		pa, pb := sa.Points(), sb.Points()
+		for i := range pa {
+			if pa[i] != pb[i] {
+				t.Fatalf("%s differs at %d: %v vs %v", sa.Key(), i, pa[i], pb[i])
 			}
 		}
 	}
@@ -185,7 +187,7 @@ func TestMetricsStoreHeapWithinBudget(t *testing.T) {
 		t.Fatalf("the estimate %d is not within 25%% of the heap held, %d", est, heap)
 	}
 	sr := m.Get("pods", map[string]string{"node": "node-00000"})
-	if last := sr.Points[len(sr.Points)-1]; last.T != api.Time(time.Duration(rounds-1)*time.Second) {
+	if last := sr.Points()[sr.Len()-1]; last.T != api.Time(time.Duration(rounds-1)*time.Second) {
 		t.Fatalf("the newest point was thinned: %v", last)
 	}
 	t.Logf("%d series, heap %d, estimate %d, thinned %d times", len(m.series), heap, m.Bytes(), shrunk)
@@ -193,11 +195,12 @@ func TestMetricsStoreHeapWithinBudget(t *testing.T) {
 }
 
 // TestSeriesHotFieldsShareALine pins Series' layout: what a sample reads
-// and writes (Points, tail, tailN, stamp) within its first 64 bytes, and
+// and writes (cur, tail, stamp, and full's length) within its first 64
+// bytes, and
 // a size (128) whose allocations start on a 64-byte line.
 func TestSeriesHotFieldsShareALine(t *testing.T) {
 	var s Series
-	if end := unsafe.Offsetof(s.stamp) + unsafe.Sizeof(s.stamp); end > 64 {
+	if end := unsafe.Offsetof(s.full) + 16; end > 64 {
 		t.Errorf("hot fields end at byte %d, want ≤ 64", end)
 	}
 	if size := unsafe.Sizeof(s); size != 128 {

@@ -351,7 +351,7 @@ func (t *tracker) rebuild(m *Metrics, now api.Time) {
 	// drops to 0
 	m.flush() // the stamps
 	for _, sr := range m.series {
-		if sr.stamp != m.stamp && len(sr.Points) > 0 && sr.Points[len(sr.Points)-1].V != 0 {
+		if last, ok := sr.Last(); sr.stamp != m.stamp && ok && last.V != 0 {
 			m.putSeries(sr, now, 0)
 		}
 	}

@@ -35,8 +35,10 @@ func (m *Metrics) WriteCSV(w io.Writer) error {
 	series := m.Series()
 	var times []api.Time
 	seen := map[api.Time]bool{}
-	for _, sr := range series {
-		for _, p := range sr.Points {
+	points := make([][]Point, len(series))
+	for i, sr := range series {
+		points[i] = sr.Points()
+		for _, p := range points[i] {
 			if !seen[p.T] {
 				seen[p.T] = true
 				times = append(times, p.T)
@@ -56,13 +58,13 @@ func (m *Metrics) WriteCSV(w io.Writer) error {
 	row := make([]string, len(head))
 	for _, t := range times {
 		row[0] = strconv.FormatFloat(t.Seconds(), 'f', -1, 64)
-		for i, sr := range series {
-			for next[i] < len(sr.Points) && sr.Points[next[i]].T <= t {
+		for i, ps := range points {
+			for next[i] < len(ps) && ps[next[i]].T <= t {
 				next[i]++
 			}
 			v := 0.0
 			if next[i] > 0 {
-				v = sr.Points[next[i]-1].V
+				v = ps[next[i]-1].V
 			}
 			row[i+1] = strconv.FormatFloat(v, 'f', -1, 64)
 		}
@@ -91,8 +93,9 @@ func (m *Metrics) WriteJSON(w io.Writer, history []Entry) error {
 		Commands []cmd    `json:"commands"`
 	}{Series: []series{}, Commands: []cmd{}}
 	for _, sr := range m.Series() {
-		js := series{Name: sr.Name, Labels: sr.Labels, Points: make([][2]float64, len(sr.Points))}
-		for i, p := range sr.Points {
+		ps := sr.Points()
+		js := series{Name: sr.Name, Labels: sr.Labels, Points: make([][2]float64, len(ps))}
+		for i, p := range ps {
 			js.Points[i] = [2]float64{p.T.Seconds(), p.V}
 		}
 		out.Series = append(out.Series, js)
