@@ -52,6 +52,11 @@ func (e *Engine) createPodObject(p *api.Pod, rec *api.Pod) error {
 	}
 	api.DefaultPod(p)
 	key := p.Key()
+	if len(p.Spec.SchedulingGates) > 0 && p.Spec.NodeName != "" {
+		// ValidatePodCreate (pkg/apis/core/validation): a controller whose
+		// template sets both gets FailedCreate with this message
+		return fmt.Errorf("Pod %q is invalid: spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared", p.Name)
+	}
 	if _, ok := e.pods.Lookup(key); ok {
 		return fmt.Errorf("create pod %s: already exists", key)
 	}

@@ -635,3 +635,39 @@ profiles:
 		t.Errorf("json:\n%s", js.String())
 	}
 }
+
+// A Deployment whose template sets both nodeName and schedulingGates is
+// accepted (ValidatePodTemplateSpec has no such rule), but each pod it
+// creates is refused by ValidatePodCreate (pkg/apis/core/validation:
+// "cannot be set until all schedulingGates have been cleared"), so the
+// ReplicaSet records FailedCreate and no pod exists.
+func TestTemplateWithNodeNameAndGatesFailsCreate(t *testing.T) {
+	src := strings.Replace(gatesScenario, "      schedulingGates: [{name: example.com/quota}]\n",
+		"      schedulingGates: [{name: example.com/quota}]\n      nodeName: n1\n", 1)
+	if src == gatesScenario {
+		t.Fatal("the template was not edited")
+	}
+	f, err := LoadFile("gates.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared`
+	found := false
+	for _, ev := range s.Engine().Events() {
+		if ev.Reason == "FailedCreate" && strings.Contains(ev.Message, want) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no FailedCreate %q; events: %v", want, s.Engine().Events())
+	}
+	for _, p := range s.Engine().Pods() {
+		if strings.HasPrefix(p.Name, "web-") {
+			t.Errorf("pod %s was created with nodeName %q and gates %v", p.Name, p.Spec.NodeName, p.Spec.SchedulingGates)
+		}
+	}
+}
