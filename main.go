@@ -27,7 +27,8 @@ Usage:
   podlab [flags]                      open the lab on the default preset (spread basics)
   podlab -f FILE|PRESET [flags]       open the lab on a scenario file or preset
   podlab tui [-f FILE|PRESET] [flags] the same
-  podlab explain  -f FILE [--pod NAME] [-o text|json] [--seed N] [--tie-break random|name]
+  podlab explain  -f FILE [--pod NAME|KIND/NAME] [--at 2m] [--do "CMD"]... [-o text|json] [--seed N] [--tie-break random|name]
+                                      why a pod is pending (workloads' pods: the running lab at --at)
   podlab schedule -f FILE [-o text|json] [--seed N] [--tie-break random|name] [--no-preempt]
   podlab run      -f FILE [--for 5m] [--seed N] [--do "CMD"]... [-o text|json] [--metrics [-o csv|json]]
                                       exit 1 when a timeline command failed
@@ -153,19 +154,27 @@ func cmdExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("explain", stderr)
 	file := fs.String("f", "", "scenario file")
 	var opts lab.ExplainOptions
-	fs.StringVar(&opts.Pod, "pod", "", "pending pod to explain (default: the first in file order)")
+	var do repeated
+	fs.StringVar(&opts.Pod, "pod", "", "pending pod to explain: NAME, NAMESPACE/NAME or KIND/NAME (default: the first)")
 	fs.StringVar(&opts.Output, "o", "text", "output: text or json")
 	fs.Int64Var(&opts.Seed, "seed", 0, "tie-break seed")
 	fs.StringVar(&opts.TieBreak, "tie-break", "", "random or name")
+	fs.DurationVar(&opts.At, "at", 0, "virtual time to run to first (runs the lab)")
+	fs.Var(&do, "do", "command to apply at t=0 (repeatable; runs the lab)")
 	if code, ok := parse(fs, args, stderr); !ok {
 		return code
 	}
+	fs.Visit(func(fl *flag.Flag) { opts.SeedSet = opts.SeedSet || fl.Name == "seed" })
+	opts.Do = do
 	f, code := openScenario(*file, stdin, stderr, "explain")
 	if f == nil {
 		return code
 	}
 	if err := lab.Explain(stdout, f, opts); err != nil {
 		fmt.Fprintf(stderr, "podlab explain: %v\n", err)
+		if errors.Is(err, lab.ErrTimelineFailed) {
+			return 1 // explained, but the timeline did not happen as written
+		}
 		return 2
 	}
 	return 0
@@ -189,6 +198,13 @@ func cmdSchedule(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := lab.Schedule(stdout, f, opts); err != nil {
 		fmt.Fprintf(stderr, "podlab schedule: %v\n", err)
 		return 2
+	}
+	if note := lab.ScheduleNothingNote(f); note != "" {
+		out := stdout
+		if opts.Output == "json" {
+			out = stderr // stdout stays JSON lines (none)
+		}
+		fmt.Fprintln(out, note)
 	}
 	return 0
 }

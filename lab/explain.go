@@ -2,10 +2,12 @@ package lab
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"podlab.dev/podlab/engine/api"
 	"podlab.dev/podlab/engine/scheduler"
@@ -20,6 +22,12 @@ type ExplainOptions struct {
 	Output   string // "json" or "text"
 	Seed     int64
 	TieBreak string
+	// The running lab's explain (explain_run.go): SeedSet says --seed was
+	// given (else the scenario's seed), At and Do are describe's --at and
+	// --do. Pod may also be a workload, KIND/NAME.
+	SeedSet bool
+	At      time.Duration
+	Do      []string
 }
 
 // explainJSON is the contract other tools compare against (the oracle's
@@ -39,6 +47,10 @@ type explainJSON struct {
 	// SchedulingGates are a gated pod's gates: it is never attempted,
 	// so there are no node verdicts (Message is the gate's).
 	SchedulingGates []string `json:"schedulingGates,omitempty"`
+	// At and Workload are set only by the running lab's explain
+	// (explain_run.go): the virtual time, and the workload --pod named.
+	At       string `json:"at,omitempty"`
+	Workload string `json:"workload,omitempty"`
 }
 
 type explainNodeJSON struct {
@@ -55,6 +67,14 @@ type explainNodeJSON struct {
 func Explain(w io.Writer, f *File, opts ExplainOptions) error {
 	c, err := newStaticCluster(f)
 	if err != nil {
+		return err
+	}
+	if explainLive(c, opts) {
+		err := explainRunning(w, f, opts)
+		var unknown unknownPodError
+		if errors.As(err, &unknown) && opts.At == 0 && len(opts.Do) == 0 && len(c.pending) > 0 {
+			_, err = c.findPending(opts.Pod)
+		}
 		return err
 	}
 	pod, err := c.findPending(opts.Pod)
@@ -79,6 +99,18 @@ func Explain(w io.Writer, f *File, opts ExplainOptions) error {
 }
 
 func writeExplainJSON(w io.Writer, ex *scheduler.Explanation, refused string) error {
+	return encodeExplainJSON(w, explainOutput(ex, refused))
+}
+
+// writeExplainJSONAt is the running lab's JSON: the same object with the
+// virtual time and the workload --pod named.
+func writeExplainJSONAt(w io.Writer, ex *LiveExplanation, at, workload string) error {
+	out := explainOutput(ex.Explanation, ex.BindingRefused)
+	out.At, out.Workload = at, workload
+	return encodeExplainJSON(w, out)
+}
+
+func explainOutput(ex *scheduler.Explanation, refused string) explainJSON {
 	out := explainJSON{Pod: ex.Pod, Feasible: ex.Feasible, Weights: ex.Weights, Chosen: ex.Chosen, Message: ex.Message, SchedulingGates: ex.Gates}
 	if refused != "" {
 		out.Message = refused
@@ -100,6 +132,10 @@ func writeExplainJSON(w io.Writer, ex *scheduler.Explanation, refused string) er
 		}
 		out.Nodes = append(out.Nodes, n)
 	}
+	return out
+}
+
+func encodeExplainJSON(w io.Writer, out explainJSON) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
