@@ -161,3 +161,34 @@ func TestScheduleNothingNote(t *testing.T) {
 		t.Errorf("a file with a bare pending pod: %q", got)
 	}
 }
+
+// As describe: a timeline command that failed before --at still explains
+// the pod, then reports ErrTimelineFailed (exit 1). The timeline's
+// second command cordoned node-1 at 2s.
+func TestExplainRunningTimelineFailed(t *testing.T) {
+	f, err := LoadFile("ghost.yaml", []byte(ghostScenario+`---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: big}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: big}}
+  template:
+    metadata: {labels: {app: big}}
+    spec:
+      containers: [{name: app, image: nginx, resources: {requests: {cpu: "8"}}}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := explainString(t, f, ExplainOptions{At: 5 * time.Second})
+	if !errors.Is(err, ErrTimelineFailed) || !strings.Contains(err.Error(), `delete pod ghost failed`) {
+		t.Errorf("error %v, want the timeline failure", err)
+	}
+	if !strings.HasPrefix(out, "running lab at 5s: default/big-") || !strings.Contains(out, "0/1 nodes are available: 1 node(s) were unschedulable.") {
+		t.Errorf("output (the timeline cordoned node-1 at 2s):\n%s", out)
+	}
+	if _, err := explainString(t, f, ExplainOptions{}); err != nil {
+		t.Errorf("at 0s the timeline has not failed yet: %v", err)
+	}
+}
