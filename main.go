@@ -195,11 +195,12 @@ func cmdSchedule(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f == nil {
 		return code
 	}
+	note := lab.ScheduleNothingNote(f, *file) // before Schedule binds the file's pods
 	if err := lab.Schedule(stdout, f, opts); err != nil {
 		fmt.Fprintf(stderr, "podlab schedule: %v\n", err)
 		return 2
 	}
-	if note := lab.ScheduleNothingNote(f); note != "" {
+	if note != "" {
 		out := stdout
 		if opts.Output == "json" {
 			out = stderr // stdout stays JSON lines (none)

@@ -35,7 +35,7 @@ func TestExplainAndScheduleWorkloadFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(depOnly), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	note := "dep.yaml has no bare pending pods (pods without spec.nodeName); workloads create their pods when the lab runs: see `podlab run -f dep.yaml` or `podlab explain -f dep.yaml`\n"
+	note := "dep.yaml has no bare pending pods (pods without spec.nodeName); workloads create their pods when the lab runs: see `podlab run -f " + path + "` or `podlab explain -f " + path + "`\n"
 	tests := []struct {
 		args           []string
 		code           int
@@ -57,5 +57,15 @@ func TestExplainAndScheduleWorkloadFile(t *testing.T) {
 				t.Errorf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout.String(), stderr.String())
 			}
 		})
+	}
+}
+
+// schedule on a file of bare pods prints their placements and no note,
+// even though placing them binds every one.
+func TestScheduleBarePodsNoNote(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"schedule", "-f", "testdata/spread/single-constraint.yaml"}, strings.NewReader(""), &stdout, &stderr)
+	if code != 0 || !strings.HasPrefix(stdout.String(), "default/mypod") || strings.Count(stdout.String(), "\n") != 1 || stderr.Len() != 0 {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
 }

@@ -150,14 +150,14 @@ func TestScheduleNothingNote(t *testing.T) {
 		t.Fatalf("schedule: %v %q", err, buf.String())
 	}
 	want := "dep.yaml has no bare pending pods (pods without spec.nodeName); workloads create their pods when the lab runs: see `podlab run -f dep.yaml` or `podlab explain -f dep.yaml`"
-	if got := ScheduleNothingNote(f); got != want {
+	if got := ScheduleNothingNote(f, "dep.yaml"); got != want {
 		t.Errorf("note %q", got)
 	}
 	g, err := Open("../presets/scheduling-gates.yaml", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ScheduleNothingNote(g); got != "" {
+	if got := ScheduleNothingNote(g, "scheduling-gates"); got != "" {
 		t.Errorf("a file with a bare pending pod: %q", got)
 	}
 }

@@ -140,14 +140,15 @@ func ScheduleLines(f *File, opts ScheduleOptions) ([]ScheduleLine, error) {
 	return lines, nil
 }
 
-// ScheduleNothingNote is what `podlab schedule` says when the file has no
-// bare pending pod (so it printed no line): "" otherwise. A workload's
-// pods exist only once controllers run, which the timeless pass does not.
-func ScheduleNothingNote(f *File) string {
+// ScheduleNothingNote is what `podlab schedule -f ARG` says when the file
+// has no bare pending pod (so it printed no line): "" otherwise. A
+// workload's pods exist only once controllers run, which the timeless pass
+// does not. Ask before Schedule: it binds the file's pending pods.
+func ScheduleNothingNote(f *File, arg string) string {
 	c, err := newStaticCluster(f)
 	if err != nil || len(c.pending) > 0 {
 		return ""
 	}
 	return fmt.Sprintf("%s has no bare pending pods (pods without spec.nodeName); workloads create their pods when the lab runs: see `podlab run -f %s` or `podlab explain -f %s`",
-		safe(f.Name), safe(f.Name), safe(f.Name))
+		safe(f.Name), safe(arg), safe(arg))
 }
