@@ -41,7 +41,7 @@ func TestExplainAndScheduleWorkloadFile(t *testing.T) {
 		code           int
 		stdout, stderr string // regexps
 	}{
-		{[]string{"explain", "-f", path}, 0, `^running lab at 0s: default/web-\S+, the only pending pod\npod default/web-\S+ · priority 0 · 1 nodes\n0/1 nodes are available: 1 Insufficient cpu\.\n`, `^$`},
+		{[]string{"explain", "-f", path}, 0, `^running lab at 0s: default/web-\S+, the only pending pod\npod default/web-\S+ · priority 0 · 1 node\n0/1 nodes are available: 1 Insufficient cpu\.\n`, `^$`},
 		{[]string{"explain", "-f", path, "--pod", "deployment/web", "-o", "json"}, 0, `"message": "0/1 nodes are available: 1 Insufficient cpu\.",\n  "at": "0s",\n  "workload": "deployment/web"\n}\n$`, `^$`},
 		{[]string{"explain", "-f", path, "--do", "scale deployment/web --replicas=5", "--at", "30s"}, 0, `^running lab at 30s: default/web-\S+, the first of 3 pending pods\n`, `^$`},
 		{[]string{"explain", "-f", path, "--do", "add node n2 --zone a"}, 2, `^$`, `^podlab explain: no pod is pending at 0s; try a later instant with --at`},

@@ -144,7 +144,11 @@ func encodeExplainJSON(w io.Writer, out explainJSON) error {
 // writeExplainText prints a table a learner can read: one line per node
 // with its verdict or scores, then the topology-spread arithmetic.
 func writeExplainText(w io.Writer, ex *scheduler.Explanation, priority int32, refused string) error {
-	fmt.Fprintf(w, "pod %s · priority %d · %d nodes\n", ex.Pod, priority, ex.NumNodes)
+	nodes := "nodes"
+	if ex.NumNodes == 1 {
+		nodes = "node"
+	}
+	fmt.Fprintf(w, "pod %s · priority %d · %d %s\n", ex.Pod, priority, ex.NumNodes, nodes)
 	writeExplainProfile(w, ex)
 	if ex.Gate != nil {
 		for _, l := range GateLines(ex) {

@@ -43,7 +43,7 @@ func TestExplainDeploymentPods(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pick := regexp.MustCompile(`^running lab at 0s: default/web-[a-z0-9]+-[a-z0-9]+, the only pending pod\npod default/web-[a-z0-9]+-[a-z0-9]+ · priority 0 · 1 nodes\n0/1 nodes are available: 1 Insufficient cpu\.\n`)
+	pick := regexp.MustCompile(`^running lab at 0s: default/web-[a-z0-9]+-[a-z0-9]+, the only pending pod\npod default/web-[a-z0-9]+-[a-z0-9]+ · priority 0 · 1 node\n0/1 nodes are available: 1 Insufficient cpu\.\n`)
 	for _, pod := range []string{"", "deployment/web", "deploy/web", "deployment/default/web"} {
 		out, err := explainString(t, f, ExplainOptions{Pod: pod})
 		if err != nil {
