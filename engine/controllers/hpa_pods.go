@@ -98,49 +98,17 @@ type hpaPodTable struct {
 // sync selected too keeps its facts when reuse is set (both lists are in
 // namespace/name order, so one walk finds them), any other is read.
 func (t *hpaPodTable) refresh(pods []*api.Pod, reuse bool) []hpaPod {
-	if reuse && len(pods) == len(t.pods) {
-		// while the keys are the same in the same places, replaced
-		// objects are read again in place (one walk); a key out of place
-		// sends the rest to the merge below, which finds the rows
-		// updated so far as they are
-		i := 0
-		for ; i < len(pods); i++ {
-			p, q := pods[i], t.pods[i]
-			if p == q {
-				continue
-			}
-			if p.Name != q.Name || p.Namespace != q.Namespace {
-				break
-			}
-			t.facts[i] = readHPAPod(p)
-			t.pods[i] = p
-		}
-		if i == len(pods) {
-			return t.facts
-		}
-	}
-	out := t.spare[:0]
-	if cap(out) < len(pods) {
-		out = make([]hpaPod, 0, len(pods)+len(pods)/4)
+	if reuse && len(pods) == len(t.pods) && replaceRowsInPlace(pods, t.pods, func(i int, p *api.Pod) {
+		t.facts[i] = readHPAPod(p)
+		t.pods[i] = p
+	}) {
+		return t.facts
 	}
 	old, oldFacts := t.pods, t.facts
 	if !reuse {
 		old = nil
 	}
-	for i, j := 0, 0; i < len(pods); {
-		p := pods[i]
-		for j < len(old) && old[j] != p && podLess(old[j], p) {
-			j++
-		}
-		if n := sameRun(pods[i:], old[j:]); n > 0 {
-			// a run of the same objects: their rows, copied at once
-			out = append(out, oldFacts[j:j+n]...)
-			i, j = i+n, j+n
-			continue
-		}
-		out = append(out, readHPAPod(p))
-		i++
-	}
+	out := realignRows(t.spare, pods, old, oldFacts, readHPAPod)
 	// the previous facts' array is reused next time; clear its pod
 	// pointers so it does not keep deleted pods alive
 	clear(oldFacts)

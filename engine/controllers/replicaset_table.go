@@ -20,48 +20,16 @@ import "podlab.dev/podlab/engine/api"
 // objects the last table sync had (both lists are in namespace/name
 // order, so one walk finds them).
 func (c *podFactsCache) table(rs *ReplicaSet, pods []*api.Pod) []podFacts {
-	if len(pods) == len(c.pods) {
-		// while the keys are the same in the same places, replaced
-		// objects are read again in place (one walk); a key out of place
-		// sends the rest to the merge below, which finds the rows updated
-		// so far as they are
-		i := 0
-		for ; i < len(pods); i++ {
-			p, q := pods[i], c.pods[i]
-			if p == q {
-				continue
-			}
-			if p.Name != q.Name || p.Namespace != q.Namespace {
-				break
-			}
-			c.count.add(&c.aligned[i], -1)
-			c.aligned[i] = c.read(rs, p)
-			c.count.add(&c.aligned[i], 1)
-			c.pods[i] = p
-		}
-		if i == len(pods) {
-			return c.aligned
-		}
+	if len(pods) == len(c.pods) && replaceRowsInPlace(pods, c.pods, func(i int, p *api.Pod) {
+		c.count.add(&c.aligned[i], -1)
+		c.aligned[i] = c.read(rs, p)
+		c.count.add(&c.aligned[i], 1)
+		c.pods[i] = p
+	}) {
+		return c.aligned
 	}
-	out := c.spare[:0]
-	if cap(out) < len(pods) {
-		out = make([]podFacts, 0, len(pods)+len(pods)/4)
-	}
-	old, oldFacts := c.pods, c.aligned
-	for i, j := 0, 0; i < len(pods); {
-		p := pods[i]
-		for j < len(old) && old[j] != p && podLess(old[j], p) {
-			j++
-		}
-		if n := sameRun(pods[i:], old[j:]); n > 0 {
-			// a run of the same objects: their rows, copied at once
-			out = append(out, oldFacts[j:j+n]...)
-			i, j = i+n, j+n
-			continue
-		}
-		out = append(out, c.read(rs, p))
-		i++
-	}
+	oldFacts := c.aligned
+	out := realignRows(c.spare, pods, c.pods, oldFacts, func(p *api.Pod) podFacts { return c.read(rs, p) })
 	// a copy of the list: the fast path above edits it in place, and the
 	// index's lists are read only (shared with clones)
 	c.spare, c.aligned, c.pods = oldFacts, out, append(c.pods[:0], pods...)
@@ -70,15 +38,6 @@ func (c *podFactsCache) table(rs *ReplicaSet, pods []*api.Pod) []podFacts {
 		c.count.add(&out[i], 1)
 	}
 	return out
-}
-
-// sameRun is how many objects a and b have the same from their starts.
-func sameRun(a, b []*api.Pod) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return n
 }
 
 // factsCount sums table rows: what the sync needs from all of them when
