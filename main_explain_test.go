@@ -2,40 +2,17 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
 
-// depOnly is nodes plus a Deployment: every pod comes from a controller.
-const depOnly = `apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {topology.kubernetes.io/zone: a}}
-status: {capacity: {cpu: "1", memory: 1Gi, pods: "110"}}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 3
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: app, image: nginx, resources: {requests: {cpu: 400m}}}]
-`
-
 // explain and schedule on a file whose pods come from workloads: explain
 // runs the lab and explains the pending pod; schedule says why it has no
 // line to print and where to look instead.
 func TestExplainAndScheduleWorkloadFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "dep.yaml")
-	if err := os.WriteFile(path, []byte(depOnly), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	note := "dep.yaml has no bare pending pods (pods without spec.nodeName); workloads create their pods when the lab runs: see `podlab run -f " + path + "` or `podlab explain -f " + path + "`\n"
+	path := "testdata/workloads/deployment-only.yaml"
+	note := "deployment-only.yaml has no bare pending pods (pods without spec.nodeName); workloads create their pods when the lab runs: see `podlab run -f " + path + "` or `podlab explain -f " + path + "`\n"
 	tests := []struct {
 		args           []string
 		code           int

@@ -4,29 +4,23 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 )
 
-// A new user's scenario: nodes and a Deployment, no bare pods.
-const deploymentOnly = `apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {topology.kubernetes.io/zone: a}}
-status: {capacity: {cpu: "1", memory: 1Gi, pods: "110"}}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 3
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: app, image: nginx, resources: {requests: {cpu: 400m}}}]
-`
+// deploymentOnly is ../testdata/workloads/deployment-only.yaml: a new
+// user's scenario, nodes and a Deployment, no bare pods.
+func deploymentOnly(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../testdata/workloads/deployment-only.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
 
 func explainString(t *testing.T, f *File, opts ExplainOptions) (string, error) {
 	t.Helper()
@@ -39,7 +33,7 @@ func explainString(t *testing.T, f *File, opts ExplainOptions) (string, error) {
 // three 400m pods on a 1-cpu node, two fit and the third is explained
 // with the scheduler's FailedScheduling message.
 func TestExplainDeploymentPods(t *testing.T) {
-	f, err := LoadFile("dep.yaml", []byte(deploymentOnly))
+	f, err := LoadFile("dep.yaml", deploymentOnly(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +73,7 @@ func TestExplainDeploymentPods(t *testing.T) {
 // --do and --at run the lab first, as describe does: a second node lets
 // every pod run, so nothing is pending; scaling up leaves more pending.
 func TestExplainRunningDoAndAt(t *testing.T) {
-	f, err := LoadFile("dep.yaml", []byte(deploymentOnly))
+	f, err := LoadFile("dep.yaml", deploymentOnly(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +135,7 @@ func TestExplainStatefulSetPodGated(t *testing.T) {
 
 // schedule says why it printed nothing for a workloads-only file.
 func TestScheduleNothingNote(t *testing.T) {
-	f, err := LoadFile("dep.yaml", []byte(deploymentOnly))
+	f, err := LoadFile("dep.yaml", deploymentOnly(t))
 	if err != nil {
 		t.Fatal(err)
 	}
