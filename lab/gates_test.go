@@ -86,6 +86,21 @@ func validateOutput(t *testing.T, name, src string) string {
 	return out.String()
 }
 
+// explainText is podlab explain's output for a pod of a scenario text,
+// -o text or json.
+func explainText(t *testing.T, name, src, pod, output string) string {
+	t.Helper()
+	f, err := LoadFile(name, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := Explain(&out, f, ExplainOptions{Pod: pod, Output: output}); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
 func failedSchedulingOf(s *Session, name string) int {
 	n := 0
 	for _, ev := range s.Engine().Events() {
@@ -260,23 +275,13 @@ func TestPodStatus(t *testing.T) {
 // podlab explain on the docs pod: no scheduling cycle, the gates named,
 // in text and JSON.
 func TestExplainGatedPod(t *testing.T) {
-	f, err := LoadFile("gates.yaml", []byte(gatesScenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var text, js bytes.Buffer
-	if err := Explain(&text, f, ExplainOptions{Pod: "test-pod"}); err != nil {
-		t.Fatal(err)
-	}
-	if got := text.String(); !strings.Contains(got, "waiting for its scheduling gates: example.com/foo, example.com/bar") || strings.Contains(got, "NODE") {
+	if got := explainText(t, "gates.yaml", gatesScenario, "test-pod", "text"); !strings.Contains(got, "waiting for its scheduling gates: example.com/foo, example.com/bar") || strings.Contains(got, "NODE") {
 		t.Errorf("text:\n%s", got)
 	}
-	if err := Explain(&js, f, ExplainOptions{Pod: "test-pod", Output: "json"}); err != nil {
-		t.Fatal(err)
-	}
+	js := explainText(t, "gates.yaml", gatesScenario, "test-pod", "json")
 	for _, want := range []string{`"message": "waiting for scheduling gates: [example.com/foo example.com/bar]"`, `"schedulingGates": [`, `"nodes": []`} {
-		if !strings.Contains(js.String(), want) {
-			t.Errorf("json lacks %s:\n%s", want, js.String())
+		if !strings.Contains(js, want) {
+			t.Errorf("json lacks %s:\n%s", want, js)
 		}
 	}
 }
@@ -359,16 +364,8 @@ func TestApplyGatedPodAgain(t *testing.T) {
 // so ungate takes it, its hints name the namespace, and the export
 // patches the pod in its namespace.
 func TestUngateNamespacedPod(t *testing.T) {
-	f, err := LoadFile("ns.yaml", []byte(gatedPodsScenario("")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var text bytes.Buffer
-	if err := Explain(&text, f, ExplainOptions{Pod: "team-b/p"}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text.String(), "remove it with `ungate pod team-b/p`") {
-		t.Errorf("explain's hint does not name the namespace:\n%s", text.String())
+	if text := explainText(t, "ns.yaml", gatedPodsScenario(""), "team-b/p", "text"); !strings.Contains(text, "remove it with `ungate pod team-b/p`") {
+		t.Errorf("explain's hint does not name the namespace:\n%s", text)
 	}
 	s := loadSession(t, "ns.yaml", gatedPodsScenario(""))
 	if _, err := s.Apply("ungate pod p"); err == nil || !strings.Contains(err.Error(), "write NAMESPACE/NAME") {
@@ -564,23 +561,12 @@ profiles:
     preEnqueue:
       disabled: [{name: SchedulingGates}]
 `
-	f, err := LoadFile("gates.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := `running Bind plugin "DefaultBinder": pod test-pod has non-empty .spec.schedulingGates`
-	var text, js bytes.Buffer
-	if err := Explain(&text, f, ExplainOptions{Pod: "test-pod"}); err != nil {
-		t.Fatal(err)
-	}
-	if got := text.String(); !strings.Contains(got, "chosen: n1") || !strings.Contains(got, "the API server refuses the binding: "+want) {
+	if got := explainText(t, "gates.yaml", src, "test-pod", "text"); !strings.Contains(got, "chosen: n1") || !strings.Contains(got, "the API server refuses the binding: "+want) {
 		t.Errorf("text:\n%s", got)
 	}
-	if err := Explain(&js, f, ExplainOptions{Pod: "test-pod", Output: "json"}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(js.String(), `"message": "`+strings.ReplaceAll(want, `"`, `\"`)+`"`) {
-		t.Errorf("json:\n%s", js.String())
+	if js := explainText(t, "gates.yaml", src, "test-pod", "json"); !strings.Contains(js, `"message": "`+strings.ReplaceAll(want, `"`, `\"`)+`"`) {
+		t.Errorf("json:\n%s", js)
 	}
 }
 
