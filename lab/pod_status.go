@@ -3,11 +3,9 @@ package lab
 import (
 	"fmt"
 
+	"podlab.dev/podlab/engine/admission"
 	"podlab.dev/podlab/engine/api"
 )
-
-// reasonSchedulingGated is v1.PodReasonSchedulingGated.
-const reasonSchedulingGated = "SchedulingGated"
 
 // nodeUnreachablePodReason is the node lifecycle controller's reason for
 // pods of an unreachable node (pkg/util/node NodeUnreachablePodReason).
@@ -26,8 +24,8 @@ func PodStatus(p *api.Pod) string {
 		reason = p.Status.Reason
 	}
 	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodScheduled && c.Reason == reasonSchedulingGated {
-			reason = reasonSchedulingGated
+		if c.Type == api.PodScheduled && c.Reason == admission.ReasonSchedulingGated {
+			reason = admission.ReasonSchedulingGated
 		}
 	}
 	sidecar := map[string]bool{}
