@@ -419,7 +419,7 @@ func TestValidateUngateReappliedPod(t *testing.T) {
 	}
 	var failed []string
 	for _, ev := range s.Engine().Events() {
-		if ev.Reason == "TimelineCommandFailed" {
+		if ev.Reason == ReasonTimelineCommandFailed {
 			failed = append(failed, ev.Message)
 		}
 	}
