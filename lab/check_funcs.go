@@ -128,8 +128,6 @@ func preempted(p *api.Pod) bool {
 	return d != nil && d.Reason == "PreemptionByScheduler"
 }
 
-// podString reads a field of a pod; gone is the answer for a pod that
-// does not exist.
 // podNum is a number of a pod (0 once it is gone).
 func podNum(f func(*api.Pod) float64) checkFunc {
 	return func(c *checkEnv, args []check.Arg) (check.Value, error) {
@@ -141,6 +139,8 @@ func podNum(f func(*api.Pod) float64) checkFunc {
 	}
 }
 
+// podString reads a field of a pod; gone is the answer for a pod that
+// does not exist.
 func podString(gone string, f func(*api.Pod) string) checkFunc {
 	return func(c *checkEnv, args []check.Arg) (check.Value, error) {
 		p, _ := c.pod(args[0])

@@ -52,10 +52,11 @@ func overTime(agg func(a, b float64) float64) checkFunc {
 			// never recorded: a workload with no pods ever pending
 			return check.NumV(0), nil
 		}
-		ps := sr.Points()
-		v := ps[0].V
-		for _, p := range ps[1:] {
-			v = agg(v, p.V)
+		// read in place: Points would copy the whole history on every
+		// evaluation of the check
+		v := sr.point(0).V
+		for i := 1; i < sr.Len(); i++ {
+			v = agg(v, sr.point(i).V)
 		}
 		return check.NumV(v), nil
 	}

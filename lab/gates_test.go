@@ -45,15 +45,60 @@ spec:
 
 func gatesSession(t *testing.T) *Session {
 	t.Helper()
-	f, err := LoadFile("gates.yaml", []byte(gatesScenario))
+	return loadSession(t, "gates.yaml", gatesScenario)
+}
+
+// gatedPodsScenario has gated pods named p in team-a and team-b, then
+// the extra manifests given.
+func gatedPodsScenario(extra string) string {
+	return `apiVersion: podlab/v1
+kind: Scenario
+metadata: {name: ns}
+cluster: {zones: [{name: zone-a, names: [n1]}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: team-a}
+spec:
+  schedulingGates: [{name: x.io/g}]
+  containers: [{name: c, image: x}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: team-b}
+spec:
+  schedulingGates: [{name: x.io/g}]
+  containers: [{name: c, image: x}]
+` + extra
+}
+
+// validateOutput is podlab validate's output for a scenario text.
+func validateOutput(t *testing.T, name, src string) string {
+	t.Helper()
+	f, err := LoadFile(name, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewSession(f, SessionOptions{})
+	var out bytes.Buffer
+	if err := Validate(&out, f); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// explainText is podlab explain's output for a pod of a scenario text,
+// -o text or json.
+func explainText(t *testing.T, name, src, pod, output string) string {
+	t.Helper()
+	f, err := LoadFile(name, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	var out bytes.Buffer
+	if err := Explain(&out, f, ExplainOptions{Pod: pod, Output: output}); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
 }
 
 func failedSchedulingOf(s *Session, name string) int {
@@ -165,18 +210,7 @@ func TestUngatePod(t *testing.T) {
 	if !strings.Contains(buf.String(), "ungate pod test-pod example.com/foo") {
 		t.Errorf("saved session lacks the ungate command:\n%s", buf.String())
 	}
-	f, err := LoadFile("saved.yaml", buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s2, err := NewSession(f, SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s2.advanceTo(api.Time(f.Scenario.Clock.ResumeAt)); err != nil {
-		t.Fatal(err)
-	}
-	if got := fullDigest(s2); got != want {
+	if got := replayedDigest(t, buf.Bytes()); got != want {
 		t.Fatalf("replayed state differs:\n%s", firstDiff(got, want))
 	}
 
@@ -230,23 +264,13 @@ func TestPodStatus(t *testing.T) {
 // podlab explain on the docs pod: no scheduling cycle, the gates named,
 // in text and JSON.
 func TestExplainGatedPod(t *testing.T) {
-	f, err := LoadFile("gates.yaml", []byte(gatesScenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var text, js bytes.Buffer
-	if err := Explain(&text, f, ExplainOptions{Pod: "test-pod"}); err != nil {
-		t.Fatal(err)
-	}
-	if got := text.String(); !strings.Contains(got, "waiting for its scheduling gates: example.com/foo, example.com/bar") || strings.Contains(got, "NODE") {
+	if got := explainText(t, "gates.yaml", gatesScenario, "test-pod", "text"); !strings.Contains(got, "waiting for its scheduling gates: example.com/foo, example.com/bar") || strings.Contains(got, "NODE") {
 		t.Errorf("text:\n%s", got)
 	}
-	if err := Explain(&js, f, ExplainOptions{Pod: "test-pod", Output: "json"}); err != nil {
-		t.Fatal(err)
-	}
+	js := explainText(t, "gates.yaml", gatesScenario, "test-pod", "json")
 	for _, want := range []string{`"message": "waiting for scheduling gates: [example.com/foo example.com/bar]"`, `"schedulingGates": [`, `"nodes": []`} {
-		if !strings.Contains(js.String(), want) {
-			t.Errorf("json lacks %s:\n%s", want, js.String())
+		if !strings.Contains(js, want) {
+			t.Errorf("json lacks %s:\n%s", want, js)
 		}
 	}
 }
@@ -269,20 +293,12 @@ func TestValidateUngate(t *testing.T) {
     solution: ["ungate pod test-pod example.com/bar", "ungate pod test-pod", "ungate pod web-abc12-xyz12 example.com/nope"]
 ---
 `
-	f, err := LoadFile("g.yaml", []byte(head+body+objects))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := Validate(&out, f); err != nil {
-		t.Fatal(err)
-	}
+	got := validateOutput(t, "g.yaml", head+body+objects)
 	want := []string{
 		`lesson.steps[0].solution[1]: ungate pod test-pod example.com/baz: pod test-pod has no scheduling gate "example.com/baz"; its gates are example.com/bar`,
 		`lesson.steps[1].solution[0]: ungate pod test-pod example.com/foo: pod test-pod has no scheduling gate "example.com/foo"; its gates are example.com/bar`,
 		`lesson.steps[2].solution[1]: ungate pod test-pod: pod test-pod has no scheduling gates left`,
 	}
-	got := out.String()
 	for _, w := range want {
 		if !strings.Contains(got, w) {
 			t.Errorf("validate lacks\n%s\nin\n%s", w, got)
@@ -337,40 +353,10 @@ func TestApplyGatedPodAgain(t *testing.T) {
 // so ungate takes it, its hints name the namespace, and the export
 // patches the pod in its namespace.
 func TestUngateNamespacedPod(t *testing.T) {
-	const src = `apiVersion: podlab/v1
-kind: Scenario
-metadata: {name: ns}
-cluster: {zones: [{name: zone-a, names: [n1]}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: p, namespace: team-a}
-spec:
-  schedulingGates: [{name: x.io/g}]
-  containers: [{name: c, image: x}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: p, namespace: team-b}
-spec:
-  schedulingGates: [{name: x.io/g}]
-  containers: [{name: c, image: x}]
-`
-	f, err := LoadFile("ns.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
+	if text := explainText(t, "ns.yaml", gatedPodsScenario(""), "team-b/p", "text"); !strings.Contains(text, "remove it with `ungate pod team-b/p`") {
+		t.Errorf("explain's hint does not name the namespace:\n%s", text)
 	}
-	var text bytes.Buffer
-	if err := Explain(&text, f, ExplainOptions{Pod: "team-b/p"}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text.String(), "remove it with `ungate pod team-b/p`") {
-		t.Errorf("explain's hint does not name the namespace:\n%s", text.String())
-	}
-	s, err := NewSession(f, SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadSession(t, "ns.yaml", gatedPodsScenario(""))
 	if _, err := s.Apply("ungate pod p"); err == nil || !strings.Contains(err.Error(), "write NAMESPACE/NAME") {
 		t.Fatalf("ambiguous name: %v", err)
 	}
@@ -421,30 +407,19 @@ func TestValidateUngateReappliedPod(t *testing.T) {
 - {at: 7s, do: ungate pod test-pod example.com/bar}
 ---
 `
-	f, err := LoadFile("g.yaml", []byte(head+body+objects))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := Validate(&out, f); err != nil {
-		t.Fatal(err)
-	}
-	got := out.String()
+	got := validateOutput(t, "g.yaml", head+body+objects)
 	want := `timeline[4] (at 7s): ungate pod test-pod example.com/bar: pod test-pod has no scheduling gate "example.com/bar"; its gates are example.com/baz`
 	if !strings.Contains(got, want) || strings.Count(got, "scheduling gate") != 1 {
 		t.Errorf("validate:\n%s\nwant only\n%s", got, want)
 	}
 	// and the run agrees
-	s, err := NewSession(f, SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadSession(t, "g.yaml", head+body+objects)
 	if err := s.Advance(10 * time.Second); err != nil {
 		t.Fatal(err)
 	}
 	var failed []string
 	for _, ev := range s.Engine().Events() {
-		if ev.Reason == "TimelineCommandFailed" {
+		if ev.Reason == ReasonTimelineCommandFailed {
 			failed = append(failed, ev.Message)
 		}
 	}
@@ -481,40 +456,14 @@ func TestGatesCheck(t *testing.T) {
 // Completion offers a gated pod as the command must name it: NAME when
 // that finds it, NAMESPACE/NAME when the name is in several namespaces.
 func TestCompleteUngateNamespaced(t *testing.T) {
-	const src = `apiVersion: podlab/v1
-kind: Scenario
-metadata: {name: ns}
-cluster: {zones: [{name: zone-a, names: [n1]}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: p, namespace: team-a}
-spec:
-  schedulingGates: [{name: x.io/g}]
-  containers: [{name: c, image: x}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: p, namespace: team-b}
-spec:
-  schedulingGates: [{name: x.io/g}]
-  containers: [{name: c, image: x}]
----
+	s := loadSession(t, "ns.yaml", gatedPodsScenario(`---
 apiVersion: v1
 kind: Pod
 metadata: {name: q, namespace: team-b}
 spec:
   schedulingGates: [{name: x.io/g}]
   containers: [{name: c, image: x}]
-`
-	f, err := LoadFile("ns.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(f, SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+`))
 	_, got := s.Complete("ungate pod ")
 	if want := []string{"q", "team-a/p", "team-b/p"}; strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("completion %v, want %v", got, want)
@@ -548,14 +497,7 @@ spec:
   schedulingGates: [{name: x.io/hold}]
   containers: [{name: c, image: x}]
 `
-	f, err := LoadFile("pc.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(f, SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadSession(t, "pc.yaml", src)
 	out, err := s.DescribePod("vip")
 	if err != nil {
 		t.Fatal(err)
@@ -590,16 +532,8 @@ spec:
   nodeName: n1
   containers: [{name: c, image: x}]
 `
-	f, err := LoadFile("ns.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := Validate(&out, f); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(out.String(), "its gates are x.io/b") {
-		t.Errorf("validate checked team-a/p, which the command does not name:\n%s", out.String())
+	if out := validateOutput(t, "ns.yaml", src); strings.Contains(out, "its gates are x.io/b") {
+		t.Errorf("validate checked team-a/p, which the command does not name:\n%s", out)
 	}
 }
 
@@ -616,23 +550,12 @@ profiles:
     preEnqueue:
       disabled: [{name: SchedulingGates}]
 `
-	f, err := LoadFile("gates.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := `running Bind plugin "DefaultBinder": pod test-pod has non-empty .spec.schedulingGates`
-	var text, js bytes.Buffer
-	if err := Explain(&text, f, ExplainOptions{Pod: "test-pod"}); err != nil {
-		t.Fatal(err)
-	}
-	if got := text.String(); !strings.Contains(got, "chosen: n1") || !strings.Contains(got, "the API server refuses the binding: "+want) {
+	if got := explainText(t, "gates.yaml", src, "test-pod", "text"); !strings.Contains(got, "chosen: n1") || !strings.Contains(got, "the API server refuses the binding: "+want) {
 		t.Errorf("text:\n%s", got)
 	}
-	if err := Explain(&js, f, ExplainOptions{Pod: "test-pod", Output: "json"}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(js.String(), `"message": "`+strings.ReplaceAll(want, `"`, `\"`)+`"`) {
-		t.Errorf("json:\n%s", js.String())
+	if js := explainText(t, "gates.yaml", src, "test-pod", "json"); !strings.Contains(js, `"message": "`+strings.ReplaceAll(want, `"`, `\"`)+`"`) {
+		t.Errorf("json:\n%s", js)
 	}
 }
 
@@ -647,14 +570,7 @@ func TestTemplateWithNodeNameAndGatesFailsCreate(t *testing.T) {
 	if src == gatesScenario {
 		t.Fatal("the template was not edited")
 	}
-	f, err := LoadFile("gates.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(f, SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadSession(t, "gates.yaml", src)
 	want := `spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared`
 	found := false
 	for _, ev := range s.Engine().Events() {

@@ -32,14 +32,7 @@ func TestRecoveryRoundTrip(t *testing.T) {
 	if r, err := FindRecovery(path); r != nil || err != nil {
 		t.Fatalf("no file: %v %v", r, err)
 	}
-	f, err := LoadPreset("spread-basics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(f, SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := presetSession(t, "spread-basics")
 	if _, err := s.Apply("cordon node1"); err != nil {
 		t.Fatal(err)
 	}
@@ -93,29 +86,17 @@ func TestRecoveryRoundTrip(t *testing.T) {
 
 func isDarwinOrWindows() bool { return runtime.GOOS == "darwin" || runtime.GOOS == "windows" }
 
-// Two labs share one recovery file: the second one started offered the
-// first one's running lab as "not saved", and n moved it aside. The file
-// names its writer's process, and a running writer is reported.
-func TestRecoveryNamesItsLiveWriter(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "recovery.yaml")
-	f, err := LoadPreset("spread-basics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(f, SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv, err := s.Saver(SaveOptions{})
+// spreadRecovery writes the recovery file of a new spread-basics session
+// at path, checks that it names this process, and returns a function
+// that rewrites the file as though process pid had written it.
+func spreadRecovery(t *testing.T, path string) (writtenBy func(pid int)) {
+	t.Helper()
+	sv, err := presetSession(t, "spread-basics").Saver(SaveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteRecovery(path, "spread-basics", sv); err != nil {
 		t.Fatal(err)
-	}
-	// written by this process: not another lab
-	if r, err := FindRecovery(path); err != nil || r == nil || r.LivePID != 0 {
-		t.Fatalf("own file: %+v %v", r, err)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -125,19 +106,32 @@ func TestRecoveryNamesItsLiveWriter(t *testing.T) {
 	if !strings.Contains(string(data), own) {
 		t.Fatalf("no pid line in\n%.200s", data)
 	}
-	// by a process that runs (the test's parent)
-	live := strings.Replace(string(data), own, recoveryPIDMark+strconv.Itoa(os.Getppid())+"\n", 1)
-	if err := os.WriteFile(path, []byte(live), 0o600); err != nil {
-		t.Fatal(err)
+	return func(pid int) {
+		t.Helper()
+		other := strings.Replace(string(data), own, recoveryPIDMark+strconv.Itoa(pid)+"\n", 1)
+		if err := os.WriteFile(path, []byte(other), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
+}
+
+// Two labs share one recovery file: the second one started offered the
+// first one's running lab as "not saved", and n moved it aside. The file
+// names its writer's process, and a running writer is reported.
+func TestRecoveryNamesItsLiveWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "recovery.yaml")
+	writtenBy := spreadRecovery(t, path)
+	// written by this process: not another lab
+	if r, err := FindRecovery(path); err != nil || r == nil || r.LivePID != 0 {
+		t.Fatalf("own file: %+v %v", r, err)
+	}
+	// by a process that runs (the test's parent)
+	writtenBy(os.Getppid())
 	if r, err := FindRecovery(path); err != nil || r == nil || r.LivePID != os.Getppid() || r.From != "spread-basics" {
 		t.Fatalf("live writer: %+v %v", r, err)
 	}
 	// by one that is gone (pid beyond any pid_max): offered as before
-	gone := strings.Replace(string(data), own, recoveryPIDMark+"2147483647\n", 1)
-	if err := os.WriteFile(path, []byte(gone), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writtenBy(2147483647)
 	if r, err := FindRecovery(path); err != nil || r == nil || r.LivePID != 0 {
 		t.Fatalf("gone writer: %+v %v", r, err)
 	}
@@ -148,40 +142,15 @@ func TestRecoveryNamesItsLiveWriter(t *testing.T) {
 // removed the other's unsaved work.
 func TestRemoveRecoveryLeavesAnotherLiveLabsFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "recovery.yaml")
-	f, err := LoadPreset("spread-basics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(f, SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv, err := s.Saver(SaveOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteRecovery(path, "spread-basics", sv); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	own := recoveryPIDMark + strconv.Itoa(os.Getpid()) + "\n"
-	live := strings.Replace(string(data), own, recoveryPIDMark+strconv.Itoa(os.Getppid())+"\n", 1)
-	if err := os.WriteFile(path, []byte(live), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writtenBy := spreadRecovery(t, path)
+	writtenBy(os.Getppid())
 	if err := RemoveRecovery(path); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("another running lab's recovery file was removed: %v", err)
 	}
-	gone := strings.Replace(string(data), own, recoveryPIDMark+"2147483647\n", 1)
-	if err := os.WriteFile(path, []byte(gone), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writtenBy(2147483647)
 	if err := RemoveRecovery(path); err != nil {
 		t.Fatal(err)
 	}

@@ -79,6 +79,24 @@ func fullDigest(s *Session) string {
 	return b.String()
 }
 
+// replayedDigest loads a saved session, replays it to the time it was
+// saved at, and returns its fullDigest.
+func replayedDigest(t *testing.T, saved []byte) string {
+	t.Helper()
+	f, err := LoadFile("saved.yaml", saved)
+	if err != nil {
+		t.Fatalf("saved file does not load: %v\n%s", err, saved)
+	}
+	s, err := NewSession(f, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.advanceTo(api.Time(f.Scenario.Clock.ResumeAt)); err != nil {
+		t.Fatal(err)
+	}
+	return fullDigest(s)
+}
+
 func TestSaveAndReplayRoundTrip(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
@@ -97,18 +115,7 @@ func TestSaveAndReplayRoundTrip(t *testing.T) {
 			if err := s.Save(&buf); err != nil {
 				t.Fatal(err)
 			}
-			f, err := LoadFile("saved.yaml", buf.Bytes())
-			if err != nil {
-				t.Fatalf("saved file does not load: %v\n%s", err, buf.String())
-			}
-			s2, err := NewSession(f, SessionOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s2.advanceTo(api.Time(f.Scenario.Clock.ResumeAt)); err != nil {
-				t.Fatal(err)
-			}
-			if got := fullDigest(s2); got != want {
+			if got := replayedDigest(t, buf.Bytes()); got != want {
 				t.Fatalf("replayed state differs:\n%s", firstDiff(got, want))
 			}
 		})

@@ -10,14 +10,7 @@ import (
 // A session saved paused, at ×4, on lesson step 3 reopens that way; one
 // saved without options opens as its header said (backward compatible).
 func TestSaveKeepsTheClockAndTheStep(t *testing.T) {
-	f, err := LoadPreset("spread-basics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(f, SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := presetSession(t, "spread-basics")
 	if _, err := s.Apply("cordon node1"); err != nil {
 		t.Fatal(err)
 	}
@@ -114,14 +107,7 @@ func TestSaveKeepsTheDeschedulingInterval(t *testing.T) {
 // The mark changes with each command, returns with undo, and differs for
 // a different command at the same place.
 func TestMarkFollowsTheHistory(t *testing.T) {
-	f, err := LoadPreset("spread-basics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(f, SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := presetSession(t, "spread-basics")
 	m0 := s.Mark()
 	if err := s.Advance(time.Second); err != nil {
 		t.Fatal(err)

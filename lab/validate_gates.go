@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"podlab.dev/podlab/engine"
 	"podlab.dev/podlab/lab/command"
 	"podlab.dev/podlab/lab/manifest"
 )
@@ -74,7 +75,8 @@ func (x *objectIndex) gateMissing(c command.Command) (string, bool) {
 	}
 	for _, g := range u.Gates {
 		if !slices.Contains(have, g) {
-			return fmt.Sprintf("pod %s has no scheduling gate %q; its gates are %s", name, g, strings.Join(have, ", ")), true
+			// the message the run gives (exec_ungate.go)
+			return gateError(name, &engine.GateError{Gate: g, Gates: have}).Error(), true
 		}
 	}
 	return "", false

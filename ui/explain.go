@@ -134,11 +134,7 @@ func (v *explainView) drawParts(ex *lab.LiveExplanation, w int) explainParts {
 				lines = append(lines, m.st.Muted.Render(l))
 			}
 		}
-		tail := []string{""}
-		for _, l := range v.describe {
-			tail = append(tail, fit(l, w-2))
-		}
-		return explainParts{lines: lines, tail: tail}
+		return explainParts{lines: lines, tail: v.describeTail([]string{""}, w)}
 	}
 	if ex.Chosen != "" {
 		lines = append(lines, m.st.OK.Render(fmt.Sprintf("the scheduler picks %s", safe(ex.Chosen)))+m.st.Muted.Render(fmt.Sprintf(" (%d of %d nodes feasible)", len(ex.Feasible), ex.NumNodes)))
@@ -183,10 +179,15 @@ func (v *explainView) drawParts(ex *lab.LiveExplanation, w int) explainParts {
 	for _, l := range wrapText("weights: "+strings.Join(weights, " ")+" · total = Σ weight × score (0–100)", w-4) {
 		tail = append(tail, m.st.Muted.Render(l))
 	}
+	return explainParts{lines: lines, rows: rows, tail: v.describeTail(tail, w), cols: cols, nameW: nameW}
+}
+
+// describeTail appends the pod's describe lines, fitted to w, to tail.
+func (v *explainView) describeTail(tail []string, w int) []string {
 	for _, l := range v.describe {
 		tail = append(tail, fit(l, w-2))
 	}
-	return explainParts{lines: lines, rows: rows, tail: tail, cols: cols, nameW: nameW}
+	return tail
 }
 
 // scoreColumn is one plugin column of the explain table.

@@ -3,10 +3,6 @@ package ui
 import (
 	"strings"
 	"testing"
-
-	tea "charm.land/bubbletea/v2"
-
-	"podlab.dev/podlab/lab"
 )
 
 // ghostLab is issue 17's repro: a timeline entry that fails.
@@ -22,17 +18,7 @@ timeline:
 
 func newGhostModel(t *testing.T) *Model {
 	t.Helper()
-	f, err := lab.LoadFile("ghost.yaml", []byte(ghostLab))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := lab.NewSession(f, lab.SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := New(sess, Options{Theme: "dark", NoColor: true, Paused: true})
-	update(m, tea.WindowSizeMsg{Width: 120, Height: 30})
-	return m
+	return newScenarioModel(t, ghostLab, 120, 30)
 }
 
 func TestTimelineFailureFlashesAndIsAWarningEvent(t *testing.T) {
@@ -59,16 +45,7 @@ func TestTimelineFailureFlashesAfterAnAdvanceCommand(t *testing.T) {
 }
 
 func TestTimelineFailureFlashesAfterALessonStep(t *testing.T) {
-	f, err := lab.LoadFile("ghost.yaml", []byte(ghostLab+"lesson:\n  steps:\n  - title: wait\n    do: [\"advance 5s\"]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := lab.NewSession(f, lab.SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := New(sess, Options{Theme: "dark", NoColor: true, Paused: true})
-	update(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	m := newScenarioModel(t, ghostLab+"lesson:\n  steps:\n  - title: wait\n    do: [\"advance 5s\"]\n", 120, 30)
 	m.applyStep()
 	if !m.statusErr || !strings.Contains(m.status, "delete pod ghost failed") {
 		t.Fatalf("status line %q (error %v)", m.status, m.statusErr)
