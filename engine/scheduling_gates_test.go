@@ -19,16 +19,6 @@ func gatedPod(name string) *api.Pod {
 	return p
 }
 
-func failedScheduling(e *Engine, obj string) int {
-	n := 0
-	for _, ev := range e.Events() {
-		if ev.Reason == ReasonFailedScheduling && ev.Object == obj {
-			n++
-		}
-	}
-	return n
-}
-
 // A gated pod is never attempted: SchedulingGates' PreEnqueue
 // (plugins/schedulinggates/scheduling_gates.go:48) rejects it, so
 // moveToActiveQ (backend/queue/scheduling_queue.go:684) keeps it in the
@@ -48,7 +38,7 @@ func TestGatedPodIsNeverAttempted(t *testing.T) {
 	if st, _ := e.PodState("default/test-pod"); st != StatePending {
 		t.Fatalf("test-pod is %s, want Pending", st)
 	}
-	if n := failedScheduling(e, "pod/default/test-pod"); n != 0 {
+	if n := len(objectEvents(e, ReasonFailedScheduling, "pod/default/test-pod")); n != 0 {
 		t.Errorf("%d FailedScheduling events for a gated pod, want none", n)
 	}
 	c := e.Pod("default/test-pod").Condition(api.PodScheduled)
@@ -96,7 +86,7 @@ func TestRemovingTheLastGateSchedulesThePod(t *testing.T) {
 	if c := p.Condition(api.PodScheduled); c == nil || c.Status != api.ConditionTrue || c.LastTransitionTime != sec(20) {
 		t.Errorf("PodScheduled %+v, want True at 20s", c)
 	}
-	if n := failedScheduling(e, "pod/default/test-pod"); n != 0 {
+	if n := len(objectEvents(e, ReasonFailedScheduling, "pod/default/test-pod")); n != 0 {
 		t.Errorf("%d FailedScheduling events, want none", n)
 	}
 }
@@ -160,12 +150,12 @@ func TestDisabledSchedulingGatesBindingIsRefused(t *testing.T) {
 	}
 
 	e.SetScheduler(profilesFactory(scheduler.ProfileConfig{}))
-	before := failedScheduling(e, "pod/default/test-pod")
+	before := len(objectEvents(e, ReasonFailedScheduling, "pod/default/test-pod"))
 	must(t, e.RunUntil(sec(120)))
 	if g := e.SchedulingGate("default/test-pod"); g == nil {
 		t.Errorf("not gated after the default profile came back")
 	}
-	if n := failedScheduling(e, "pod/default/test-pod"); n != before {
+	if n := len(objectEvents(e, ReasonFailedScheduling, "pod/default/test-pod")); n != before {
 		t.Errorf("%d more attempts after re-enabling SchedulingGates, want none", n-before)
 	}
 	must(t, e.RemoveSchedulingGates("default/test-pod"))
@@ -185,7 +175,7 @@ func TestCloneKeepsThePodGated(t *testing.T) {
 	if g := c.SchedulingGate("default/test-pod"); g == nil {
 		t.Fatalf("the clone's pod is not gated")
 	}
-	if n := failedScheduling(c, "pod/default/test-pod"); n != 0 {
+	if n := len(objectEvents(c, ReasonFailedScheduling, "pod/default/test-pod")); n != 0 {
 		t.Errorf("the clone attempted the gated pod %d times", n)
 	}
 	must(t, c.RemoveSchedulingGates("default/test-pod"))
