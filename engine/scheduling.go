@@ -156,11 +156,7 @@ func (e *Engine) preempt(preemptor *podState, node string, victims []*framework.
 // is patched to "" (updatePod's nnnNeedsUpdate, :1323), so no space is
 // held for it any more.
 func (e *Engine) clearNomination(ps *podState) {
-	key := ps.pod.Key()
-	nom := e.sched.Nominator()
-	if nom.NominatedNodeOf(key) != "" {
-		nom.DeleteNominatedPod(key)
-	}
+	e.sched.Nominator().DeleteNominatedPod(ps.pod.Key()) // a no-op when it has none
 	if ps.pod.Status.NominatedNodeName == "" {
 		return
 	}
