@@ -135,11 +135,8 @@ func (e *Engine) preempt(preemptor *podState, node string, victims []*framework.
 		if ops == nil || okey == preemptor.pod.Key() || ops.pod.PriorityValue() >= prio {
 			continue
 		}
-		nom.DeleteNominatedPod(okey)
 		ops = e.mut(ops)
-		p := copyPod(ops.pod)
-		p.Status.NominatedNodeName = ""
-		e.setPodObject(ops, p)
+		e.clearNomination(ops)
 		e.queue.Update(ops.info, e.Now())
 	}
 	p := copyPod(preemptor.pod)
