@@ -35,8 +35,6 @@ func schedOps(seed uint64, n int) []schedOp {
 	return out
 }
 
-var gatesDisabled = scheduler.ProfileConfig{Plugins: &scheduler.Plugins{MultiPoint: scheduler.PluginSet{Disabled: []string{"SchedulingGates"}}}}
-
 func newSchedPropEngine(t *testing.T) *Engine {
 	e := New(Config{Seed: 3, NewScheduler: profilesFactory(scheduler.ProfileConfig{})})
 	addPrioClasses(t, e, 0, 1, 2)
@@ -82,7 +80,7 @@ func applySchedOp(t *testing.T, e *Engine, o schedOp) {
 		}
 	case 5: // restart the scheduler, SchedulingGates off or on
 		if o.b%2 == 0 {
-			e.SetScheduler(profilesFactory(gatesDisabled))
+			e.SetScheduler(profilesFactory(gatesOff))
 		} else {
 			e.SetScheduler(profilesFactory(scheduler.ProfileConfig{}))
 		}

@@ -19,6 +19,10 @@ func gatedPod(name string) *api.Pod {
 	return p
 }
 
+// gatesOff is the default profile with SchedulingGates disabled: gated
+// pods are attempted, and their bindings refused.
+var gatesOff = scheduler.ProfileConfig{Plugins: &scheduler.Plugins{MultiPoint: scheduler.PluginSet{Disabled: []string{"SchedulingGates"}}}}
+
 // A gated pod is never attempted: SchedulingGates' PreEnqueue
 // (plugins/schedulinggates/scheduling_gates.go:48) rejects it, so
 // moveToActiveQ (backend/queue/scheduling_queue.go:684) keeps it in the
@@ -124,8 +128,7 @@ func TestRemoveSchedulingGatesErrors(t *testing.T) {
 // its error backoff, again and again. Re-enabling the plugin (a
 // restarted scheduler) gates it again.
 func TestDisabledSchedulingGatesBindingIsRefused(t *testing.T) {
-	disabled := scheduler.ProfileConfig{Plugins: &scheduler.Plugins{MultiPoint: scheduler.PluginSet{Disabled: []string{"SchedulingGates"}}}}
-	e := New(Config{Seed: 1, NewScheduler: profilesFactory(disabled)})
+	e := New(Config{Seed: 1, NewScheduler: profilesFactory(gatesOff)})
 	must(t, e.AddNode(node("node-1", "4", "8Gi")))
 	must(t, e.CreatePod(gatedPod("test-pod")))
 	must(t, e.RunUntil(sec(30)))
