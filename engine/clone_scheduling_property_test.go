@@ -106,17 +106,6 @@ func schedState(e *Engine) string {
 	return b.String()
 }
 
-func firstDifference(t *testing.T, what, got, want string) {
-	t.Helper()
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range min(len(g), len(w)) {
-		if g[i] != w[i] {
-			t.Fatalf("%s, line %d:\n got  %s\n want %s", what, i, g[i], w[i])
-		}
-	}
-	t.Fatalf("%s: %d lines, want %d", what, len(g), len(w))
-}
-
 // A clone taken anywhere in a history and driven through another history
 // leaves the original ending exactly as a twin never cloned; a clone
 // driven through the same history (while the original goes elsewhere)
@@ -142,7 +131,7 @@ func TestCloneIsolationOverRandomSchedulingHistories(t *testing.T) {
 			applySchedOp(t, c, other[i])
 		}
 		if got := schedState(e); got != want {
-			firstDifference(t, fmt.Sprintf("seed %d: the original, its clone driven apart at step %d", seed, cut), got, want)
+			t.Fatalf("seed %d: the original, its clone driven apart at step %d\n%s", seed, cut, firstDiff(got, want))
 		}
 
 		e = newSchedPropEngine(t)
@@ -155,7 +144,7 @@ func TestCloneIsolationOverRandomSchedulingHistories(t *testing.T) {
 			applySchedOp(t, e, other[i])
 		}
 		if got := schedState(c); got != want {
-			firstDifference(t, fmt.Sprintf("seed %d: a clone taken at step %d", seed, cut), got, want)
+			t.Fatalf("seed %d: a clone taken at step %d\n%s", seed, cut, firstDiff(got, want))
 		}
 	}
 }
