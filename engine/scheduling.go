@@ -84,9 +84,7 @@ func (e *Engine) scheduleAll() bool {
 		case res.Err != nil:
 			// an error clears the pod's nomination (clearNominatedNode)
 			e.clearNomination(ps)
-			ps.schedMessage = res.Message
-			e.setUnschedulableCondition(ps, api.PodReasonSchedulerError, res.Message)
-			e.record(EventWarning, ReasonFailedScheduling, podObject(key), res.Message)
+			e.failedAttempt(ps, key, api.PodReasonSchedulerError, res.Message)
 			e.queue.AddError(pi, now)
 		default:
 			if res.NominatedNode != "" {
@@ -96,9 +94,7 @@ func (e *Engine) scheduleAll() bool {
 				e.clearNomination(ps)
 				pi = ps.info
 			}
-			ps.schedMessage = res.Message
-			e.setUnschedulableCondition(ps, api.PodReasonUnschedulable, res.Message)
-			e.record(EventWarning, ReasonFailedScheduling, podObject(key), res.Message)
+			e.failedAttempt(ps, key, api.PodReasonUnschedulable, res.Message)
 			e.queue.AddUnschedulable(pi, res.Plugins, now)
 		}
 	}
@@ -170,6 +166,15 @@ func preemptionMessage(preemptor *api.Pod) string {
 		return PreemptionMessage
 	}
 	return name + ": preempting to accommodate a higher priority pod"
+}
+
+// failedAttempt records a failed scheduling attempt (an error or a
+// rejection): the message the snapshot shows, the PodScheduled condition
+// and the FailedScheduling event.
+func (e *Engine) failedAttempt(ps *podState, key, reason, message string) {
+	ps.schedMessage = message
+	e.setUnschedulableCondition(ps, reason, message)
+	e.record(EventWarning, ReasonFailedScheduling, podObject(key), message)
 }
 
 // setUnschedulableCondition records a failed scheduling attempt in the
