@@ -35,8 +35,6 @@ func schedOps(seed uint64, n int) []schedOp {
 	return out
 }
 
-var gatesDisabled = scheduler.ProfileConfig{Plugins: &scheduler.Plugins{MultiPoint: scheduler.PluginSet{Disabled: []string{"SchedulingGates"}}}}
-
 func newSchedPropEngine(t *testing.T) *Engine {
 	e := New(Config{Seed: 3, NewScheduler: profilesFactory(scheduler.ProfileConfig{})})
 	addPrioClasses(t, e, 0, 1, 2)
@@ -82,7 +80,7 @@ func applySchedOp(t *testing.T, e *Engine, o schedOp) {
 		}
 	case 5: // restart the scheduler, SchedulingGates off or on
 		if o.b%2 == 0 {
-			e.SetScheduler(profilesFactory(gatesDisabled))
+			e.SetScheduler(profilesFactory(gatesOff))
 		} else {
 			e.SetScheduler(profilesFactory(scheduler.ProfileConfig{}))
 		}
@@ -106,17 +104,6 @@ func schedState(e *Engine) string {
 		fmt.Fprintf(&b, "queued %s %s %d %d %v\n", qp.Info.Pod.Key(), qp.Where, qp.UnschedulableCount, qp.ErrorCount, qp.Timestamp)
 	}
 	return b.String()
-}
-
-func firstDifference(t *testing.T, what, got, want string) {
-	t.Helper()
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range min(len(g), len(w)) {
-		if g[i] != w[i] {
-			t.Fatalf("%s, line %d:\n got  %s\n want %s", what, i, g[i], w[i])
-		}
-	}
-	t.Fatalf("%s: %d lines, want %d", what, len(g), len(w))
 }
 
 // A clone taken anywhere in a history and driven through another history
@@ -144,7 +131,7 @@ func TestCloneIsolationOverRandomSchedulingHistories(t *testing.T) {
 			applySchedOp(t, c, other[i])
 		}
 		if got := schedState(e); got != want {
-			firstDifference(t, fmt.Sprintf("seed %d: the original, its clone driven apart at step %d", seed, cut), got, want)
+			t.Fatalf("seed %d: the original, its clone driven apart at step %d\n%s", seed, cut, firstDiff(got, want))
 		}
 
 		e = newSchedPropEngine(t)
@@ -157,7 +144,7 @@ func TestCloneIsolationOverRandomSchedulingHistories(t *testing.T) {
 			applySchedOp(t, e, other[i])
 		}
 		if got := schedState(c); got != want {
-			firstDifference(t, fmt.Sprintf("seed %d: a clone taken at step %d", seed, cut), got, want)
+			t.Fatalf("seed %d: a clone taken at step %d\n%s", seed, cut, firstDiff(got, want))
 		}
 	}
 }

@@ -178,6 +178,28 @@ func must(t testing.TB, err error) {
 	}
 }
 
+// objectEvents returns the events of one reason about obj
+// ("pod/namespace/name"), oldest first.
+func objectEvents(e *Engine, reason, obj string) []Event {
+	var out []Event
+	for _, ev := range e.Events() {
+		if ev.Reason == reason && ev.Object == obj {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// lastFailedScheduling returns obj's last FailedScheduling message ("" if
+// none).
+func lastFailedScheduling(e *Engine, obj string) string {
+	evs := objectEvents(e, ReasonFailedScheduling, obj)
+	if len(evs) == 0 {
+		return ""
+	}
+	return evs[len(evs)-1].Message
+}
+
 // eventLines renders events as "t reason object: message" lines, filtered
 // to the given reasons (all when none).
 func eventLines(evs []Event, reasons ...string) []string {

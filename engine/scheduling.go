@@ -84,9 +84,7 @@ func (e *Engine) scheduleAll() bool {
 		case res.Err != nil:
 			// an error clears the pod's nomination (clearNominatedNode)
 			e.clearNomination(ps)
-			ps.schedMessage = res.Message
-			e.setUnschedulableCondition(ps, api.PodReasonSchedulerError, res.Message)
-			e.record(EventWarning, ReasonFailedScheduling, podObject(key), res.Message)
+			e.failedAttempt(ps, key, api.PodReasonSchedulerError, res.Message)
 			e.queue.AddError(pi, now)
 		default:
 			if res.NominatedNode != "" {
@@ -96,9 +94,7 @@ func (e *Engine) scheduleAll() bool {
 				e.clearNomination(ps)
 				pi = ps.info
 			}
-			ps.schedMessage = res.Message
-			e.setUnschedulableCondition(ps, api.PodReasonUnschedulable, res.Message)
-			e.record(EventWarning, ReasonFailedScheduling, podObject(key), res.Message)
+			e.failedAttempt(ps, key, api.PodReasonUnschedulable, res.Message)
 			e.queue.AddUnschedulable(pi, res.Plugins, now)
 		}
 	}
@@ -135,11 +131,8 @@ func (e *Engine) preempt(preemptor *podState, node string, victims []*framework.
 		if ops == nil || okey == preemptor.pod.Key() || ops.pod.PriorityValue() >= prio {
 			continue
 		}
-		nom.DeleteNominatedPod(okey)
 		ops = e.mut(ops)
-		p := copyPod(ops.pod)
-		p.Status.NominatedNodeName = ""
-		e.setPodObject(ops, p)
+		e.clearNomination(ops)
 		e.queue.Update(ops.info, e.Now())
 	}
 	p := copyPod(preemptor.pod)
@@ -156,11 +149,7 @@ func (e *Engine) preempt(preemptor *podState, node string, victims []*framework.
 // is patched to "" (updatePod's nnnNeedsUpdate, :1323), so no space is
 // held for it any more.
 func (e *Engine) clearNomination(ps *podState) {
-	key := ps.pod.Key()
-	nom := e.sched.Nominator()
-	if nom.NominatedNodeOf(key) != "" {
-		nom.DeleteNominatedPod(key)
-	}
+	e.sched.Nominator().DeleteNominatedPod(ps.pod.Key()) // a no-op when it has none
 	if ps.pod.Status.NominatedNodeName == "" {
 		return
 	}
@@ -177,6 +166,15 @@ func preemptionMessage(preemptor *api.Pod) string {
 		return PreemptionMessage
 	}
 	return name + ": preempting to accommodate a higher priority pod"
+}
+
+// failedAttempt records a failed scheduling attempt (an error or a
+// rejection): the message the snapshot shows, the PodScheduled condition
+// and the FailedScheduling event.
+func (e *Engine) failedAttempt(ps *podState, key, reason, message string) {
+	ps.schedMessage = message
+	e.setUnschedulableCondition(ps, reason, message)
+	e.record(EventWarning, ReasonFailedScheduling, podObject(key), message)
 }
 
 // setUnschedulableCondition records a failed scheduling attempt in the

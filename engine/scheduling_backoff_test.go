@@ -13,10 +13,7 @@ import (
 func failedSchedulingTimes(t *testing.T, e *Engine, obj, wantMsg string) []time.Duration {
 	t.Helper()
 	var out []time.Duration
-	for _, ev := range e.Events() {
-		if ev.Reason != ReasonFailedScheduling || ev.Object != obj {
-			continue
-		}
+	for _, ev := range objectEvents(e, ReasonFailedScheduling, obj) {
 		if ev.Type != EventWarning || ev.Message != wantMsg {
 			t.Errorf("event %+v, want a Warning %q", ev, wantMsg)
 		}
@@ -84,10 +81,8 @@ func TestNodeAddedDuringErrorBackoff(t *testing.T) {
 			t.Fatalf("node added at %v: p on %q, want n1", tc.addAt, got)
 		}
 		var scheduled time.Duration = -1
-		for _, ev := range e.Events() {
-			if ev.Reason == ReasonScheduled && ev.Object == "pod/default/p" {
-				scheduled = time.Duration(ev.Time)
-			}
+		for _, ev := range objectEvents(e, ReasonScheduled, "pod/default/p") {
+			scheduled = time.Duration(ev.Time)
 		}
 		if scheduled != tc.scheduledAt {
 			t.Errorf("node added at %v: scheduled at %v, want %v", tc.addAt, scheduled, tc.scheduledAt)

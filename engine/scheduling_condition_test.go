@@ -7,17 +7,6 @@ import (
 	"podlab.dev/podlab/engine/api"
 )
 
-// lastFailedScheduling returns the pod's last FailedScheduling message.
-func lastFailedScheduling(e *Engine, obj string) string {
-	msg := ""
-	for _, ev := range e.Events() {
-		if ev.Reason == ReasonFailedScheduling && ev.Object == obj {
-			msg = ev.Message
-		}
-	}
-	return msg
-}
-
 // A failed attempt leaves PodScheduled=False with reason Unschedulable and
 // the FailedScheduling message, as handleSchedulingFailure's updatePod
 // does (pkg/scheduler/schedule_one.go, v1.36: reason

@@ -19,15 +19,9 @@ func gatedPod(name string) *api.Pod {
 	return p
 }
 
-func failedScheduling(e *Engine, obj string) int {
-	n := 0
-	for _, ev := range e.Events() {
-		if ev.Reason == ReasonFailedScheduling && ev.Object == obj {
-			n++
-		}
-	}
-	return n
-}
+// gatesOff is the default profile with SchedulingGates disabled: gated
+// pods are attempted, and their bindings refused.
+var gatesOff = scheduler.ProfileConfig{Plugins: &scheduler.Plugins{MultiPoint: scheduler.PluginSet{Disabled: []string{"SchedulingGates"}}}}
 
 // A gated pod is never attempted: SchedulingGates' PreEnqueue
 // (plugins/schedulinggates/scheduling_gates.go:48) rejects it, so
@@ -48,7 +42,7 @@ func TestGatedPodIsNeverAttempted(t *testing.T) {
 	if st, _ := e.PodState("default/test-pod"); st != StatePending {
 		t.Fatalf("test-pod is %s, want Pending", st)
 	}
-	if n := failedScheduling(e, "pod/default/test-pod"); n != 0 {
+	if n := len(objectEvents(e, ReasonFailedScheduling, "pod/default/test-pod")); n != 0 {
 		t.Errorf("%d FailedScheduling events for a gated pod, want none", n)
 	}
 	c := e.Pod("default/test-pod").Condition(api.PodScheduled)
@@ -96,7 +90,7 @@ func TestRemovingTheLastGateSchedulesThePod(t *testing.T) {
 	if c := p.Condition(api.PodScheduled); c == nil || c.Status != api.ConditionTrue || c.LastTransitionTime != sec(20) {
 		t.Errorf("PodScheduled %+v, want True at 20s", c)
 	}
-	if n := failedScheduling(e, "pod/default/test-pod"); n != 0 {
+	if n := len(objectEvents(e, ReasonFailedScheduling, "pod/default/test-pod")); n != 0 {
 		t.Errorf("%d FailedScheduling events, want none", n)
 	}
 }
@@ -134,8 +128,7 @@ func TestRemoveSchedulingGatesErrors(t *testing.T) {
 // its error backoff, again and again. Re-enabling the plugin (a
 // restarted scheduler) gates it again.
 func TestDisabledSchedulingGatesBindingIsRefused(t *testing.T) {
-	disabled := scheduler.ProfileConfig{Plugins: &scheduler.Plugins{MultiPoint: scheduler.PluginSet{Disabled: []string{"SchedulingGates"}}}}
-	e := New(Config{Seed: 1, NewScheduler: profilesFactory(disabled)})
+	e := New(Config{Seed: 1, NewScheduler: profilesFactory(gatesOff)})
 	must(t, e.AddNode(node("node-1", "4", "8Gi")))
 	must(t, e.CreatePod(gatedPod("test-pod")))
 	must(t, e.RunUntil(sec(30)))
@@ -160,12 +153,12 @@ func TestDisabledSchedulingGatesBindingIsRefused(t *testing.T) {
 	}
 
 	e.SetScheduler(profilesFactory(scheduler.ProfileConfig{}))
-	before := failedScheduling(e, "pod/default/test-pod")
+	before := len(objectEvents(e, ReasonFailedScheduling, "pod/default/test-pod"))
 	must(t, e.RunUntil(sec(120)))
 	if g := e.SchedulingGate("default/test-pod"); g == nil {
 		t.Errorf("not gated after the default profile came back")
 	}
-	if n := failedScheduling(e, "pod/default/test-pod"); n != before {
+	if n := len(objectEvents(e, ReasonFailedScheduling, "pod/default/test-pod")); n != before {
 		t.Errorf("%d more attempts after re-enabling SchedulingGates, want none", n-before)
 	}
 	must(t, e.RemoveSchedulingGates("default/test-pod"))
@@ -185,7 +178,7 @@ func TestCloneKeepsThePodGated(t *testing.T) {
 	if g := c.SchedulingGate("default/test-pod"); g == nil {
 		t.Fatalf("the clone's pod is not gated")
 	}
-	if n := failedScheduling(c, "pod/default/test-pod"); n != 0 {
+	if n := len(objectEvents(c, ReasonFailedScheduling, "pod/default/test-pod")); n != 0 {
 		t.Errorf("the clone attempted the gated pod %d times", n)
 	}
 	must(t, c.RemoveSchedulingGates("default/test-pod"))

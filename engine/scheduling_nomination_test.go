@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"podlab.dev/podlab/engine/api"
-
-	"podlab.dev/podlab/engine/scheduler"
 )
 
 // A failed attempt that is an error — here the API server refusing the
@@ -52,8 +50,6 @@ func TestRefusedBindingClearsTheNomination(t *testing.T) {
 		t.Errorf("next on %q, want n1: no nomination holds the space", n)
 	}
 }
-
-var gatesOff = scheduler.ProfileConfig{Plugins: &scheduler.Plugins{MultiPoint: scheduler.PluginSet{Disabled: []string{"SchedulingGates"}}}}
 
 // A nominated pod whose next attempt finds no preemption candidate loses
 // its nomination: DefaultPreemption returns

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"time"
 
 	"podlab.dev/podlab/engine/api"
@@ -270,33 +269,7 @@ func (c replicaCalc) rawResourceReplicasOver(currentReplicas int32, targetUsage 
 	return replicas, usage, nil
 }
 
-// groupPods is replica_calculator.go groupPods. Deleted and failed pods are
-// ignored; Pending pods are unready; pods without a sample are missing; for
-// cpu, a pod is unready while in its initialization period unless it is
-// ready and a whole metric window was measured since it became ready, and
-// afterwards when it is not ready and has never been ready (its Ready
-// condition last changed within the initial readiness delay of its start).
-// Names come back sorted (upstream uses sets; order does not change sums).
-func (c replicaCalc) groupPods(pods []*api.Pod, metrics PodMetrics, resource string) (ready int, unready, missing, ignored []string) {
-	for _, p := range pods {
-		switch g, _, _ := c.podGroup(p, metrics, resource); g {
-		case groupIgnored:
-			ignored = append(ignored, p.Name)
-		case groupUnready:
-			unready = append(unready, p.Name)
-		case groupMissing:
-			missing = append(missing, p.Name)
-		default:
-			ready++
-		}
-	}
-	sort.Strings(unready)
-	sort.Strings(missing)
-	sort.Strings(ignored)
-	return ready, unready, missing, ignored
-}
-
-// podGroup is where groupPods puts one pod.
+// podGroup is where upstream's groupPods puts one pod (group).
 type podGroup uint8
 
 const (
@@ -306,14 +279,13 @@ const (
 	groupIgnored
 )
 
-// podGroup returns p's group, its sample and whether it has one.
-func (c replicaCalc) podGroup(p *api.Pod, metrics PodMetrics, resource string) (podGroup, PodMetric, bool) {
-	m, found := metrics[p.Name]
-	f := readHPAPodStatus(p)
-	return c.group(&f, podSample{m, found}, resource), m, found
-}
-
-// group is podGroup over a pod's facts and its sample.
+// group is replica_calculator.go groupPods for one pod, over its facts
+// and its sample. Deleted and failed pods are ignored; Pending pods are
+// unready; pods without a sample are missing; for cpu, a pod is unready
+// while in its initialization period unless it is ready and a whole
+// metric window was measured since it became ready, and afterwards when
+// it is not ready and has never been ready (its Ready condition last
+// changed within the initial readiness delay of its start).
 func (c replicaCalc) group(f *hpaPod, s podSample, resource string) podGroup {
 	if f.deleting || f.failed {
 		return groupIgnored

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 	"time"
 
@@ -275,4 +276,34 @@ func removeMetrics(m PodMetrics, names []string) {
 	for _, n := range names {
 		delete(m, n)
 	}
+}
+
+// groupPods is replica_calculator.go groupPods in upstream's shape, by
+// name over the samples map (the calculator groups pod by pod: group).
+// Names come back sorted (upstream uses sets; order does not change sums).
+func (c replicaCalc) groupPods(pods []*api.Pod, metrics PodMetrics, resource string) (ready int, unready, missing, ignored []string) {
+	for _, p := range pods {
+		switch g, _, _ := c.podGroup(p, metrics, resource); g {
+		case groupIgnored:
+			ignored = append(ignored, p.Name)
+		case groupUnready:
+			unready = append(unready, p.Name)
+		case groupMissing:
+			missing = append(missing, p.Name)
+		default:
+			ready++
+		}
+	}
+	sort.Strings(unready)
+	sort.Strings(missing)
+	sort.Strings(ignored)
+	return ready, unready, missing, ignored
+}
+
+// podGroup returns p's group (group over its status), its sample and
+// whether it has one.
+func (c replicaCalc) podGroup(p *api.Pod, metrics PodMetrics, resource string) (podGroup, PodMetric, bool) {
+	m, found := metrics[p.Name]
+	f := readHPAPodStatus(p)
+	return c.group(&f, podSample{m, found}, resource), m, found
 }

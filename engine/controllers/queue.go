@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"unsafe"
 
 	"podlab.dev/podlab/engine/api"
@@ -543,15 +544,12 @@ func (q *workQueues) gcCandidates(live map[string]bool, epoch uint64) []*api.Pod
 	return out[:len(out):len(out)]
 }
 
-// comparePods is podLess as a comparison (keys are unique).
+// comparePods is podLess as a comparison: namespace, then name.
 func comparePods(a, b *api.Pod) int {
-	switch {
-	case podLess(a, b):
-		return -1
-	case podLess(b, a):
-		return 1
+	if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
+		return c
 	}
-	return 0
+	return strings.Compare(a.Name, b.Name)
 }
 
 // labelPair is a namespace and one label.

@@ -304,15 +304,7 @@ func (e *listEdits) edit(cur []*api.Pod) []*api.Pod {
 
 // merge appends to out the pods of cur merged with the added ones.
 func (e *listEdits) merge(out, cur []*api.Pod) []*api.Pod {
-	slices.SortFunc(e.add, func(a, b *api.Pod) int {
-		switch {
-		case podLess(a, b):
-			return -1
-		case podLess(b, a):
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(e.add, comparePods)
 	from := 0
 	for _, p := range e.add {
 		i := from + sort.Search(len(cur)-from, func(i int) bool { return !podLess(cur[from+i], p) })
